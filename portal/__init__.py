@@ -1,0 +1,52 @@
+"""The mind-sports registration portal: application factory."""
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from .config import database_url
+from .extensions import csrf, db, migrate
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder="../templates", static_folder="../static")
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.update(
+        SECRET_KEY=os.environ.get("SECRET_KEY", "dev-only-change-me"),
+        SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        MAX_CONTENT_LENGTH=10 * 1024 * 1024,
+        JSON_AS_ASCII=False,
+    )
+    if config:
+        app.config.update(config)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": 30}}
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"),
+                     render_as_batch=True)
+    csrf.init_app(app)
+    app.json.ensure_ascii = False
+
+    from . import models  # noqa: F401  (all tables known to Alembic)
+    from .api.views import bp as api_bp
+    from .cli import register_cli
+
+    app.register_blueprint(api_bp)
+    register_cli(app)
+    return app
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, connection_record):
+    # Foreign keys on, and WAL so that readers do not block the one writer.
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cur = dbapi_connection.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.close()

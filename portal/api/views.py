@@ -1,0 +1,28 @@
+"""JSON API. `POST /api/v1/check` judges a delegation document and changes nothing."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from ..extensions import csrf
+from ..rules.violations import report, schema_error
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@bp.post("/check")
+@csrf.exempt  # stateless and read-only: no session, no cookie, nothing changed
+def check():
+    from ..cli import parse_instant
+    from ..delegations.services import UNUSABLE, check_document
+
+    try:
+        at = parse_instant(request.args.get("at"))
+    except Exception as exc:  # click.BadParameter
+        rep = report(None, None, [schema_error("at", "时间格式无效", str(getattr(exc, "message", exc)))])
+        return jsonify(rep), 400
+    data = request.get_json(silent=True)
+    if data is None:
+        rep = report(None, None, [schema_error("", "请求正文不是有效的 JSON", "the request body is not valid JSON")])
+        return jsonify(rep), 400
+    rep, status = check_document(data, at)
+    return jsonify(rep), 400 if status == UNUSABLE else 200

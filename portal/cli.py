@@ -1,0 +1,95 @@
+"""Command-line interface: `flask --app app games|units|universities|check|demo ...`."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+import click
+from dateutil import parser as dateparser
+from flask import Flask
+from sqlalchemy import inspect
+
+from .config import universities_csv
+from .engine_time import CHINA
+from .extensions import db
+
+
+def ensure_schema() -> None:
+    """Create or upgrade the schema when a command runs on a fresh database."""
+    if "alembic_version" not in inspect(db.engine).get_table_names():
+        from flask_migrate import upgrade
+        upgrade()
+
+
+def parse_instant(value: str | None) -> dt.datetime | None:
+    """ISO 8601 with its UTC offset; an instant without one is read as China time."""
+    if value is None:
+        return None
+    try:
+        at = dateparser.isoparse(value)
+    except (ValueError, OverflowError):
+        raise click.BadParameter(f"{value!r} is not an ISO 8601 instant, e.g. 2019-08-31T23:59:59+08:00")
+    return at if at.tzinfo else at.replace(tzinfo=CHINA)
+
+
+def register_cli(app: Flask) -> None:
+    from .games import cli as games_cli
+
+    games_cli.register(app)
+
+    @app.cli.command("check")
+    @click.argument("file", type=click.Path(dir_okay=False))
+    @click.option("--at", "at", help="Instant for stage rules, ISO 8601 with offset (default: now).")
+    @click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json")
+    @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh")
+    def check(file, at, fmt, lang):
+        """Validate a delegation document; changes nothing."""
+        from .delegations.services import UNUSABLE, check_document
+        from .rules.violations import report, report_text, schema_error
+
+        try:
+            instant = parse_instant(at)
+        except click.BadParameter as exc:
+            click.echo(f"error: --at: {exc.message}", err=True)
+            sys.exit(UNUSABLE)
+        path = Path(file)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            click.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
+            sys.exit(UNUSABLE)
+        try:
+            data = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            where = f"line {exc.lineno}, column {exc.colno}: " if isinstance(exc, json.JSONDecodeError) else ""
+            rep = report(None, None, [schema_error(
+                "", f"{file} 不是有效的 JSON（{where}{exc.msg if hasattr(exc, 'msg') else exc}）",
+                f"{file} is not valid JSON ({where}{getattr(exc, 'msg', exc)})")])
+            status = UNUSABLE
+        else:
+            ensure_schema()
+            rep, status = check_document(data, instant)
+        if fmt == "json":
+            click.echo(json.dumps(rep, ensure_ascii=False, indent=2))
+        else:
+            click.echo(report_text(rep, lang), nl=False)
+        sys.exit(status)
+
+    @app.cli.command("demo")
+    @click.option("--universities", "csv_path", type=click.Path(), default=None)
+    def demo(csv_path):
+        """Set up a demo database: schema, units, all four Games, universities."""
+        from .games.services import all_fixture_slugs, import_universities, load_games, load_units
+
+        ensure_schema()
+        load_units()
+        for slug in all_fixture_slugs():
+            games = load_games(slug)
+            click.echo(f"loaded {games.slug}: {games.name_zh}")
+        path = Path(csv_path) if csv_path else universities_csv()
+        if path.exists():
+            click.echo(f"universities: {import_universities(path)} from {path}")
+        else:
+            click.echo(f"universities: {path} not found; university rules will report unknown codes")

@@ -1,0 +1,145 @@
+"""A unit's delegation to one Games: people, declarations, entries with team lineups,
+officials, delegation staff and companions."""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..db_types import UTCDateTime
+from ..extensions import db
+from ..games.models import utcnow
+
+__all__ = ["Delegation", "Person", "Declaration", "Entry", "EntryMember", "Official",
+           "StaffMember", "Companion"]
+
+
+class Delegation(db.Model):
+    __tablename__ = "delegation"
+    __table_args__ = (
+        # One delegation per unit per Games; clubs and individuals have no unit_code.
+        Index("uq_delegation_games_unit", "games_id", "unit_code", unique=True,
+              postgresql_where=text("unit_code IS NOT NULL"), sqlite_where=text("unit_code IS NOT NULL")),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    unit_code: Mapped[str | None] = mapped_column(String(40))
+    # An open unit (club, school) or the person registering alone.
+    unit_name: Mapped[str | None] = mapped_column(String(200))
+    unit_kind: Mapped[str | None] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(20), default="draft")
+    # Optimistic lock: a form built on version n cannot overwrite version n+1.
+    version: Mapped[int] = mapped_column(default=1)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    games = relationship("Games")
+    people: Mapped[list["Person"]] = relationship(back_populates="delegation", cascade="all, delete-orphan",
+                                                  order_by="Person.position")
+    declarations: Mapped[list["Declaration"]] = relationship(cascade="all, delete-orphan",
+                                                             order_by="Declaration.position")
+    entries: Mapped[list["Entry"]] = relationship(cascade="all, delete-orphan", order_by="Entry.position")
+    officials: Mapped[list["Official"]] = relationship(cascade="all, delete-orphan", order_by="Official.position")
+    staff: Mapped[list["StaffMember"]] = relationship(cascade="all, delete-orphan",
+                                                      order_by="StaffMember.position")
+    companions: Mapped[list["Companion"]] = relationship(cascade="all, delete-orphan",
+                                                         order_by="Companion.position")
+
+
+class Person(db.Model):
+    __tablename__ = "person"
+    __table_args__ = (
+        UniqueConstraint("delegation_id", "ref"),
+        CheckConstraint("gender IN ('M', 'F')", name="gender"),
+        Index("ix_person_id_number", "id_number"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    ref: Mapped[str] = mapped_column(String(40))
+    position: Mapped[int] = mapped_column(default=0)
+    name: Mapped[str] = mapped_column(String(100))
+    gender: Mapped[str | None] = mapped_column(String(1))
+    birth_date: Mapped[dt.date | None]
+    id_type: Mapped[str | None] = mapped_column(String(30))
+    id_number: Mapped[str | None] = mapped_column(String(40))
+    registration_unit: Mapped[str | None] = mapped_column(String(40))
+    registration_year: Mapped[int | None]
+    university_code: Mapped[str | None] = mapped_column(String(10))
+    full_time: Mapped[bool | None]
+    graduation_date: Mapped[dt.date | None]
+    fide_rating: Mapped[int | None]
+    fide_list: Mapped[dt.date | None]
+    documents: Mapped[list] = mapped_column(JSON, default=list)
+    club: Mapped[str | None] = mapped_column(String(200))
+    has_university: Mapped[bool] = mapped_column(default=False)
+
+    delegation: Mapped[Delegation] = relationship(back_populates="people")
+
+
+class Declaration(db.Model):
+    __tablename__ = "declaration"
+    __table_args__ = (UniqueConstraint("delegation_id", "event_code"),
+                      CheckConstraint("count >= 0", name="count_not_negative"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    event_code: Mapped[str] = mapped_column(String(40))
+    count: Mapped[int]
+    position: Mapped[int] = mapped_column(default=0)
+
+
+class Entry(db.Model):
+    """An individual event's entrants, or one team of a team event."""
+
+    __tablename__ = "entry"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    event_code: Mapped[str] = mapped_column(String(40))
+    team: Mapped[str | None] = mapped_column(String(20))
+    is_lineup: Mapped[bool] = mapped_column(default=False)
+    position: Mapped[int] = mapped_column(default=0)
+    members: Mapped[list["EntryMember"]] = relationship(cascade="all, delete-orphan",
+                                                        order_by="EntryMember.position")
+
+
+class EntryMember(db.Model):
+    __tablename__ = "entry_member"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entry.id", ondelete="CASCADE"))
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"))
+    board: Mapped[int | None]
+    reserve: Mapped[bool] = mapped_column(default=False)
+    position: Mapped[int] = mapped_column(default=0)
+    person: Mapped[Person] = relationship()
+
+
+class Official(db.Model):
+    __tablename__ = "official"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(20))
+    sport: Mapped[str | None] = mapped_column(String(30))
+    position: Mapped[int] = mapped_column(default=0)
+    person: Mapped[Person] = relationship()
+
+
+class StaffMember(db.Model):
+    __tablename__ = "staff_member"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(20))
+    position: Mapped[int] = mapped_column(default=0)
+    person: Mapped[Person] = relationship()
+
+
+class Companion(db.Model):
+    __tablename__ = "companion"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"))
+    accompanies_id: Mapped[int | None] = mapped_column(ForeignKey("person.id", ondelete="SET NULL"))
+    position: Mapped[int] = mapped_column(default=0)
+    person: Mapped[Person] = relationship(foreign_keys=[person_id])
+    accompanies: Mapped[Person | None] = relationship(foreign_keys=[accompanies_id])

@@ -1,0 +1,191 @@
+"""Checking, storing and exporting delegation documents."""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import select
+
+from ..config import universities_csv
+from ..extensions import db
+from ..games.models import Games, Unit
+from ..games.services import definition_of, find_or_load_games, unit_info, universities_map
+from ..rules import check_delegation, parse_document, report
+from ..rules.document import FORMAT, Delegation as Doc
+from ..rules.idnumber import normalise
+from ..rules.violations import Violation, schema_error
+from .models import (Companion, Declaration, Delegation, Entry, EntryMember, Official, Person,
+                     StaffMember)
+
+OK, ERRORS, UNUSABLE = 0, 1, 2
+
+
+def _dedupe(violations: list[Violation]) -> list[Violation]:
+    """One SCHEMA_INVALID per field path: a bad value is not also reported as missing."""
+    seen, out = set(), []
+    for v in violations:
+        if v.code == "SCHEMA_INVALID" and v.path is not None:
+            if v.path in seen:
+                continue
+            seen.add(v.path)
+        out.append(v)
+    return out
+
+
+def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None = None) -> dict[str, str]:
+    """Identity numbers used by the other delegations of these Games -> who uses them."""
+    q = (select(Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name)
+         .join(Delegation, Person.delegation_id == Delegation.id)
+         .where(Delegation.games_id == games.id, Person.id_number.is_not(None),
+                Delegation.status != "withdrawn"))
+    own_numbers = {normalise(p.id_number) for p in doc.people if p.id_number}
+    if not own_numbers:
+        return {}
+    unit_names = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    out = {}
+    for number, delegation_id, unit_code, unit_name in db.session.execute(q):
+        if delegation_id == exclude_delegation_id:
+            continue
+        if doc.unit_code is not None and unit_code == doc.unit_code:
+            continue
+        if isinstance(doc.unit, dict) and unit_code is None and unit_name == doc.unit.get("name"):
+            continue
+        n = normalise(number)
+        if n in own_numbers:
+            out[n] = unit_names.get(unit_code, unit_code) if unit_code else (unit_name or "个人报名")
+    if doc.unit is None and exclude_delegation_id is None:
+        # A person registering alone re-checks his own stored entry: not a duplicate.
+        mine = {n for n in out if out[n] == "个人报名"}
+        if mine == own_numbers:
+            return {n: w for n, w in out.items() if n not in mine}
+    return out
+
+
+def check_document(data: Any, at: dt.datetime | None = None,
+                   exclude_delegation_id: int | None = None) -> tuple[dict, int]:
+    """The `check` report for a decoded document, and the exit status (0, 1 or 2)."""
+    doc, problems = parse_document(data)
+    games_slug = doc.games if doc else None
+    unit = doc.unit if doc else (data.get("unit") if isinstance(data, dict) else None)
+    if doc is None:
+        return report(games_slug, unit, problems), UNUSABLE
+    games = find_or_load_games(doc.games) if doc.games else None
+    if games is None:
+        if doc.games:
+            problems.append(schema_error("games", f"未知的比赛“{doc.games}”", f"unknown Games {doc.games!r}"))
+        return report(games_slug, unit, _dedupe(problems)), UNUSABLE
+    definition = definition_of(games)
+    violations = problems + check_delegation(
+        definition, doc, at=at,
+        unit=unit_info(doc.unit_code) if doc.unit_code else None,
+        universities=universities_map(fallback_csv=universities_csv()),
+        other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id),
+    )
+    rep = report(games_slug, unit, _dedupe(violations))
+    return rep, OK if rep["ok"] else ERRORS
+
+
+# --- storing and exporting -------------------------------------------------------------
+
+def find_delegation(games: Games, unit_code: str) -> Delegation | None:
+    return db.session.scalar(select(Delegation).where(Delegation.games_id == games.id,
+                                                      Delegation.unit_code == unit_code))
+
+
+def replace_contents(delegation: Delegation, doc: Doc) -> None:
+    """Make the stored delegation say exactly what the parsed document says."""
+    delegation.people.clear()
+    delegation.declarations.clear()
+    delegation.entries.clear()
+    delegation.officials.clear()
+    delegation.staff.clear()
+    delegation.companions.clear()
+    db.session.flush()
+    if isinstance(doc.unit, dict):
+        delegation.unit_code, delegation.unit_name = None, doc.unit.get("name")
+        delegation.unit_kind = doc.unit.get("kind")
+    elif doc.unit is None:
+        delegation.unit_code, delegation.unit_kind = None, "individual"
+        delegation.unit_name = doc.people[0].name if doc.people else None
+    else:
+        delegation.unit_code, delegation.unit_kind = doc.unit, None
+    people = {}
+    for i, p in enumerate(doc.people):
+        row = Person(ref=p.ref, position=i, name=p.name or p.ref, gender=p.gender, birth_date=p.birth_date,
+                     id_type=p.id_type, id_number=normalise(p.id_number) if p.id_number else None,
+                     registration_unit=p.registration_unit, registration_year=p.registration_year,
+                     university_code=p.university_code, full_time=p.full_time,
+                     graduation_date=p.graduation_date, fide_rating=p.fide_rating, fide_list=p.fide_list,
+                     documents=sorted(p.documents), club=p.club, has_university=p.has_university)
+        delegation.people.append(row)
+        people[p.ref] = row
+    for i, (event, count) in enumerate(doc.declarations):
+        delegation.declarations.append(Declaration(event_code=event, count=count, position=i))
+    for i, e in enumerate(doc.entries):
+        entry = Entry(event_code=e.event, team=e.team, is_lineup=e.lineup is not None, position=i)
+        slots = e.lineup if e.lineup is not None else [None] * len(e.people)
+        refs = [s.person for s in e.lineup] if e.lineup is not None else e.people
+        for j, (ref, slot) in enumerate(zip(refs, slots)):
+            entry.members.append(EntryMember(person=people[ref], board=slot.board if slot else None,
+                                             reserve=bool(slot.reserve) if slot else False, position=j))
+        delegation.entries.append(entry)
+    for i, o in enumerate(doc.officials):
+        delegation.officials.append(Official(person=people[o.person], role=o.role, sport=o.sport, position=i))
+    for i, s in enumerate(doc.staff):
+        delegation.staff.append(StaffMember(person=people[s.person], role=s.role, position=i))
+    for i, c in enumerate(doc.companions):
+        delegation.companions.append(Companion(person=people[c.person], position=i,
+                                               accompanies=people.get(c.accompanies) if c.accompanies else None))
+
+
+def export_document(delegation: Delegation) -> dict:
+    """The stored delegation as a delegation/1 document."""
+    if delegation.unit_code:
+        unit = delegation.unit_code
+    elif delegation.unit_kind == "individual":
+        unit = None
+    else:
+        unit = {"name": delegation.unit_name, "kind": delegation.unit_kind or "club"}
+    iso = lambda d: d.isoformat() if d else None  # noqa: E731
+    people = []
+    for p in delegation.people:
+        people.append({
+            "ref": p.ref, "name": p.name, "gender": p.gender, "birth_date": iso(p.birth_date),
+            "id_type": p.id_type, "id_number": p.id_number,
+            "registration": ({"unit": p.registration_unit, "year": p.registration_year}
+                             if p.registration_unit or p.registration_year else None),
+            "university": ({"code": p.university_code, "full_time": p.full_time,
+                            "graduation_date": iso(p.graduation_date)} if p.has_university else None),
+            "fide_rating": ({"value": p.fide_rating, "list": iso(p.fide_list)}
+                            if p.fide_rating is not None else None),
+            "documents": list(p.documents or []), "club": p.club,
+        })
+    entries = []
+    for e in delegation.entries:
+        if e.is_lineup:
+            lineup = []
+            for m in e.members:
+                slot = {"person": m.person.ref}
+                if m.board is not None:
+                    slot["board"] = m.board
+                if m.reserve:
+                    slot["reserve"] = True
+                lineup.append(slot)
+            entries.append({"event": e.event_code, "team": e.team, "lineup": lineup})
+        else:
+            item = {"event": e.event_code, "people": [m.person.ref for m in e.members]}
+            if e.team:
+                item["team"] = e.team
+            entries.append(item)
+    return {
+        "format": FORMAT,
+        "games": delegation.games.slug,
+        "unit": unit,
+        "declarations": [{"event": d.event_code, "count": d.count} for d in delegation.declarations],
+        "people": people,
+        "entries": entries,
+        "officials": [{"person": o.person.ref, "role": o.role, "sport": o.sport} for o in delegation.officials],
+        "staff": [{"person": s.person.ref, "role": s.role} for s in delegation.staff],
+        "companions": [{"person": c.person.ref, "accompanies": c.accompanies.ref if c.accompanies else None}
+                       for c in delegation.companions],
+    }

@@ -1,0 +1,84 @@
+"""Games, their sports and events, the units that enter, and the universities list."""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..db_types import UTCDateTime
+from ..extensions import db
+
+__all__ = ["Unit", "University", "Games", "Sport", "Event"]
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+class Unit(db.Model):
+    __tablename__ = "unit"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(40), unique=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    name_zh: Mapped[str] = mapped_column(String(100))
+    name_en: Mapped[str] = mapped_column(String(200))
+    province_code: Mapped[str | None] = mapped_column(String(2))
+    city: Mapped[str | None] = mapped_column(String(50))
+    governing_bodies: Mapped[list] = mapped_column(JSON, default=list)
+
+
+class University(db.Model):
+    """The Ministry of Education's list (reference data imported from a CSV file)."""
+
+    __tablename__ = "university"
+    code: Mapped[str] = mapped_column(String(10), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    province_code: Mapped[str] = mapped_column(String(2))
+    city: Mapped[str] = mapped_column(String(50))
+    governing_body: Mapped[str] = mapped_column(String(100))
+    level: Mapped[str] = mapped_column(String(20))
+    ownership: Mapped[str] = mapped_column(String(20))
+
+
+class Games(db.Model):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(60), unique=True)
+    series: Mapped[str] = mapped_column(String(60))
+    edition: Mapped[int]
+    name_zh: Mapped[str] = mapped_column(String(200))
+    name_en: Mapped[str] = mapped_column(String(200))
+    # The validated fixture, as JSON: the rules engine's input.
+    definition: Mapped[dict] = mapped_column(JSON)
+    loaded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    sports: Mapped[list["Sport"]] = relationship(back_populates="games", cascade="all, delete-orphan")
+    events: Mapped[list["Event"]] = relationship(back_populates="games", cascade="all, delete-orphan",
+                                                 order_by="Event.position")
+
+
+class Sport(db.Model):
+    __tablename__ = "sport"
+    __table_args__ = (UniqueConstraint("games_id", "code"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    code: Mapped[str] = mapped_column(String(30))
+    name_zh: Mapped[str] = mapped_column(String(50))
+    name_en: Mapped[str] = mapped_column(String(100))
+    games: Mapped[Games] = relationship(back_populates="sports")
+
+
+class Event(db.Model):
+    __tablename__ = "event"
+    __table_args__ = (UniqueConstraint("games_id", "code"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    code: Mapped[str] = mapped_column(String(40))
+    sport_code: Mapped[str] = mapped_column(String(30))
+    name_zh: Mapped[str] = mapped_column(String(100))
+    name_en: Mapped[str] = mapped_column(String(200))
+    gender: Mapped[str] = mapped_column(String(1))
+    kind: Mapped[str] = mapped_column(String(20))
+    position: Mapped[int] = mapped_column(default=0)
+    games: Mapped[Games] = relationship(back_populates="events")

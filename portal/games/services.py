@@ -1,0 +1,209 @@
+"""Loading regulations (fixtures), units and the universities list; reading them back
+as the engine's plain definitions."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import yaml
+from pydantic import ValidationError
+from sqlalchemy import delete, select
+
+from ..config import FIXTURES
+from ..extensions import db
+from ..rules.definition import GamesDefinition, UnitInfo, UniversityInfo
+from .models import Event, Games, Sport, Unit, University
+
+UNIVERSITY_COLUMNS = ["code", "name", "province_code", "city", "governing_body", "level", "ownership"]
+
+
+class FixtureError(Exception):
+    """A fixture or reference file that cannot be used: names the file, where, and why."""
+
+    def __init__(self, file, path: str, problem: str):
+        self.file, self.path, self.problem = str(file), path, problem
+        super().__init__(f"{self.file}: {path or '(top level)'}: {problem}")
+
+
+def _loc(loc) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in ("age_bracket", "quota", "team_makeup", "boards", "exclusive", "one_of",
+                      "rating_exception", "registration", "university", "officials",
+                      "staff_ratio", "documents", "id_required", "accepted_id_types"):
+            continue  # pydantic's tag of the discriminated union, not a real key
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def fixture_path(slug_or_path: str) -> Path:
+    p = Path(slug_or_path)
+    if p.suffix in (".yaml", ".yml", ".json") or p.exists():
+        return p
+    return FIXTURES / "games" / f"{slug_or_path}.yaml"
+
+
+def read_fixture(path: Path) -> GamesDefinition:
+    if not path.exists():
+        raise FixtureError(path, "", "no such file (give a Games slug or a fixture path)")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise FixtureError(path, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    except UnicodeDecodeError:
+        raise FixtureError(path, "", "not UTF-8 text") from None
+    if not isinstance(data, dict):
+        raise FixtureError(path, "", "must be a mapping with slug, events, rules...")
+    try:
+        return GamesDefinition.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        msg = err["msg"].removeprefix("Value error, ")
+        loc = _loc(err["loc"])
+        if not loc and ": " in msg and msg.split(": ", 1)[0].replace("[", "").replace("]", "").replace(".", "").isalnum():
+            loc, msg = msg.split(": ", 1)
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise FixtureError(path, loc, msg + more) from None
+
+
+def load_units(path: Path | None = None) -> int:
+    path = path or FIXTURES / "units.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    try:
+        units = [UnitInfo.model_validate(u) for u in data["units"]]
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise FixtureError(path, _loc(("units",) + tuple(err["loc"])), err["msg"]) from None
+    existing = {u.code: u for u in db.session.scalars(select(Unit))}
+    for info in units:
+        row = existing.get(info.code) or Unit(code=info.code)
+        row.kind, row.name_zh, row.name_en = info.kind, info.name.zh, info.name.en
+        row.province_code, row.city = info.province_code, info.city
+        row.governing_bodies = list(info.governing_bodies)
+        db.session.add(row)
+    db.session.commit()
+    return len(units)
+
+
+def load_games(slug_or_path: str) -> Games:
+    """Load or reload a Games fixture (idempotent). Raises FixtureError."""
+    path = fixture_path(slug_or_path)
+    definition = read_fixture(path)
+    if path.parent == FIXTURES / "games" and path.stem != definition.slug:
+        raise FixtureError(path, "slug", f"{definition.slug!r} differs from the file name {path.stem!r}")
+    if db.session.scalar(select(Unit.id).limit(1)) is None:
+        load_units()
+    games = db.session.scalar(select(Games).where(Games.slug == definition.slug))
+    if games is None:
+        games = Games(slug=definition.slug)
+        db.session.add(games)
+    games.series, games.edition = definition.series, definition.edition
+    games.name_zh, games.name_en = definition.name.zh, definition.name.en
+    games.definition = definition.model_dump(mode="json")
+    from .models import utcnow
+    games.loaded_at = utcnow()
+    sports = {s.code: s for s in games.sports}
+    for s in definition.sports:
+        row = sports.pop(s.code, None) or Sport(code=s.code)
+        row.name_zh, row.name_en = s.name.zh, s.name.en
+        if row not in games.sports:
+            games.sports.append(row)
+    for row in sports.values():
+        games.sports.remove(row)
+    events = {e.code: e for e in games.events}
+    for i, e in enumerate(definition.events):
+        row = events.pop(e.code, None) or Event(code=e.code)
+        row.sport_code, row.name_zh, row.name_en = e.sport, e.name.zh, e.name.en
+        row.gender, row.kind, row.position = e.gender, e.kind, i
+        if row not in games.events:
+            games.events.append(row)
+    for row in events.values():
+        games.events.remove(row)
+    db.session.commit()
+    _definitions.pop(definition.slug, None)
+    return games
+
+
+def all_fixture_slugs() -> list[str]:
+    return sorted(p.stem for p in (FIXTURES / "games").glob("*.yaml"))
+
+
+_definitions: dict[str, tuple] = {}
+
+
+def definition_of(games: Games) -> GamesDefinition:
+    cached = _definitions.get(games.slug)
+    if cached and cached[0] == games.loaded_at:
+        return cached[1]
+    definition = GamesDefinition.model_validate(games.definition)
+    _definitions[games.slug] = (games.loaded_at, definition)
+    return definition
+
+
+def find_games(slug: str) -> Games | None:
+    return db.session.scalar(select(Games).where(Games.slug == slug))
+
+
+def find_or_load_games(slug: str) -> Games | None:
+    """The Games by slug; loaded from fixtures/ first if it is not in the database."""
+    games = find_games(slug)
+    if games is None and (FIXTURES / "games" / f"{slug}.yaml").exists():
+        games = load_games(slug)
+    return games
+
+
+def unit_info(code: str) -> UnitInfo | None:
+    row = db.session.scalar(select(Unit).where(Unit.code == code))
+    if row is None:
+        return None
+    return UnitInfo(code=row.code, kind=row.kind, name={"zh": row.name_zh, "en": row.name_en},
+                    province_code=row.province_code, city=row.city,
+                    governing_bodies=row.governing_bodies or [])
+
+
+def read_universities(path: Path) -> pd.DataFrame:
+    """Read and validate a universities list; raises FixtureError naming file, row, column."""
+    if not Path(path).exists():
+        raise FixtureError(path, "", "no such file")
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise FixtureError(path, "", f"not a readable UTF-8 CSV file ({exc})") from None
+    missing = [c for c in UNIVERSITY_COLUMNS if c not in frame.columns]
+    if missing:
+        raise FixtureError(path, "header", f"missing column(s): {', '.join(missing)}")
+    frame = frame[UNIVERSITY_COLUMNS].apply(lambda col: col.str.strip())
+    for column in ("code", "name", "province_code"):
+        empty = frame.index[frame[column] == ""]
+        if len(empty):
+            raise FixtureError(path, f"row {empty[0] + 2}, column {column}", "is empty")
+    bad_code = frame.index[~frame["code"].str.fullmatch(r"\d{10}")]
+    if len(bad_code):
+        i = bad_code[0]
+        raise FixtureError(path, f"row {i + 2}, column code", f"{frame.at[i, 'code']!r} is not a 10-digit code")
+    dup = frame.index[frame["code"].duplicated()]
+    if len(dup):
+        i = dup[0]
+        raise FixtureError(path, f"row {i + 2}, column code", f"{frame.at[i, 'code']} appears twice")
+    return frame
+
+
+def import_universities(path: Path) -> int:
+    """Replace the universities list with the file's (all or nothing)."""
+    frame = read_universities(path)
+    db.session.execute(delete(University))
+    db.session.execute(University.__table__.insert(), frame.to_dict("records"))
+    db.session.commit()
+    return len(frame)
+
+
+def universities_map(fallback_csv: Path | None = None) -> dict[str, UniversityInfo]:
+    rows = db.session.execute(select(University.__table__)).mappings().all()
+    if not rows and fallback_csv is not None and Path(fallback_csv).exists():
+        rows = read_universities(fallback_csv).to_dict("records")
+    return {r["code"]: UniversityInfo.model_construct(**dict(r)) for r in rows}

@@ -1,0 +1,2 @@
+"""Checks register themselves with the engine on import."""
+from . import delegation, eligibility, entries, identity, teams  # noqa: F401

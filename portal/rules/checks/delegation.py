@@ -1,0 +1,119 @@
+"""The delegation as a whole: officials, delegation staff, documents."""
+from __future__ import annotations
+
+from ..engine import CheckContext, names, rule_check
+from ..violations import WARNING, Violation
+
+DOC_NAMES = {
+    "id_copy": ("身份证或户口簿复印件", "copy of the ID card or household register"),
+    "photo": ("一寸免冠照片", "1-inch photo"),
+    "health_certificate": ("健康证明", "health certificate"),
+    "insurance_proof": ("人身意外伤害保险证明", "personal accident insurance proof"),
+    "safety_pledge": ("安全责任承诺书", "signed safety pledge"),
+    "student_status_proof": ("学籍证明", "proof of student status"),
+}
+
+
+@rule_check("officials")
+def officials(ctx: CheckContext, rule) -> list[Violation]:
+    sports = {s.code for s in ctx.games.sports}
+    mine = [o for o in ctx.delegation.officials
+            if o.sport == rule.sport or rule.sport is None
+            or (o.sport is None and len(sports) == 1)]
+    if not mine:
+        return []
+    entered = {e for e in ctx.entries_by_event
+               if rule.sport is None or ctx.events[e].sport == rule.sport}
+    if not entered:
+        entered = {e for e, n in ctx.delegation.declarations if n > 0 and e in ctx.events
+                   and (rule.sport is None or ctx.events[e].sport == rule.sport)}
+    n = len(entered)
+    tier = next((t for t in rule.tiers if n >= t.min_events), None)
+    if tier is None:
+        return []
+    leaders = [o.person for o in mine if o.role == "leader"]
+    coaches = [o.person for o in mine if o.role == "coach"]
+    combined = [o.person for o in mine if o.role == "leader_coach"]
+    everyone = [o.person for o in mine]
+    sport_zh = next((s.name.zh for s in ctx.games.sports if s.code == rule.sport), "")
+    sport_en = next((s.name.en for s in ctx.games.sports if s.code == rule.sport), "")
+    allowed_zh = "、".join(x for x in (
+        tier.leaders and f"领队 {tier.leaders} 名", tier.coaches and f"教练 {tier.coaches} 名",
+        tier.leader_coaches and f"领队兼教练 {tier.leader_coaches} 名") if x) or "无"
+    allowed_en = ", ".join(x for x in (
+        tier.leaders and f"{tier.leaders} leader(s)", tier.coaches and f"{tier.coaches} coach(es)",
+        tier.leader_coaches and f"{tier.leader_coaches} leader-coach") if x) or "none"
+    problem = None
+    if tier.leaders == 0 and tier.coaches == 0:
+        if leaders and coaches:
+            problem = ("只能报一名领队兼教练，不能分设领队和教练", "one leader-coach only, not a separate leader and coach")
+        elif len(everyone) > tier.leader_coaches:
+            problem = (f"最多 {tier.leader_coaches} 人", f"at most {tier.leader_coaches}")
+    else:
+        if len(leaders) + len(combined) > tier.leaders + tier.leader_coaches:
+            problem = ("领队人数超出", "too many leaders")
+        elif len(coaches) + len(combined) > tier.coaches + tier.leader_coaches:
+            problem = ("教练人数超出", "too many coaches")
+    if problem is None:
+        return []
+    return [Violation(
+        "OFFICIALS_LIMIT",
+        f"本单位{sport_zh}参加 {n} 个小项，可报{allowed_zh}；现报 {len(everyone)} 人（{names(ctx, everyone)}）："
+        f"{problem[0]}。",
+        f"With {n} {sport_en} event(s) the unit may name {allowed_en}; it names {len(everyone)} "
+        f"({names(ctx, everyone, 'en')}): {problem[1]}.",
+        people=tuple(everyone))]
+
+
+@rule_check("staff_ratio")
+def staff_ratio(ctx: CheckContext, rule) -> list[Violation]:
+    n = len(ctx.athletes)
+    tier = next((t for t in rule.tiers if t.max_athletes is None or n <= t.max_athletes), None)
+    if tier is None:
+        return []
+    allowed = {"head": tier.head, "deputy_head": tier.deputy_head,
+               "staff": tier.staff + (n // tier.staff_per_athletes if tier.staff_per_athletes else 0)}
+    role_names = {"head": ("团长", "head"), "deputy_head": ("副团长", "deputy head"),
+                  "staff": ("团部工作人员", "staff")}
+    out = []
+    for role, cap in allowed.items():
+        people = [s.person for s in ctx.delegation.staff if s.role == role]
+        if len(people) <= cap:
+            continue
+        excess = people[cap:]
+        zh, en = role_names[role]
+        out.append(Violation(
+            "STAFF_EXCESS",
+            f"代表团运动员 {n} 人，可报{zh} {cap} 名，现报 {len(people)} 名；超出的 {names(ctx, excess)} "
+            f"不享受大会优惠政策（按全价收费）。",
+            f"With {n} athletes the delegation may name {cap} {en}; it names {len(people)}. "
+            f"The excess ({names(ctx, excess, 'en')}) lose the preferential rate.",
+            people=tuple(excess)))
+    return out
+
+
+@rule_check("documents")
+def documents(ctx: CheckContext, rule) -> list[Violation]:
+    if rule.events is not None:
+        refs = []
+        for e in rule.events:
+            refs += [r for r in ctx.entrants.get(e, []) if r not in refs]
+    else:
+        refs = ctx.who(rule.who)
+    severity = "error" if rule.due == "entry" else WARNING
+    when_zh = "报名时须提交" if rule.due == "entry" else "报到时须提交"
+    when_en = "due with the entry" if rule.due == "entry" else "due by check-in"
+    out = []
+    for ref in refs:
+        p = ctx.people.get(ref)
+        if p is None:
+            continue
+        missing = [d for d in rule.documents if d not in p.documents]
+        if not missing:
+            continue
+        out.append(Violation(
+            "DOCUMENT_MISSING",
+            f"{p.label} 缺少{'、'.join(DOC_NAMES[d][0] for d in missing)}（{when_zh}）。",
+            f"{p.label} lacks: {', '.join(DOC_NAMES[d][1] for d in missing)} ({when_en}).",
+            people=(ref,), severity=severity, extra={"documents": missing}))
+    return out

@@ -1,0 +1,128 @@
+"""Who may take part: unit kinds, athlete registration, university eligibility."""
+from __future__ import annotations
+
+from ..engine import CheckContext, builtin_check, rule_check
+from ..violations import Violation, schema_error
+
+UNIT_KIND_NAMES = {
+    "province": ("省、自治区、直辖市", "provinces, autonomous regions and municipalities"),
+    "city": ("计划单列市", "cities with separate planning status"),
+    "xpcc": ("新疆生产建设兵团", "the XPCC"),
+    "pla": ("解放军", "the PLA"),
+    "industry": ("行业体协", "industry sports associations"),
+}
+
+
+def _allowed_text(ctx: CheckContext) -> tuple[str, str]:
+    part = ctx.games.participation
+    zh = [UNIT_KIND_NAMES[k][0] for k in part.unit_kinds]
+    en = [UNIT_KIND_NAMES[k][1] for k in part.unit_kinds]
+    if part.open_units:
+        zh.append("俱乐部、学校等单位")
+        en.append("clubs, schools and other units")
+    if part.individuals:
+        zh.append("个人")
+        en.append("individuals")
+    return "、".join(zh), ", ".join(en)
+
+
+@builtin_check
+def unit_eligible(ctx: CheckContext) -> list[Violation]:
+    d, part = ctx.delegation, ctx.games.participation
+    allowed_zh, allowed_en = _allowed_text(ctx)
+    title = ctx.games.name
+    if isinstance(d.unit, str):
+        if ctx.unit is None:
+            return [schema_error("unit", f"未知的单位代码“{d.unit}”", f"unknown unit code {d.unit!r}")]
+        if ctx.unit.kind in part.unit_kinds:
+            return []
+        who_zh, who_en = ctx.unit.name.zh, ctx.unit.name.en
+    elif isinstance(d.unit, dict):
+        if part.open_units:
+            return []
+        who_zh = who_en = d.unit.get("name") or ""
+    else:
+        if part.individuals:
+            return []
+        who_zh, who_en = "个人报名", "An individual entry"
+    return [Violation(
+        "UNIT_NOT_ELIGIBLE",
+        f"{who_zh}不能报名{title.zh}：本次比赛的参赛单位为{allowed_zh}。",
+        f"{who_en} may not enter {title.en}: it is open to {allowed_en}.")]
+
+
+@rule_check("registration")
+def registration(ctx: CheckContext, rule) -> list[Violation]:
+    unit = ctx.delegation.unit_code
+    if unit is None:
+        return []
+    out = []
+    for ref in ctx.athletes:
+        sports = {ctx.events[e].sport for e in ctx.events_of[ref]}
+        if rule.sports is not None and not sports & set(rule.sports):
+            continue
+        p = ctx.people[ref]
+        if p.registration_unit == unit and p.registration_year == rule.year:
+            continue
+        if p.registration_unit is None:
+            zh = f"{p.label} 没有填写注册信息。参赛运动员须为 {rule.year} 年度注册于本单位的运动员。"
+            en = f"{p.label} has no registration. Athletes must be registered to this unit for {rule.year}."
+        else:
+            zh = (f"{p.label} 注册于 {p.registration_unit}（{p.registration_year} 年度），"
+                  f"不是本单位 {unit} 的 {rule.year} 年度注册运动员，不能代表本单位参赛。")
+            en = (f"{p.label} is registered to {p.registration_unit} for {p.registration_year}, not to "
+                  f"{unit} for {rule.year}, and cannot represent this unit.")
+        out.append(Violation("REGISTRATION_MISMATCH", zh, en, people=(ref,)))
+    return out
+
+
+def _university_problem(ctx: CheckContext, rule, ref: str) -> tuple[str, str] | None:
+    p = ctx.people[ref]
+    unit = ctx.unit
+    if not p.has_university or not p.university_code:
+        return "没有填写所在高校", "gives no university"
+    uni = ctx.universities.get(p.university_code)
+    if uni is None:
+        return (f"所填高校代码 {p.university_code} 不在教育部高校名单中",
+                f"university code {p.university_code} is not on the Ministry of Education's list")
+    if unit is not None:
+        if unit.kind == "province":
+            inside = uni.province_code == unit.province_code
+        elif unit.kind == "city":
+            inside = uni.city == unit.city
+        else:
+            inside = uni.governing_body in unit.governing_bodies
+        if not inside:
+            return (f"{uni.name} 不在 {unit.name.zh} 的选派范围内（省区市限行政辖区内高校，行业体协限所属部委管辖高校）",
+                    f"{uni.name} is outside the jurisdiction of {unit.name.en}")
+    if uni.ownership not in rule.ownership:
+        kind = {"private": ("民办高校", "a private university"),
+                "sino_foreign": ("中外合作办学高校", "a Sino-foreign university")}.get(
+            uni.ownership, ("非公立高校", "not a public university"))
+        return (f"{uni.name} 是{kind[0]}，只有部属或地方政府所属公立高校的学生可以参赛",
+                f"{uni.name} is {kind[1]}; only ministry-run or local-government public universities qualify")
+    if rule.full_time and p.full_time is not True:
+        return ("不是（或未注明是）全日制在读学生", "is not (or is not stated to be) a full-time student")
+    if rule.not_graduated_before:
+        if p.graduation_date is None:
+            return ("没有填写毕业日期", "gives no graduation date")
+        if p.graduation_date < rule.not_graduated_before:
+            return (f"将于 {p.graduation_date} 毕业，早于比赛结束（{rule.not_graduated_before}）",
+                    f"graduates on {p.graduation_date}, before the Games end ({rule.not_graduated_before})")
+    return None
+
+
+@rule_check("university")
+def university(ctx: CheckContext, rule) -> list[Violation]:
+    out = []
+    for event in rule.events:
+        for ref in ctx.entrants.get(event, []):
+            problem = _university_problem(ctx, rule, ref)
+            if problem:
+                label = ctx.people[ref].label
+                out.append(Violation(
+                    "UNIVERSITY_INELIGIBLE",
+                    f"{label} 不符合{ctx.event_name(event)}的大学生参赛条件：{problem[0]}。",
+                    f"{label} does not qualify for {ctx.event_name(event, 'en')}: {problem[1]}.",
+                    event=event, people=(ref,)))
+    return out

@@ -1,0 +1,204 @@
+"""Entries: known and declared events, gender, age brackets, quotas, double entries,
+schedule clashes."""
+from __future__ import annotations
+
+from ..definition import QuotaRule, TeamMakeupRule
+from ..engine import CheckContext, format_deadline, builtin_check, names, rule_check
+from ..violations import Violation
+
+GENDER = {"M": ("男子", "men's"), "F": ("女子", "women's")}
+
+
+@builtin_check
+def events_known(ctx: CheckContext) -> list[Violation]:
+    out, seen = [], set()
+    items = [(e, f"declarations[{i}]") for i, (e, _) in enumerate(ctx.delegation.declarations)]
+    items += [(e.event, f"entries[{e.index}]") for e in ctx.delegation.entries]
+    for code, path in items:
+        if code in ctx.events or code in seen:
+            continue
+        seen.add(code)
+        out.append(Violation(
+            "EVENT_UNKNOWN",
+            f"{ctx.games.name.zh}没有项目“{code}”（见 {path}）。请从本届比赛的项目列表中选择。",
+            f"{ctx.games.name.en} has no event {code!r} (at {path}). Choose one of the Games' events.",
+            event=code, path=path))
+    return out
+
+
+@builtin_check
+def events_declared(ctx: CheckContext) -> list[Violation]:
+    closes = ctx.games.stages.declaration_closes
+    if closes is None or ctx.at < closes:
+        return []
+    declared = {e for e, count in ctx.delegation.declarations if count > 0}
+    out = []
+    for event, entries in ctx.entries_by_event.items():
+        if event in declared:
+            continue
+        shown = format_deadline(closes)
+        out.append(Violation(
+            "EVENT_NOT_DECLARED",
+            f"本单位未在第一次报名（截止 {shown} 北京时间）中报{ctx.event_name(event)}，"
+            f"现在不能再报此项目。请删除该项目的报名。",
+            f"The unit did not declare {ctx.event_name(event, 'en')} by the declaration deadline "
+            f"({shown} China time); it can no longer be entered. Remove these entries.",
+            event=event, people=tuple(ctx.entrants[event])))
+    return out
+
+
+@builtin_check
+def event_gender(ctx: CheckContext) -> list[Violation]:
+    out = []
+    for event, refs in ctx.entrants.items():
+        target = ctx.events[event].gender
+        if target not in ("M", "F"):
+            continue
+        for ref in refs:
+            g = ctx.gender_in(ref, event)
+            if g is None or g == target:
+                continue
+            p = ctx.people[ref]
+            hint_zh = hint_en = ""
+            if any(event in r.events for r in ctx._rating_rules):
+                rule = next(r for r in ctx._rating_rules if event in r.events)
+                hint_zh = f"（只有在 {rule.list} 国际棋联等级分 {rule.min_rating} 分以上的女棋手可参加男子项目）"
+                hint_en = (f" (only women rated {rule.min_rating} or more on the FIDE list of "
+                           f"{rule.list} may enter men's events)")
+            out.append(Violation(
+                "GENDER_NOT_ALLOWED",
+                f"{p.label} 的性别不符合{ctx.event_name(event)}的要求{hint_zh}。",
+                f"{p.label} cannot enter {ctx.event_name(event, 'en')}, a {GENDER[target][1]} event{hint_en}.",
+                event=event, people=(ref,)))
+    return out
+
+
+@rule_check("age_bracket")
+def age_bracket(ctx: CheckContext, rule) -> list[Violation]:
+    lo, hi = rule.born_from, rule.born_to
+    span_zh = f"{lo or '不限'} 至 {hi or '不限'}"
+    span_en = f"{lo or 'any time'} to {hi or 'any time'}"
+    if lo and not hi:
+        span_zh, span_en = f"{lo} 以后", f"on or after {lo}"
+    out = []
+    for event in rule.events:
+        for ref in ctx.entrants.get(event, []):
+            born = ctx.birth.get(ref)
+            if born is None or ((lo is None or born >= lo) and (hi is None or born <= hi)):
+                continue
+            label = ctx.people[ref].label
+            out.append(Violation(
+                "AGE_BRACKET",
+                f"{label} 出生于 {born}，不在{ctx.event_name(event)}的年龄范围内（{span_zh} 出生）。",
+                f"{label} was born on {born}, outside the bracket of {ctx.event_name(event, 'en')} "
+                f"(born {span_en}).",
+                event=event, people=(ref,)))
+    return out
+
+
+def _declared_max(ctx: CheckContext, event: str) -> int | None:
+    caps = [r.max for r in ctx.games.rules_of(QuotaRule) if event in r.events]
+    for r in ctx.games.rules_of(TeamMakeupRule):
+        if event in r.events and r.max_teams is not None and r.starters is not None:
+            reserves = r.max_reserves
+            if r.max_reserves_by_gender is not None:
+                by_gender = sum(r.max_reserves_by_gender.values())
+                reserves = by_gender if reserves is None else min(reserves, by_gender)
+            if reserves is not None:
+                caps.append(r.max_teams * (sum(r.starters.values()) + reserves))
+    return min(caps) if caps else None
+
+
+@rule_check("quota")
+def quota(ctx: CheckContext, rule) -> list[Violation]:
+    out = []
+    for event in rule.events:
+        refs = ctx.entrants.get(event, [])
+        if len(refs) > rule.max:
+            out.append(Violation(
+                "QUOTA_EXCEEDED",
+                f"{ctx.event_name(event)}每单位最多报 {rule.max} 人，现报了 {len(refs)} 人"
+                f"（{names(ctx, refs)}）。请减少 {len(refs) - rule.max} 人。",
+                f"{ctx.event_name(event, 'en')} takes at most {rule.max} per unit; {len(refs)} are entered "
+                f"({names(ctx, refs, 'en')}). Remove {len(refs) - rule.max}.",
+                event=event, people=tuple(refs)))
+    return out
+
+
+@builtin_check
+def declared_numbers(ctx: CheckContext) -> list[Violation]:
+    """A declaration above what the regulation allows is refused at the first stage."""
+    out = []
+    for i, (event, count) in enumerate(ctx.delegation.declarations):
+        if event not in ctx.events:
+            continue
+        cap = _declared_max(ctx, event)
+        if cap is not None and count > cap:
+            out.append(Violation(
+                "QUOTA_EXCEEDED",
+                f"第一次报名中{ctx.event_name(event)}报了 {count} 人，每单位最多 {cap} 人。",
+                f"The declaration names {count} athletes for {ctx.event_name(event, 'en')}; "
+                f"a unit may enter at most {cap}.",
+                event=event, path=f"declarations[{i}].count"))
+    return out
+
+
+def _double(ctx, ref, event, others):
+    label = ctx.people[ref].label
+    others_zh = "、".join(ctx.event_name(o) for o in others)
+    others_en = ", ".join(ctx.event_name(o, "en") for o in others)
+    return label, others_zh, others_en
+
+
+@rule_check("exclusive")
+def exclusive(ctx: CheckContext, rule) -> list[Violation]:
+    out = []
+    for event in rule.events:
+        for ref in ctx.entrants.get(event, []):
+            others = [e for e in ctx.events_of[ref] if e != event]
+            if not others:
+                continue
+            label, ozh, oen = _double(ctx, ref, event, others)
+            out.append(Violation(
+                "DOUBLE_ENTRY",
+                f"{label} 参加{ctx.event_name(event)}，该项目的选手不可兼项，但他还报了{ozh}。请只保留一项。",
+                f"{label} plays {ctx.event_name(event, 'en')}, whose players may enter no other event, "
+                f"but is also entered in {oen}. Keep one.",
+                event=event, people=(ref,)))
+    return out
+
+
+@rule_check("one_of")
+def one_of(ctx: CheckContext, rule) -> list[Violation]:
+    out = []
+    group = set(rule.events)
+    for ref in ctx.athletes:
+        mine = [e for e in ctx.events_of[ref] if e in group]
+        if len(mine) > 1:
+            label, ozh, oen = _double(ctx, ref, mine[0], mine)
+            out.append(Violation(
+                "DOUBLE_ENTRY",
+                f"{label} 同时报了{ozh}；选手不能跨年龄组或跨性别组报名，只能报其中一个组。",
+                f"{label} is entered in {oen}; a player may not cross age or gender groups. Keep one.",
+                event=mine[1], people=(ref,)))
+    return out
+
+
+@builtin_check
+def schedule(ctx: CheckContext) -> list[Violation]:
+    out = []
+    for ref in ctx.athletes:
+        mine = [e for e in ctx.events_of[ref] if ctx.events[e].sessions]
+        for i, a in enumerate(mine):
+            for b in mine[i + 1:]:
+                clash = any(x.start < y.end and y.start < x.end
+                            for x in ctx.events[a].sessions for y in ctx.events[b].sessions)
+                if clash:
+                    label = ctx.people[ref].label
+                    out.append(Violation(
+                        "SCHEDULE_CONFLICT",
+                        f"{label} 报的{ctx.event_name(a)}与{ctx.event_name(b)}比赛时间重叠，不能兼项。",
+                        f"{label} is entered in {ctx.event_name(a, 'en')} and {ctx.event_name(b, 'en')}, "
+                        f"whose sessions overlap.",
+                        event=b, people=(ref,)))
+    return out

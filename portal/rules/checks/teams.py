@@ -1,0 +1,150 @@
+"""Teams: how many per unit, their make-up by gender, reserves, and board order."""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..engine import CheckContext, names, rule_check
+from ..violations import Violation
+
+G = {"M": ("男", "men"), "F": ("女", "women")}
+
+
+def _team_id(ctx, entry, lang="zh"):
+    label = ctx.team_label(entry)
+    return (f"{ctx.event_name(entry.event)} {label} 队" if lang == "zh"
+            else f"team {label} of {ctx.event_name(entry.event, 'en')}")
+
+
+def _slots(entry):
+    if entry.lineup is not None:
+        return entry.lineup
+    from ..document import Slot
+    return [Slot(ref) for ref in entry.people]
+
+
+@rule_check("team_makeup")
+def team_makeup(ctx: CheckContext, rule) -> list[Violation]:
+    out = []
+    for event in rule.events:
+        teams = ctx.entries_by_event.get(event, [])
+        if not teams:
+            continue
+        if rule.requires_unit and ctx.delegation.unit is None:
+            out.append(Violation(
+                "UNIT_NOT_ELIGIBLE",
+                f"{ctx.event_name(event)}以单位组队参加，个人报名不能报团体赛。",
+                f"{ctx.event_name(event, 'en')} is for teams of a unit; an individual entry cannot enter it.",
+                event=event))
+        if rule.max_teams is not None and len(teams) > rule.max_teams:
+            out.append(Violation(
+                "TEAM_LIMIT",
+                f"{ctx.event_name(event)}每单位只能报 {rule.max_teams} 支队，现报了 {len(teams)} 支。",
+                f"{ctx.event_name(event, 'en')} takes {rule.max_teams} team(s) per unit; {len(teams)} are entered.",
+                event=event, people=tuple(ctx.entrants[event])))
+        for entry in teams:
+            out.extend(_one_team(ctx, rule, entry))
+    return out
+
+
+def _one_team(ctx: CheckContext, rule, entry) -> list[Violation]:
+    out = []
+    event, team = entry.event, ctx.team_label(entry)
+    slots = _slots(entry)
+    tzh, ten = _team_id(ctx, entry), _team_id(ctx, entry, "en")
+
+    def bad(zh, en, refs):
+        out.append(Violation("TEAM_COMPOSITION", f"{tzh}：{zh}", f"{ten[0].upper()}{ten[1:]}: {en}",
+                             event=event, team=team, people=tuple(refs)))
+
+    refs = [s.person for s in slots]
+    twice = [r for r, n in Counter(refs).items() if n > 1]
+    if twice:
+        bad(f"{names(ctx, twice)} 在队中出现了两次。", f"{names(ctx, twice, 'en')} appears twice.", twice)
+    starters = [s.person for s in slots if not s.reserve]
+    reserves = [s.person for s in slots if s.reserve]
+    gender = {r: ctx.gender_in(r, event) for r in refs}
+
+    if rule.starters is not None:
+        counts = Counter(gender[r] for r in starters)
+        want_zh = "、".join(f"{G[g][0]} {n} 人" for g, n in rule.starters.items())
+        want_en = ", ".join(f"{n} {G[g][1]}" for g, n in rule.starters.items())
+        have_zh = "、".join(f"{G[g][0]} {counts.get(g, 0)} 人" for g in ("M", "F") if counts.get(g)) or "0 人"
+        have_en = ", ".join(f"{counts.get(g, 0)} {G[g][1]}" for g in ("M", "F") if counts.get(g)) or "none"
+        if any(counts.get(g, 0) != rule.starters.get(g, 0) for g in ("M", "F")):
+            bad(f"上场队员应为{want_zh}，现为{have_zh}。", f"starters must be {want_en}; they are {have_en}.",
+                starters)
+    if rule.max_reserves is not None and len(reserves) > rule.max_reserves:
+        bad(f"替补最多 {rule.max_reserves} 人，现有 {len(reserves)} 人。",
+            f"at most {rule.max_reserves} reserve(s); there are {len(reserves)}.", reserves)
+    if rule.max_reserves_by_gender is not None:
+        counts = Counter(gender[r] for r in reserves)
+        for g, n in counts.items():
+            cap = rule.max_reserves_by_gender.get(g, 0)
+            if g is not None and n > cap:
+                over = [r for r in reserves if gender[r] == g]
+                bad(f"{G[g][0]}替补最多 {cap} 人，现有 {n} 人。",
+                    f"at most {cap} reserve(s) among the {G[g][1]}; there are {n}.", over)
+    if rule.min_by_gender is not None:
+        counts = Counter(gender[r] for r in refs)
+        for g, n in rule.min_by_gender.items():
+            if counts.get(g, 0) < n:
+                bad(f"须由男女选手共同组成，至少需要 {n} 名{G[g][0]}选手。",
+                    f"must include both genders: at least {n} of the {G[g][1]}.", refs)
+    if rule.members_entered_in is not None:
+        for r in refs:
+            individual = rule.members_entered_in.get(gender[r]) if gender[r] else None
+            if individual is None or r in ctx.entrants.get(individual, []):
+                continue
+            label = ctx.people[r].label
+            bad(f"{label} 没有报名对应的个人赛{ctx.event_name(individual)}；团体队员须从本单位该组个人赛选手中产生。",
+                f"{label} is not entered in the matching individual event {ctx.event_name(individual, 'en')}; "
+                f"team members come from the unit's individual entrants of that group.", [r])
+    return out
+
+
+@rule_check("boards")
+def boards(ctx: CheckContext, rule) -> list[Violation]:
+    out = []
+    for event in rule.events:
+        for entry in ctx.entries_by_event.get(event, []):
+            out.extend(_board_order(ctx, rule, entry))
+    return out
+
+
+def _board_order(ctx: CheckContext, rule, entry) -> list[Violation]:
+    out = []
+    event, team = entry.event, ctx.team_label(entry)
+    tzh, ten = _team_id(ctx, entry), _team_id(ctx, entry, "en")
+
+    def bad(zh, en, refs):
+        out.append(Violation("BOARD_ORDER", f"{tzh}：{zh}", f"{ten[0].upper()}{ten[1:]}: {en}",
+                             event=event, team=team, people=tuple(refs)))
+
+    starters = [s for s in _slots(entry) if not s.reserve]
+    no_board = [s.person for s in starters if s.board is None]
+    if no_board:
+        bad(f"{names(ctx, no_board)} 没有台次，上场队员须排定 1–{rule.boards} 台。",
+            f"{names(ctx, no_board, 'en')} has no board; starters play boards 1-{rule.boards}.", no_board)
+    outside = [s.person for s in starters if s.board is not None and not 1 <= s.board <= rule.boards]
+    if outside:
+        bad(f"{names(ctx, outside)} 的台次超出 1–{rule.boards}。",
+            f"{names(ctx, outside, 'en')} has a board outside 1-{rule.boards}.", outside)
+    by_board = {}
+    for s in starters:
+        if s.board is not None:
+            by_board.setdefault(s.board, []).append(s.person)
+    for board, refs in sorted(by_board.items()):
+        if len(refs) > 1:
+            bad(f"第 {board} 台排了 {len(refs)} 人（{names(ctx, refs)}）。",
+                f"board {board} is given to {len(refs)} players ({names(ctx, refs, 'en')}).", refs)
+    missing = [b for b in range(1, rule.boards + 1) if b not in by_board]
+    if missing and not no_board:
+        bad(f"缺少第 {'、'.join(map(str, missing))} 台。",
+            f"board(s) {', '.join(map(str, missing))} missing.", [])
+    for board, g in rule.board_gender.items():
+        for ref in by_board.get(board, []):
+            if ctx.gender.get(ref) not in (None, g):
+                bad(f"第 {board} 台须由{G[g][0]}选手担任，{ctx.people[ref].label} 不符合。",
+                    f"board {board} must be played by one of the {G[g][1]}; {ctx.people[ref].label} cannot.",
+                    [ref])
+    return out

@@ -1,0 +1,362 @@
+"""The Games definition: a regulation as data.
+
+A fixture (YAML) is validated into `GamesDefinition`. The rules engine reads only this
+object; nothing here touches Flask or a database. Rules are a list of kinds with
+parameters (`kind: quota`, `kind: team_makeup`, ...), so a new regulation needs a new
+fixture, not new code.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Gender = Literal["M", "F"]
+EventGender = Literal["M", "F", "X"]
+UnitKind = Literal["province", "city", "xpcc", "pla", "industry"]
+IdType = Literal[
+    "resident_id", "passport", "hk_macau_permit", "taiwan_permit",
+    "foreign_permanent_id", "household_register",
+]
+DocumentKind = Literal[
+    "id_copy", "photo", "health_certificate", "insurance_proof", "safety_pledge",
+    "student_status_proof",
+]
+# Who a rule applies to inside a delegation.
+Who = Literal["athletes", "officials", "staff", "companions", "participants"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Text(Strict):
+    zh: str
+    en: str
+
+
+def _aware(value: dt.datetime) -> dt.datetime:
+    if value.tzinfo is None:
+        raise ValueError("a deadline needs its UTC offset, e.g. 2019-05-31T23:59:59+08:00")
+    return value
+
+
+class Sport(Strict):
+    code: str
+    name: Text
+
+
+class Session(Strict):
+    start: dt.datetime
+    end: dt.datetime
+
+
+class Event(Strict):
+    code: str
+    sport: str
+    name: Text
+    gender: EventGender
+    kind: Literal["individual", "team"]
+    sessions: list[Session] = []
+
+    @property
+    def is_team(self) -> bool:
+        return self.kind == "team"
+
+
+class Participation(Strict):
+    unit_kinds: list[UnitKind] = []
+    # Clubs, schools, cities... registering as `{"name": ..., "kind": ...}`.
+    open_units: bool = False
+    # A person registering alone (`"unit": null`).
+    individuals: bool = False
+
+
+class Stages(Strict):
+    """Stage boundaries as the instants at which they close (exclusive): "names by
+    31 Aug" closes at 1 Sep 00:00 +08:00, so 31 Aug 23:59:59.999 is still accepted."""
+
+    declaration_closes: dt.datetime | None = None
+    names_closes: dt.datetime | None = None
+    substitutions_closes: dt.datetime | None = None
+    # From this instant no change at all is accepted (youth-gomoku-2015: 13 Jul 00:00).
+    changes_close: dt.datetime | None = None
+    changes_need_approval: bool = True
+
+    @field_validator("declaration_closes", "names_closes", "substitutions_closes", "changes_close")
+    @classmethod
+    def _need_offset(cls, value):
+        return None if value is None else _aware(value)
+
+
+class Dates(Strict):
+    start: dt.date
+    end: dt.date
+    report: dt.date | None = None
+    depart: dt.date | None = None
+
+
+# --- rule kinds ------------------------------------------------------------------------
+
+class RuleBase(Strict):
+    note: str | None = None
+
+
+class AgeBracketRule(RuleBase):
+    kind: Literal["age_bracket"]
+    events: list[str]
+    born_from: dt.date | None = None
+    born_to: dt.date | None = None
+
+
+class QuotaRule(RuleBase):
+    """At most `max` entrants per unit in each of `events`."""
+
+    kind: Literal["quota"]
+    events: list[str]
+    max: int = Field(ge=0)
+
+
+class TeamMakeupRule(RuleBase):
+    kind: Literal["team_makeup"]
+    events: list[str]
+    max_teams: int | None = Field(default=None, ge=0)
+    # Exact number of starters by gender; `None` leaves the starters free.
+    starters: dict[Gender, int] | None = None
+    # Reserves allowed: a total, and/or a cap per gender.
+    max_reserves: int | None = Field(default=None, ge=0)
+    max_reserves_by_gender: dict[Gender, int] | None = None
+    # Both genders required (youth-gomoku-2015): at least n of each.
+    min_by_gender: dict[Gender, int] | None = None
+    # Each member must also be entered in this individual event (per gender).
+    members_entered_in: dict[Gender, str] | None = None
+    # Team events open only to units, not to a person registering alone.
+    requires_unit: bool = False
+
+
+class BoardRule(RuleBase):
+    """Starters play boards 1..boards, each once; `board_gender` pins a gender to a board."""
+
+    kind: Literal["boards"]
+    events: list[str]
+    boards: int = Field(ge=1)
+    board_gender: dict[int, Gender] = {}
+
+
+class ExclusiveRule(RuleBase):
+    """A player of any of these events enters no other event."""
+
+    kind: Literal["exclusive"]
+    events: list[str]
+
+
+class OneOfRule(RuleBase):
+    """A player enters at most one of these events (no crossing age or gender groups)."""
+
+    kind: Literal["one_of"]
+    events: list[str]
+
+
+class RatingExceptionRule(RuleBase):
+    """Players of `gender` rated `min_rating` or more on list `list` may enter `events`."""
+
+    kind: Literal["rating_exception"]
+    gender: Gender
+    min_rating: int
+    list: dt.date
+    events: list[str]
+
+
+class RegistrationRule(RuleBase):
+    kind: Literal["registration"]
+    year: int
+    sports: list[str] | None = None
+
+
+class UniversityRule(RuleBase):
+    kind: Literal["university"]
+    events: list[str]
+    ownership: list[str] = ["public"]
+    full_time: bool = True
+    # The athlete must not graduate before this date.
+    not_graduated_before: dt.date | None = None
+
+
+class OfficialsTier(Strict):
+    min_events: int = Field(ge=0)
+    leaders: int = 0
+    coaches: int = 0
+    # One person who is both leader and coach, instead of separate ones.
+    leader_coaches: int = 0
+
+
+class OfficialsRule(RuleBase):
+    kind: Literal["officials"]
+    sport: str | None = None
+    tiers: list[OfficialsTier]
+
+    @field_validator("tiers")
+    @classmethod
+    def _highest_first(cls, tiers):
+        return sorted(tiers, key=lambda t: -t.min_events)
+
+
+class StaffTier(Strict):
+    max_athletes: int | None = None  # None: no upper bound
+    head: int = 0
+    deputy_head: int = 0
+    staff: int = 0
+    # One staff member per this many athletes (floor), added to `staff`.
+    staff_per_athletes: int | None = None
+
+
+class StaffRatioRule(RuleBase):
+    kind: Literal["staff_ratio"]
+    tiers: list[StaffTier]
+
+
+class DocumentsRule(RuleBase):
+    kind: Literal["documents"]
+    documents: list[DocumentKind]
+    who: Who = "athletes"
+    events: list[str] | None = None  # athletes of these events only
+    due: Literal["entry", "checkin"] = "entry"
+
+
+class IdRequiredRule(RuleBase):
+    kind: Literal["id_required"]
+    who: Who = "participants"
+
+
+class AcceptedIdTypesRule(RuleBase):
+    kind: Literal["accepted_id_types"]
+    types: list[IdType]
+    who: Who = "participants"
+
+
+Rule = Annotated[
+    Union[
+        AgeBracketRule, QuotaRule, TeamMakeupRule, BoardRule, ExclusiveRule, OneOfRule,
+        RatingExceptionRule, RegistrationRule, UniversityRule, OfficialsRule,
+        StaffRatioRule, DocumentsRule, IdRequiredRule, AcceptedIdTypesRule,
+    ],
+    Field(discriminator="kind"),
+]
+
+
+# --- money, rooms, stay: data for the workflow and the accounts -----------------------
+
+class Fee(Strict):
+    code: str
+    name: Text
+    amount: Decimal
+    per: Literal["athlete", "team_group", "person_changed", "entrant", "appeal", "delegation"]
+    refundable: Literal["never", "after_checkin", "if_upheld"] = "never"
+    forfeited_on: list[str] = []
+
+
+class RoomType(Strict):
+    code: str
+    hotel: str
+    name: Text
+    rate: Decimal
+    per: Literal["person_night", "room_night"] = "person_night"
+    inventory: int | None = None
+
+
+class StayRule(Strict):
+    who: Literal["delegation_head", "team", "athletes", "all"]
+    arrive_days_before: int
+    arrive_relative_to: Literal["opening", "event_start", "competition_start"]
+    depart_days_after: int | None = None
+    depart_relative_to: Literal["closing", "event_end", "competition_end"] | None = None
+    earliest_arrival_strict: bool = False
+
+
+class Money(Strict):
+    currency: Literal["CNY"] = "CNY"
+    fees: list[Fee] = []
+    # Participants beyond the staff allowance pay the full rate (nmsg-2009).
+    staff_excess_full_rate: bool = False
+    # An entry counts only once its fee is received by the deadline (youth-gomoku-2015).
+    entry_valid_when_paid: bool = False
+    insurance: Literal["organiser_buys", "each_participant", "none"] = "none"
+
+
+class GamesDefinition(Strict):
+    slug: str
+    series: str
+    edition: int
+    name: Text
+    regulation: str | None = None
+    venue: Text | None = None
+    dates: Dates
+    participation: Participation
+    stages: Stages = Stages()
+    # Entrants cap, first come first served (shaanxi-mind-2025: 160).
+    capacity: int | None = None
+    companions_per_athlete: int | None = None
+    sports: list[Sport]
+    events: list[Event]
+    rules: list[Rule] = []
+    money: Money = Money()
+    rooms: list[RoomType] = []
+    stay: list[StayRule] = []
+    # Places awarded and points tables: kept as the regulation gives them.
+    awards: dict[str, Any] = {}
+    sanctions: dict[str, Any] = {}
+
+    @model_validator(mode="after")
+    def _references_resolve(self):
+        sports = {s.code for s in self.sports}
+        codes = [e.code for e in self.events]
+        seen = set()
+        for i, event in enumerate(self.events):
+            if event.code in seen:
+                raise ValueError(f"events[{i}].code: {event.code} appears twice")
+            seen.add(event.code)
+            if event.sport not in sports:
+                raise ValueError(f"events[{i}].sport: unknown sport {event.sport!r}")
+        known = set(codes)
+        for i, rule in enumerate(self.rules):
+            for field in ("events",):
+                for code in getattr(rule, field, None) or []:
+                    if code not in known:
+                        raise ValueError(f"rules[{i}].events: unknown event {code!r}")
+            entered_in = getattr(rule, "members_entered_in", None) or {}
+            for code in entered_in.values():
+                if code not in known:
+                    raise ValueError(f"rules[{i}].members_entered_in: unknown event {code!r}")
+            sport = getattr(rule, "sport", None)
+            if sport and sport not in sports:
+                raise ValueError(f"rules[{i}].sport: unknown sport {sport!r}")
+            for s in getattr(rule, "sports", None) or []:
+                if s not in sports:
+                    raise ValueError(f"rules[{i}].sports: unknown sport {s!r}")
+        return self
+
+    def rules_of(self, kind: type) -> list:
+        return [r for r in self.rules if isinstance(r, kind)]
+
+
+class UnitInfo(Strict):
+    """A unit as the engine needs it (from the units fixture)."""
+
+    code: str
+    name: Text
+    kind: UnitKind
+    province_code: str | None = None
+    city: str | None = None
+    governing_bodies: list[str] = []
+
+
+class UniversityInfo(Strict):
+    code: str
+    name: str
+    province_code: str
+    city: str
+    governing_body: str
+    level: str
+    ownership: str

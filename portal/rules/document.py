@@ -1,0 +1,333 @@
+"""Reading a delegation document (shared/spec/delegation-format.md) into plain objects.
+
+Every problem becomes a SCHEMA_INVALID violation naming the field path; a bad field is
+dropped (set to None) so that the rest of the document can still be checked, and the
+leader sees every broken rule at once.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .violations import Violation, schema_error
+
+FORMAT = "delegation/1"
+ID_TYPES = ("resident_id", "passport", "hk_macau_permit", "taiwan_permit",
+            "foreign_permanent_id", "household_register")
+DOCUMENTS = ("id_copy", "photo", "health_certificate", "insurance_proof", "safety_pledge",
+             "student_status_proof")
+OFFICIAL_ROLES = ("leader", "coach", "leader_coach")
+STAFF_ROLES = ("head", "deputy_head", "staff")
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass
+class Person:
+    ref: str
+    name: str | None = None
+    gender: str | None = None
+    birth_date: dt.date | None = None
+    id_type: str | None = None
+    id_number: str | None = None
+    registration_unit: str | None = None
+    registration_year: int | None = None
+    university_code: str | None = None
+    full_time: bool | None = None
+    graduation_date: dt.date | None = None
+    fide_rating: int | None = None
+    fide_list: dt.date | None = None
+    documents: set[str] = field(default_factory=set)
+    club: str | None = None
+    has_university: bool = False
+    index: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.name or self.ref
+
+
+@dataclass
+class Slot:
+    person: str
+    board: int | None = None
+    reserve: bool = False
+
+
+@dataclass
+class Entry:
+    event: str
+    index: int
+    people: list[str] = field(default_factory=list)
+    team: str | None = None
+    lineup: list[Slot] | None = None
+
+    @property
+    def is_team_entry(self) -> bool:
+        return self.lineup is not None
+
+    def all_people(self) -> list[str]:
+        if self.lineup is not None:
+            return [s.person for s in self.lineup]
+        return list(self.people)
+
+
+@dataclass
+class Role:
+    person: str
+    role: str
+    sport: str | None = None
+    accompanies: str | None = None
+
+
+@dataclass
+class Delegation:
+    games: str | None
+    unit: Any  # unit code, {"name", "kind"} for an open unit, None for an individual
+    declarations: list[tuple[str, int]] = field(default_factory=list)
+    people: list[Person] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    officials: list[Role] = field(default_factory=list)
+    staff: list[Role] = field(default_factory=list)
+    companions: list[Role] = field(default_factory=list)
+
+    @property
+    def unit_code(self) -> str | None:
+        return self.unit if isinstance(self.unit, str) else None
+
+
+class _Reader:
+    def __init__(self):
+        self.violations: list[Violation] = []
+
+    def err(self, path, zh, en):
+        self.violations.append(schema_error(path, zh, en))
+
+    def obj(self, value, path, required=True) -> dict | None:
+        if value is None:
+            if required:
+                self.err(path, "缺少此项", "is required")
+            return None
+        if not isinstance(value, dict):
+            self.err(path, "应为对象", "must be an object")
+            return None
+        return value
+
+    def lst(self, value, path) -> list:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.err(path, "应为列表", "must be a list")
+            return []
+        return value
+
+    def text(self, d, key, path, required=False) -> str | None:
+        value = d.get(key)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if required:
+                self.err(f"{path}.{key}", "缺少此项", "is required")
+            return None
+        if not isinstance(value, str):
+            self.err(f"{path}.{key}", "应为文本", "must be a string")
+            return None
+        return value.strip()
+
+    def choice(self, d, key, path, options, required=False) -> str | None:
+        value = self.text(d, key, path, required)
+        if value is not None and value not in options:
+            self.err(f"{path}.{key}", f"“{value}”不是可选值（{'、'.join(options)}）",
+                     f"{value!r} is not one of {', '.join(options)}")
+            return None
+        return value
+
+    def date(self, d, key, path, required=False) -> dt.date | None:
+        value = d.get(key)
+        if value is None:
+            if required:
+                self.err(f"{path}.{key}", "缺少此项", "is required")
+            return None
+        if isinstance(value, str) and _ISO_DATE.match(value):
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                pass
+        self.err(f"{path}.{key}", f"日期“{value}”无效，应写成 YYYY-MM-DD，如 2005-03-02",
+                 f"{value!r} is not a valid date; write YYYY-MM-DD, e.g. 2005-03-02")
+        return None
+
+    def integer(self, d, key, path, required=False, minimum=None) -> int | None:
+        value = d.get(key)
+        if value is None:
+            if required:
+                self.err(f"{path}.{key}", "缺少此项", "is required")
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.err(f"{path}.{key}", "应为整数", "must be a whole number")
+            return None
+        if minimum is not None and value < minimum:
+            self.err(f"{path}.{key}", f"不能小于 {minimum}", f"must be at least {minimum}")
+            return None
+        return value
+
+    def boolean(self, d, key, path) -> bool | None:
+        value = d.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, bool):
+            self.err(f"{path}.{key}", "应为 true 或 false", "must be true or false")
+            return None
+        return value
+
+
+def parse_document(data: Any) -> tuple[Delegation | None, list[Violation]]:
+    """Parse a decoded JSON document. Returns the delegation (None when nothing usable)
+    and the SCHEMA_INVALID violations found."""
+    r = _Reader()
+    root = r.obj(data, "")
+    if root is None:
+        return None, r.violations
+    if root.get("format") not in (None, FORMAT):
+        r.err("format", f"应为“{FORMAT}”", f"must be {FORMAT!r}")
+    games = r.text(root, "games", "", required=True) if "games" in root else None
+    if "games" not in root:
+        r.err("games", "缺少此项", "is required")
+    unit = root.get("unit")
+    if "unit" not in root:
+        r.err("unit", "缺少此项（个人报名请写 null）", "is required (null for an individual)")
+    elif isinstance(unit, dict):
+        name = r.text(unit, "name", "unit", required=True)
+        kind = r.text(unit, "kind", "unit")
+        unit = {"name": name, "kind": kind or "club"} if name else None
+    elif unit is not None and not isinstance(unit, str):
+        r.err("unit", "应为单位代码、对象或 null", "must be a unit code, an object or null")
+        unit = None
+    d = Delegation(games=games, unit=unit.strip().lower() if isinstance(unit, str) else unit)
+
+    for i, item in enumerate(r.lst(root.get("declarations"), "declarations")):
+        path = f"declarations[{i}]"
+        item = r.obj(item, path)
+        if item is None:
+            continue
+        event = r.text(item, "event", path, required=True)
+        count = r.integer(item, "count", path, required=True, minimum=0)
+        if event and count is not None:
+            d.declarations.append((event, count))
+
+    refs: set[str] = set()
+    for i, item in enumerate(r.lst(root.get("people"), "people")):
+        path = f"people[{i}]"
+        item = r.obj(item, path)
+        if item is None:
+            continue
+        ref = r.text(item, "ref", path, required=True)
+        if ref is None:
+            continue
+        if ref in refs:
+            r.err(f"{path}.ref", f"引用“{ref}”重复", f"ref {ref!r} is used twice")
+            continue
+        refs.add(ref)
+        p = Person(ref=ref, index=i)
+        p.name = r.text(item, "name", path, required=True)
+        p.gender = r.choice(item, "gender", path, ("M", "F"))
+        p.birth_date = r.date(item, "birth_date", path)
+        p.id_type = r.choice(item, "id_type", path, ID_TYPES)
+        idn = item.get("id_number")
+        if isinstance(idn, int) and not isinstance(idn, bool):
+            r.err(f"{path}.id_number", "证件号码应写成文本（加引号），以免丢失末位 X 或前导 0",
+                  "must be a string (quoted), so that a trailing X or leading 0 is kept")
+        else:
+            p.id_number = r.text(item, "id_number", path)
+        if p.id_number and p.id_type is None and "id_type" not in item:
+            p.id_type = "resident_id"
+        reg = r.obj(item.get("registration"), f"{path}.registration", required=False)
+        if reg is not None:
+            p.registration_unit = r.text(reg, "unit", f"{path}.registration")
+            p.registration_year = r.integer(reg, "year", f"{path}.registration")
+        uni = r.obj(item.get("university"), f"{path}.university", required=False)
+        if uni is not None:
+            p.has_university = True
+            p.university_code = r.text(uni, "code", f"{path}.university")
+            p.full_time = r.boolean(uni, "full_time", f"{path}.university")
+            p.graduation_date = r.date(uni, "graduation_date", f"{path}.university")
+        rating = r.obj(item.get("fide_rating"), f"{path}.fide_rating", required=False)
+        if rating is not None:
+            p.fide_rating = r.integer(rating, "value", f"{path}.fide_rating", required=True, minimum=0)
+            p.fide_list = r.date(rating, "list", f"{path}.fide_rating")
+        for j, doc in enumerate(r.lst(item.get("documents"), f"{path}.documents")):
+            if doc in DOCUMENTS:
+                p.documents.add(doc)
+            else:
+                r.err(f"{path}.documents[{j}]", f"未知的材料“{doc}”（可选：{'、'.join(DOCUMENTS)}）",
+                      f"unknown document {doc!r} (one of {', '.join(DOCUMENTS)})")
+        p.club = r.text(item, "club", path)
+        d.people.append(p)
+
+    def person_ref(value, path) -> str | None:
+        if not isinstance(value, str) or not value:
+            r.err(path, "应为人员引用（people 中的 ref）", "must be a person ref from people")
+            return None
+        if value not in refs:
+            r.err(path, f"人员引用“{value}”在 people 中不存在", f"unknown person ref {value!r}")
+            return None
+        return value
+
+    for i, item in enumerate(r.lst(root.get("entries"), "entries")):
+        path = f"entries[{i}]"
+        item = r.obj(item, path)
+        if item is None:
+            continue
+        event = r.text(item, "event", path, required=True)
+        if event is None:
+            continue
+        entry = Entry(event=event, index=i)
+        team = item.get("team")
+        if team is not None and not isinstance(team, (str, int)):
+            r.err(f"{path}.team", "应为文本", "must be a string")
+            team = None
+        entry.team = str(team) if team is not None else None
+        if "lineup" in item and item["lineup"] is not None:
+            entry.lineup = []
+            for j, slot in enumerate(r.lst(item["lineup"], f"{path}.lineup")):
+                spath = f"{path}.lineup[{j}]"
+                slot = r.obj(slot, spath)
+                if slot is None:
+                    continue
+                ref = person_ref(slot.get("person"), f"{spath}.person")
+                board = r.integer(slot, "board", spath)
+                reserve = r.boolean(slot, "reserve", spath) or False
+                if ref:
+                    entry.lineup.append(Slot(ref, board, reserve))
+        else:
+            if "people" not in item:
+                r.err(f"{path}.people", "缺少此项（团体项目请用 lineup）",
+                      "is required (use lineup for a team)")
+            for j, ref in enumerate(r.lst(item.get("people"), f"{path}.people")):
+                ref = person_ref(ref, f"{path}.people[{j}]")
+                if ref:
+                    entry.people.append(ref)
+        d.entries.append(entry)
+
+    for key, roles, target in (("officials", OFFICIAL_ROLES, d.officials),
+                               ("staff", STAFF_ROLES, d.staff)):
+        for i, item in enumerate(r.lst(root.get(key), key)):
+            path = f"{key}[{i}]"
+            item = r.obj(item, path)
+            if item is None:
+                continue
+            ref = person_ref(item.get("person"), f"{path}.person")
+            role = r.choice(item, "role", path, roles, required=True)
+            sport = r.text(item, "sport", path) if key == "officials" else None
+            if ref and role:
+                target.append(Role(ref, role, sport))
+    for i, item in enumerate(r.lst(root.get("companions"), "companions")):
+        path = f"companions[{i}]"
+        item = r.obj(item, path)
+        if item is None:
+            continue
+        ref = person_ref(item.get("person"), f"{path}.person")
+        acc = item.get("accompanies")
+        acc = person_ref(acc, f"{path}.accompanies") if acc is not None else None
+        if ref:
+            d.companions.append(Role(ref, "companion", accompanies=acc))
+    return d, r.violations

@@ -1,0 +1,176 @@
+"""The entry-rules engine: a Games definition and a delegation in, violations out.
+
+Pure Python: no Flask, no database session. What the engine needs from the outside world
+(the unit's record, the universities list, the identity numbers already used in other
+delegations of the same Games) is passed in as plain values.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping
+
+from . import idnumber
+from .definition import Event, GamesDefinition, RatingExceptionRule, UnitInfo, UniversityInfo
+from .document import Delegation, Entry, Person
+from .violations import Violation
+
+CHINA = dt.timezone(dt.timedelta(hours=8), "CST")
+
+
+def format_deadline(closes: dt.datetime) -> str:
+    """A closing instant as people say it in China time: 1 Sep 00:00 is "8-31 24:00"."""
+    local = closes.astimezone(CHINA)
+    if (local.hour, local.minute, local.second) == (0, 0, 0):
+        return f"{(local - dt.timedelta(days=1)):%Y-%m-%d} 24:00"
+    return f"{local:%Y-%m-%d %H:%M}" + (f":{local:%S}" if local.second else "")
+
+
+def names(ctx: "CheckContext", refs: Iterable[str], lang: str = "zh") -> str:
+    labels = [ctx.people[r].label if r in ctx.people else r for r in refs]
+    return ("、" if lang == "zh" else ", ").join(labels)
+
+
+@dataclass
+class CheckContext:
+    games: GamesDefinition
+    delegation: Delegation
+    at: dt.datetime
+    unit: UnitInfo | None = None
+    universities: Mapping[str, UniversityInfo] = field(default_factory=dict)
+    other_id_numbers: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        d = self.delegation
+        self.events: dict[str, Event] = {e.code: e for e in self.games.events}
+        self.people: dict[str, Person] = {p.ref: p for p in d.people}
+        # Entries in events these Games have; unknown ones are reported once and skipped.
+        self.entries: list[Entry] = [e for e in d.entries if e.event in self.events]
+        self.entries_by_event: dict[str, list[Entry]] = defaultdict(list)
+        self.entrants: dict[str, list[str]] = defaultdict(list)
+        self.events_of: dict[str, list[str]] = defaultdict(list)
+        for entry in self.entries:
+            self.entries_by_event[entry.event].append(entry)
+            for ref in entry.all_people():
+                if ref not in self.entrants[entry.event]:
+                    self.entrants[entry.event].append(ref)
+                if entry.event not in self.events_of[ref]:
+                    self.events_of[ref].append(entry.event)
+        self.athletes: list[str] = [p.ref for p in d.people if p.ref in self.events_of]
+        # Birth date and gender: declared, else derived from a valid resident ID number.
+        self.resident_ids: dict[str, idnumber.ResidentId] = {}
+        self.id_problems: dict[str, str] = {}
+        for p in d.people:
+            if p.id_number and p.id_type in ("resident_id", "household_register"):
+                parsed, problem = idnumber.parse(p.id_number, today=self.at.date())
+                if parsed:
+                    self.resident_ids[p.ref] = parsed
+                else:
+                    self.id_problems[p.ref] = problem
+        self.birth = {p.ref: p.birth_date or getattr(self.resident_ids.get(p.ref), "birth_date", None)
+                      for p in d.people}
+        self.gender = {p.ref: p.gender or getattr(self.resident_ids.get(p.ref), "gender", None)
+                       for p in d.people}
+        self._rating_rules = self.games.rules_of(RatingExceptionRule)
+
+    # -- helpers shared by checks ------------------------------------------------------
+    def who(self, who: str) -> list[str]:
+        d = self.delegation
+        if who == "athletes":
+            return list(self.athletes)
+        if who == "officials":
+            return _unique(o.person for o in d.officials)
+        if who == "staff":
+            return _unique(s.person for s in d.staff)
+        if who == "companions":
+            return _unique(c.person for c in d.companions)
+        return [p.ref for p in d.people]
+
+    def rating_exception(self, ref: str, event: str) -> RatingExceptionRule | None:
+        """The rating rule that lets this person play this event, if any."""
+        p = self.people.get(ref)
+        if p is None or p.fide_rating is None:
+            return None
+        for rule in self._rating_rules:
+            if (event in rule.events and self.gender.get(ref) == rule.gender
+                    and p.fide_rating >= rule.min_rating
+                    and p.fide_list == rule.list):
+                return rule
+        return None
+
+    def gender_in(self, ref: str, event: str) -> str | None:
+        """The gender a person counts as in an event (a woman admitted to a men's event
+        by the rating rule counts as one of its men)."""
+        g = self.gender.get(ref)
+        target = self.events[event].gender
+        if g and target in ("M", "F") and g != target and self.rating_exception(ref, event):
+            return target
+        return g
+
+    def event_name(self, code: str, lang: str = "zh") -> str:
+        e = self.events.get(code)
+        if e is None:
+            return code
+        sport = next((s for s in self.games.sports if s.code == e.sport), None)
+        if lang == "en":
+            return f"{sport.name.en + ' ' if sport else ''}{e.name.en} ({code})"
+        return f"{sport.name.zh if sport else ''}{e.name.zh}（{code}）"
+
+    def team_label(self, entry: Entry) -> str:
+        return entry.team or "A"
+
+
+def _unique(refs: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for r in refs:
+        if r not in out:
+            out.append(r)
+    return out
+
+
+Check = Callable[[CheckContext, object], list[Violation]]
+_RULE_CHECKS: dict[str, Check] = {}
+_BUILTIN_CHECKS: list[Callable[[CheckContext], list[Violation]]] = []
+
+
+def rule_check(kind: str):
+    """Register the check for a rule kind of the fixture."""
+    def register(fn):
+        _RULE_CHECKS[kind] = fn
+        return fn
+    return register
+
+
+def builtin_check(fn):
+    """Register a check that every Games gets (driven by the Games' data)."""
+    _BUILTIN_CHECKS.append(fn)
+    return fn
+
+
+def check_delegation(
+    games: GamesDefinition,
+    delegation: Delegation,
+    *,
+    at: dt.datetime | None = None,
+    unit: UnitInfo | None = None,
+    universities: Mapping[str, UniversityInfo] | None = None,
+    other_id_numbers: Mapping[str, str] | None = None,
+) -> list[Violation]:
+    """All violations of the Games' entry rules by this delegation, at instant `at`."""
+    from . import checks  # noqa: F401  (registers the checks)
+
+    if at is None:
+        at = dt.datetime.now(dt.timezone.utc)
+    if at.tzinfo is None:
+        raise ValueError("`at` must carry its UTC offset")
+    ctx = CheckContext(games, delegation, at, unit, universities or {}, other_id_numbers or {})
+    found: list[Violation] = []
+    for fn in _BUILTIN_CHECKS:
+        found.extend(fn(ctx))
+    for rule in games.rules:
+        fn = _RULE_CHECKS.get(rule.kind)
+        if fn is None:  # a rule kind the definition knows must have a check
+            raise LookupError(f"no check registered for rule kind {rule.kind!r}")
+        found.extend(fn(ctx, rule))
+    return found
