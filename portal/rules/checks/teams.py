@@ -141,10 +141,20 @@ def _board_order(ctx: CheckContext, rule, entry) -> list[Violation]:
     if missing and not no_board:
         bad(f"缺少第 {'、'.join(map(str, missing))} 台。",
             f"board(s) {', '.join(map(str, missing))} missing.", [])
+    # A pinned board is played by that gender, and that gender plays only its pinned boards
+    # (gomoku.XT: "女子选手均为第4台").
     for board, g in rule.board_gender.items():
         for ref in by_board.get(board, []):
             if ctx.gender.get(ref) not in (None, g):
                 bad(f"第 {board} 台须由{G[g][0]}选手担任，{ctx.people[ref].label} 不符合。",
                     f"board {board} must be played by one of the {G[g][1]}; {ctx.people[ref].label} cannot.",
                     [ref])
+    for s in starters:
+        g = ctx.gender.get(s.person)
+        pinned = [b for b, pg in rule.board_gender.items() if pg == g]
+        if pinned and s.board is not None and s.board not in pinned and 1 <= s.board <= rule.boards:
+            where = "、".join(map(str, pinned))
+            bad(f"{G[g][0]}选手须排在第 {where} 台，{ctx.people[s.person].label} 排在第 {s.board} 台。",
+                f"the {G[g][1]} play board {where}; {ctx.people[s.person].label} is on board {s.board}.",
+                [s.person])
     return out

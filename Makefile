@@ -1,0 +1,23 @@
+# The two set-up commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+$(BIN)/flask: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+.PHONY: run test setup
+setup: $(BIN)/flask
+	$(BIN)/flask --app app demo
+
+run: setup
+	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
+
+# TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test make test: the same suite on PostgreSQL.
+test: $(BIN)/flask
+	$(BIN)/python -m pytest $(PYTEST_ARGS)

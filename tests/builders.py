@@ -1,0 +1,64 @@
+"""Builders for delegation documents in tests: valid people by default, so that each test
+changes only what it is about."""
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+from portal.rules.idnumber import make
+
+_seq = itertools.count(11)
+AREA = {"zhejiang": "330102", "beijing": "110101", "sichuan": "510104", "tianjin": "120101",
+        "shaanxi": "610102", "dalian": "210202", "xpcc": "659001", "qianwei": "110102"}
+
+
+def id_for(born: str, gender: str, area: str = "330102") -> str:
+    n = next(_seq) % 500 * 2 + (1 if gender == "M" else 0)  # odd sequence: male
+    return make(area, dt.date.fromisoformat(born), n)
+
+
+def person(ref, gender="M", born="1995-05-05", *, unit="zhejiang", year=None, name=None,
+           docs=(), area=None, **extra):
+    p = {
+        "ref": ref,
+        "name": name or f"选手{ref}",
+        "gender": gender,
+        "birth_date": born,
+        "id_type": "resident_id",
+        "id_number": id_for(born, gender, area or AREA.get(unit or "", "330102")),
+        "documents": list(docs),
+    }
+    if year is not None:
+        p["registration"] = {"unit": unit, "year": year}
+    p.update(extra)
+    return p
+
+
+def doc(games, unit="zhejiang", people=(), entries=(), declarations=None, officials=(), staff=(),
+        companions=()):
+    if declarations is None:  # declare whatever is entered
+        seen = []
+        for e in entries:
+            if e["event"] not in seen:
+                seen.append(e["event"])
+        declarations = [{"event": e, "count": 1} for e in seen]
+    return {"format": "delegation/1", "games": games, "unit": unit, "declarations": list(declarations),
+            "people": list(people), "entries": list(entries), "officials": list(officials),
+            "staff": list(staff), "companions": list(companions)}
+
+
+def individual(event, *refs):
+    return {"event": event, "people": list(refs)}
+
+
+def team(event, *slots, label="A"):
+    """slots: (ref, board) or (ref, 'R') for a reserve, or a plain ref (no board)."""
+    lineup = []
+    for s in slots:
+        if isinstance(s, str):
+            lineup.append({"person": s})
+        elif s[1] == "R":
+            lineup.append({"person": s[0], "reserve": True})
+        else:
+            lineup.append({"person": s[0], "board": s[1]})
+    return {"event": event, "team": label, "lineup": lineup}

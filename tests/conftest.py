@@ -1,0 +1,125 @@
+"""Test set-up. The pure engine is tested without a database; everything else runs on a
+real database: a SQLite file by default, PostgreSQL when TEST_DATABASE_URL is set."""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from portal.config import DEFAULT_UNIVERSITIES_CSV, FIXTURES
+from portal.rules import GamesDefinition, check_delegation, parse_document
+from portal.rules.definition import UnitInfo, UniversityInfo
+
+UTC = dt.timezone.utc
+CHINA = dt.timezone(dt.timedelta(hours=8))
+UNIVERSITIES_CSV = Path(os.environ.get("UNIVERSITIES_CSV", DEFAULT_UNIVERSITIES_CSV))
+
+
+@pytest.fixture(scope="session")
+def definitions() -> dict[str, GamesDefinition]:
+    out = {}
+    for path in (FIXTURES / "games").glob("*.yaml"):
+        d = GamesDefinition.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        out[d.slug] = d
+    return out
+
+
+@pytest.fixture(scope="session")
+def units() -> dict[str, UnitInfo]:
+    data = yaml.safe_load((FIXTURES / "units.yaml").read_text(encoding="utf-8"))
+    return {u["code"]: UnitInfo.model_validate(u) for u in data["units"]}
+
+
+@pytest.fixture(scope="session")
+def universities() -> dict[str, UniversityInfo]:
+    import csv
+    with open(UNIVERSITIES_CSV, encoding="utf-8") as f:
+        return {r["code"]: UniversityInfo(**r) for r in csv.DictReader(f)}
+
+
+@pytest.fixture
+def judge(definitions, units, universities):
+    """judge(document, at=...) -> violations from the pure engine (schema problems included)."""
+    def run(document, at=None, others=None):
+        d, problems = parse_document(document)
+        if d is None:
+            return problems
+        unit = units.get(d.unit_code) if d.unit_code else None
+        at = at or dt.datetime(2019, 8, 1, tzinfo=CHINA)
+        return problems + check_delegation(definitions[d.games], d, at=at, unit=unit,
+                                           universities=universities, other_id_numbers=others or {})
+    return run
+
+
+def codes(violations, *, errors_only=False):
+    return sorted(v.code for v in violations if v.is_error or not errors_only)
+
+
+# --- database-backed tests ---------------------------------------------------------------
+
+def _database_url(tmp_root: Path) -> str:
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        return url
+    if os.environ.get("REQUIRE_POSTGRES"):
+        raise RuntimeError("REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not")
+    return f"sqlite:///{tmp_root / 'test.db'}"
+
+
+def _reset_postgres(url: str) -> None:
+    import sqlalchemy as sa
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1)
+                              if url.startswith("postgresql://") else url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+            conn.execute(sa.text("CREATE SCHEMA public"))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def app():
+    tmp_root = Path(tempfile.mkdtemp(prefix="portal-test-"))
+    url = _database_url(tmp_root)
+    if url.startswith("postgres"):
+        _reset_postgres(url)  # fails loudly when PostgreSQL is unreachable: no skipping
+    os.environ["DATABASE_URL"] = url
+    from portal import create_app
+    from portal.games.services import all_fixture_slugs, import_universities, load_games, load_units
+
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": True, "SECRET_KEY": "test"})
+    with app.app_context():
+        from flask_migrate import upgrade
+        upgrade()
+        load_units()
+        for slug in all_fixture_slugs():
+            load_games(slug)
+        import_universities(UNIVERSITIES_CSV)
+    yield app
+
+
+@pytest.fixture
+def db(app):
+    from portal.extensions import db as _db
+    from portal.delegations.models import Delegation
+    with app.app_context():
+        yield _db
+        _db.session.rollback()
+        for row in _db.session.query(Delegation).all():
+            _db.session.delete(row)
+        _db.session.commit()
+
+
+@pytest.fixture
+def cli(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
