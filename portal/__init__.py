@@ -33,7 +33,7 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     app.json.ensure_ascii = False
 
-    from . import models  # noqa: F401  (all tables known to Alembic)
+    from . import db_tx, models  # noqa: F401  (transaction hooks; all tables known to Alembic)
     from .api.views import bp as api_bp
     from .cli import register_cli
 

@@ -36,8 +36,10 @@ def parse_instant(value: str | None) -> dt.datetime | None:
 
 def register_cli(app: Flask) -> None:
     from .games import cli as games_cli
+    from .workflow import cli as workflow_cli
 
     games_cli.register(app)
+    workflow_cli.register(app)
 
     @app.cli.command("check")
     @click.argument("file", type=click.Path(dir_okay=False))

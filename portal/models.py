@@ -1,3 +1,7 @@
 """Every model, imported in one place so that Alembic sees all tables."""
+from .accounts.models import *  # noqa: F401,F403
+from .audit.models import *  # noqa: F401,F403
 from .delegations.models import *  # noqa: F401,F403
 from .games.models import *  # noqa: F401,F403
+from .workflow.models import *  # noqa: F401,F403
+from .money.models import *  # noqa: F401,F403

@@ -110,6 +110,10 @@ def db(app):
     with app.app_context():
         yield _db
         _db.session.rollback()
+        # Test clean-up only: the audit log and the ledger are append-only in the app.
+        for table in ("audit_log", "ledger_entry", "bank_line", "room_request", "place", "sanction",
+                      "substitution", "withdrawal", "extension", "review_note", "user_account"):
+            _db.session.execute(_db.text(f"DELETE FROM {table}"))
         for row in _db.session.query(Delegation).all():
             _db.session.delete(row)
         _db.session.commit()

@@ -63,7 +63,8 @@ def upgrade():
     sa.Column('created_at', sa.DateTime(), nullable=False),
     sa.Column('updated_at', sa.DateTime(), nullable=False),
     sa.ForeignKeyConstraint(['games_id'], ['games.id'], name=op.f('fk_delegation_games_id_games'), ondelete='CASCADE'),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_delegation'))
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_delegation')),
+    sqlite_autoincrement=True,
     )
     with op.batch_alter_table('delegation', schema=None) as batch_op:
         batch_op.create_index('uq_delegation_games_unit', ['games_id', 'unit_code'], unique=True, postgresql_where=sa.text('unit_code IS NOT NULL'), sqlite_where=sa.text('unit_code IS NOT NULL'))

@@ -21,6 +21,8 @@ class Delegation(db.Model):
         # One delegation per unit per Games; clubs and individuals have no unit_code.
         Index("uq_delegation_games_unit", "games_id", "unit_code", unique=True,
               postgresql_where=text("unit_code IS NOT NULL"), sqlite_where=text("unit_code IS NOT NULL")),
+        # Never reuse an id on SQLite: audit records keep pointing at their delegation.
+        {"sqlite_autoincrement": True},
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
@@ -28,7 +30,16 @@ class Delegation(db.Model):
     # An open unit (club, school) or the person registering alone.
     unit_name: Mapped[str | None] = mapped_column(String(200))
     unit_kind: Mapped[str | None] = mapped_column(String(40))
+    # draft -> submitted -> approved, or returned (with review notes) -> draft again;
+    # withdrawn when the whole registration is withdrawn.
     status: Mapped[str] = mapped_column(String(20), default="draft")
+    submitted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    # When the materials arrived (paper or bulk import): what deadlines are judged by.
+    received_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    approved_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    approved_by: Mapped[str | None] = mapped_column(String(100))
+    # The code a delegation quotes on bank transfers.
+    payment_reference: Mapped[str | None] = mapped_column(String(20), unique=True)
     # Optimistic lock: a form built on version n cannot overwrite version n+1.
     version: Mapped[int] = mapped_column(default=1)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)

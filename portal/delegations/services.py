@@ -61,6 +61,33 @@ def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None =
     return out
 
 
+def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:
+    """Events this unit lost at these Games -> the Games where it withdrew without excuse."""
+    if not unit_code:
+        return {}
+    from ..workflow.models import Sanction
+    rows = db.session.scalars(select(Sanction).where(
+        Sanction.series == games.series, Sanction.edition == games.edition,
+        Sanction.unit_code == unit_code, Sanction.lifted.is_(False)))
+    names = {}
+    for row in rows:
+        source = db.session.scalar(select(Games.name_zh).where(Games.slug == row.source_games))
+        names[row.event_code] = source or row.source_games
+    return names
+
+
+def judge(games: Games, doc: Doc, at: dt.datetime | None = None,
+          exclude_delegation_id: int | None = None) -> list[Violation]:
+    """Every rule violation of a parsed document, with what the database knows."""
+    return check_delegation(
+        definition_of(games), doc, at=at,
+        unit=unit_info(doc.unit_code) if doc.unit_code else None,
+        universities=universities_map(fallback_csv=universities_csv()),
+        other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id),
+        sanctioned=sanctions_for(games, doc.unit_code),
+    )
+
+
 def check_document(data: Any, at: dt.datetime | None = None,
                    exclude_delegation_id: int | None = None) -> tuple[dict, int]:
     """The `check` report for a decoded document, and the exit status (0, 1 or 2)."""
@@ -74,13 +101,7 @@ def check_document(data: Any, at: dt.datetime | None = None,
         if doc.games:
             problems.append(schema_error("games", f"未知的比赛“{doc.games}”", f"unknown Games {doc.games!r}"))
         return report(games_slug, unit, _dedupe(problems)), UNUSABLE
-    definition = definition_of(games)
-    violations = problems + check_delegation(
-        definition, doc, at=at,
-        unit=unit_info(doc.unit_code) if doc.unit_code else None,
-        universities=universities_map(fallback_csv=universities_csv()),
-        other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id),
-    )
+    violations = problems + judge(games, doc, at, exclude_delegation_id)
     rep = report(games_slug, unit, _dedupe(violations))
     return rep, OK if rep["ok"] else ERRORS
 

@@ -199,11 +199,24 @@ def import_universities(path: Path) -> int:
     db.session.execute(delete(University))
     db.session.execute(University.__table__.insert(), frame.to_dict("records"))
     db.session.commit()
+    _universities_cache.clear()
     return len(frame)
 
 
+_universities_cache: dict = {}
+
+
 def universities_map(fallback_csv: Path | None = None) -> dict[str, UniversityInfo]:
+    """The universities list as the engine needs it; cached per process while the table's
+    fingerprint (count and highest code) is unchanged."""
+    from sqlalchemy import func
+    fingerprint = tuple(db.session.execute(select(func.count(), func.max(University.code))).one())
+    cached = _universities_cache.get("map")
+    if cached and cached[0] == fingerprint and fingerprint[0]:
+        return cached[1]
     rows = db.session.execute(select(University.__table__)).mappings().all()
     if not rows and fallback_csv is not None and Path(fallback_csv).exists():
         rows = read_universities(fallback_csv).to_dict("records")
-    return {r["code"]: UniversityInfo.model_construct(**dict(r)) for r in rows}
+    result = {r["code"]: UniversityInfo.model_construct(**dict(r)) for r in rows}
+    _universities_cache["map"] = (fingerprint, result)
+    return result

@@ -40,6 +40,8 @@ class CheckContext:
     unit: UnitInfo | None = None
     universities: Mapping[str, UniversityInfo] = field(default_factory=dict)
     other_id_numbers: Mapping[str, str] = field(default_factory=dict)
+    # Events this unit lost at these Games (unexcused withdrawal at the previous edition).
+    sanctioned: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         d = self.delegation
@@ -156,6 +158,7 @@ def check_delegation(
     unit: UnitInfo | None = None,
     universities: Mapping[str, UniversityInfo] | None = None,
     other_id_numbers: Mapping[str, str] | None = None,
+    sanctioned: Mapping[str, str] | None = None,
 ) -> list[Violation]:
     """All violations of the Games' entry rules by this delegation, at instant `at`."""
     from . import checks  # noqa: F401  (registers the checks)
@@ -164,7 +167,8 @@ def check_delegation(
         at = dt.datetime.now(dt.timezone.utc)
     if at.tzinfo is None:
         raise ValueError("`at` must carry its UTC offset")
-    ctx = CheckContext(games, delegation, at, unit, universities or {}, other_id_numbers or {})
+    ctx = CheckContext(games, delegation, at, unit, universities or {}, other_id_numbers or {},
+                       sanctioned or {})
     found: list[Violation] = []
     for fn in _BUILTIN_CHECKS:
         found.extend(fn(ctx))

@@ -202,3 +202,20 @@ def schedule(ctx: CheckContext) -> list[Violation]:
                         f"whose sessions overlap.",
                         event=b, people=(ref,)))
     return out
+
+
+@builtin_check
+def sanctions(ctx: CheckContext) -> list[Violation]:
+    out = []
+    declared = [e for e, n in ctx.delegation.declarations if n > 0]
+    for event in dict.fromkeys(declared + list(ctx.entries_by_event)):
+        source = ctx.sanctioned.get(event)
+        if source is None:
+            continue
+        out.append(Violation(
+            "SANCTIONED",
+            f"本单位因在{source}中无故弃权，失去本届{ctx.event_name(event)}的参赛资格。",
+            f"The unit withdrew without excuse from this event at {source} and has lost the right "
+            f"to enter {ctx.event_name(event, 'en')} at these Games.",
+            event=event, people=tuple(ctx.entrants.get(event, []))))
+    return out

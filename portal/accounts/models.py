@@ -1,0 +1,48 @@
+"""People who log in: team leaders (bound to one delegation), organisers, accountants,
+administrators."""
+from __future__ import annotations
+
+import datetime as dt
+
+from flask_login import UserMixin
+from sqlalchemy import CheckConstraint, ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..db_types import UTCDateTime
+from ..extensions import db
+from ..games.models import utcnow
+
+__all__ = ["User"]
+
+ROLES = ("leader", "organiser", "accountant", "admin")
+
+
+class User(UserMixin, db.Model):
+    __tablename__ = "user_account"
+    __table_args__ = (CheckConstraint("role IN ('leader', 'organiser', 'accountant', 'admin')", name="role"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    display_name: Mapped[str] = mapped_column(String(100))
+    role: Mapped[str] = mapped_column(String(20))
+    # werkzeug scrypt hash; None until the invitation is accepted.
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    active: Mapped[bool] = mapped_column(default=True)
+    # One-time invitation: only its SHA-256 is stored.
+    invitation_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    invitation_expires: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    delegation = relationship("Delegation")
+
+    @property
+    def is_active(self) -> bool:  # Flask-Login
+        return self.active
+
+    @property
+    def is_leader(self) -> bool:
+        return self.role == "leader"
+
+    @property
+    def is_staff(self) -> bool:
+        """Organising-committee side (sees every delegation)."""
+        return self.role in ("organiser", "accountant", "admin")

@@ -1,0 +1,39 @@
+"""The audit log: append-only; who, when (UTC), from where, what, before and after."""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import JSON, ForeignKey, Index, String, event
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from ..db_types import UTCDateTime
+from ..extensions import db
+from ..games.models import utcnow
+
+__all__ = ["AuditLog"]
+
+
+class AuditLog(db.Model):
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_log_delegation", "delegation_id", "at"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"))
+    actor: Mapped[str] = mapped_column(String(100))  # kept even if the account goes
+    ip: Mapped[str | None] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(60))
+    object_type: Mapped[str] = mapped_column(String(40))
+    object_key: Mapped[str | None] = mapped_column(String(200))
+    # No foreign key: the record outlives a deleted delegation.
+    delegation_id: Mapped[int | None]
+    games_slug: Mapped[str | None] = mapped_column(String(60))
+    before: Mapped[dict | list | None] = mapped_column(JSON)
+    after: Mapped[dict | list | None] = mapped_column(JSON)
+    reason: Mapped[str | None] = mapped_column(String(1000))
+
+
+@event.listens_for(Session, "before_flush")
+def _append_only(session, flush_context, instances):
+    for obj in list(session.dirty) + list(session.deleted):
+        if isinstance(obj, AuditLog) and (obj in session.deleted or session.is_modified(obj)):
+            raise RuntimeError("the audit log is append-only")

@@ -1,0 +1,80 @@
+"""Write transactions: lock, check, write in one transaction, committed in one place.
+
+On PostgreSQL the limited thing's row is locked with SELECT ... FOR UPDATE. On SQLite a
+writer takes BEGIN IMMEDIATE, so two writers can never both read "159 places taken" and
+both insert the 160th: the second waits for the first to commit.
+"""
+from __future__ import annotations
+
+import contextvars
+from contextlib import contextmanager
+
+from sqlalchemy import event, select
+from sqlalchemy.engine import Engine
+
+from .extensions import db
+
+_immediate = contextvars.ContextVar("sqlite_begin_immediate", default=False)
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_manual_transactions(dbapi_connection, connection_record):
+    # Let SQLAlchemy, not the sqlite3 module, emit BEGIN (see the "begin" hook below).
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        dbapi_connection.isolation_level = None
+
+
+@event.listens_for(Engine, "begin")
+def _sqlite_begin(conn):
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if _immediate.get() else "BEGIN")
+
+
+@contextmanager
+def write_transaction():
+    """The one place a service's work is committed (or rolled back on any error)."""
+    session = db.session()  # the current scoped session itself
+    if session.in_transaction():
+        # Reads done so far were outside the lock: end them, so the write starts fresh.
+        session.commit()
+    token = _immediate.set(True)
+    try:
+        session.begin()
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+    finally:
+        _immediate.reset(token)
+
+
+def transactional(fn):
+    """Run a service in one write transaction. It commits unless the service refused
+    (an Outcome whose status is "refused" or "invalid") or raised: then nothing is kept.
+    A transactional service called from another joins the caller's transaction."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if _immediate.get():
+            return fn(*args, **kwargs)
+        with write_transaction() as session:
+            result = fn(*args, **kwargs)
+            if getattr(result, "status", None) in ("refused", "invalid"):
+                session.rollback()
+                session.begin()  # write_transaction commits an empty transaction
+            return result
+    return wrapper
+
+
+def lock_row(model, pk):
+    """Lock one row for the rest of the transaction (FOR UPDATE; SQLite is already
+    serialised by BEGIN IMMEDIATE) and return it, freshly read."""
+    stmt = select(model).where(model.__mapper__.primary_key[0] == pk).execution_options(populate_existing=True)
+    if db.session.get_bind().dialect.name != "sqlite":
+        # NO KEY UPDATE: serialises writers of this row, yet does not conflict with the key-share
+        # locks that inserting child rows (a delegation of these Games) takes on it.
+        stmt = stmt.with_for_update(key_share=True)  # renders FOR NO KEY UPDATE
+    return db.session.scalar(stmt)

@@ -1,0 +1,93 @@
+"""The delegation's account: an append-only ledger (Decimal, CNY), bank statement lines,
+room inventory and requests."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Numeric, String, UniqueConstraint, event
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
+
+from ..db_types import UTCDateTime
+from ..extensions import db
+from ..games.models import utcnow
+
+__all__ = ["LedgerEntry", "BankLine", "RoomRequest"]
+
+Money = Numeric(12, 2)
+KINDS = ("charge", "payment", "refund", "forfeit", "credit")
+
+
+class LedgerEntry(db.Model):
+    """One movement on a delegation's account. Never updated or deleted: a mistake is
+    corrected by a further entry (a credit against a charge, a refund...)."""
+
+    __tablename__ = "ledger_entry"
+    __table_args__ = (
+        CheckConstraint("kind IN ('charge', 'payment', 'refund', 'forfeit', 'credit')", name="kind"),
+        CheckConstraint("amount > 0", name="amount_positive"),
+        # Idempotency: the same charge or bank line is never posted twice.
+        UniqueConstraint("source_key"),
+        Index("ix_ledger_entry_delegation", "delegation_id", "created_at"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="RESTRICT"))
+    kind: Mapped[str] = mapped_column(String(10))
+    fee_code: Mapped[str | None] = mapped_column(String(40))
+    amount: Mapped[Decimal] = mapped_column(Money)
+    quantity: Mapped[int] = mapped_column(default=1)
+    unit_amount: Mapped[Decimal | None] = mapped_column(Money)
+    description: Mapped[str] = mapped_column(String(300))
+    source_key: Mapped[str | None] = mapped_column(String(200))
+    bank_line_id: Mapped[int | None] = mapped_column(ForeignKey("bank_line.id", ondelete="RESTRICT"))
+    actor: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    delegation = relationship("Delegation")
+
+
+class BankLine(db.Model):
+    """A credit line of an imported bank statement, matched to a delegation or not."""
+
+    __tablename__ = "bank_line"
+    __table_args__ = (UniqueConstraint("fingerprint"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    games_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    # Hash of date, amount, payer, memo and the line's occurrence: a re-import adds nothing.
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    statement_name: Mapped[str] = mapped_column(String(200))
+    row_number: Mapped[int]
+    booked_on: Mapped[dt.date]
+    amount: Mapped[Decimal] = mapped_column(Money)
+    payer: Mapped[str] = mapped_column(String(200))
+    memo: Mapped[str] = mapped_column(String(500))
+    matched_delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="SET NULL"))
+    match_method: Mapped[str | None] = mapped_column(String(20))  # reference, name_amount, manual
+    imported_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RoomRequest(db.Model):
+    """Rooms a delegation asked for, per room type and night; allocated first come first
+    served against the fixture's inventory."""
+
+    __tablename__ = "room_request"
+    __table_args__ = (
+        CheckConstraint("status IN ('allocated', 'waitlisted', 'cancelled')", name="status"),
+        CheckConstraint("people > 0", name="people_positive"),
+        Index("ix_room_request_type_night", "games_id", "room_type", "night"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    room_type: Mapped[str] = mapped_column(String(40))
+    night: Mapped[dt.date]
+    rooms: Mapped[int] = mapped_column(default=1)
+    people: Mapped[int] = mapped_column(default=1)
+    status: Mapped[str] = mapped_column(String(20))
+    requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+@event.listens_for(Session, "before_flush")
+def _ledger_append_only(session, flush_context, instances):
+    for obj in list(session.dirty) + list(session.deleted):
+        if isinstance(obj, LedgerEntry) and (obj in session.deleted or session.is_modified(obj)):
+            raise RuntimeError("the ledger is append-only")

@@ -1,0 +1,487 @@
+"""The registration workflow: saving within the stage, submitting, approving or returning,
+extensions, substitutions, withdrawals and sanctions, the capacity cap and wait list.
+
+Every function takes plain values and model objects, does its work inside one
+`write_transaction()` (lock, check, write), records the audit, and returns an Outcome;
+a refused action changes nothing.
+"""
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from dataclasses import dataclass, field
+
+from sqlalchemy import func, select
+
+from ..audit.services import Actor, document_changes, record
+from ..db_tx import lock_row, transactional
+from ..delegations.models import Delegation
+from ..delegations.services import _dedupe, export_document, judge, replace_contents
+from ..extensions import db
+from ..games.models import Games
+from ..games.services import definition_of
+from ..rules import parse_document
+from ..rules.engine import format_deadline
+from ..rules.violations import Violation, report
+from .models import Extension, Place, ReviewNote, Sanction, Substitution, Withdrawal
+from .stages import (CLOSED, DECLARATION, NAMES, STAGE_NAMES, SUBSTITUTIONS, StageInfo, closes_at,
+                     may_edit_declarations, may_edit_names, stage_at)
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    violations: list[Violation] = field(default_factory=list)
+    status: str | None = None
+    message: tuple[str, str] | None = None  # (zh, en) for refusals that are not rule codes
+    delegation: Delegation | None = None
+
+    @property
+    def errors(self) -> list[Violation]:
+        return [v for v in self.violations if v.is_error]
+
+    def report(self) -> dict:
+        d = self.delegation
+        unit = None
+        if d is not None:
+            if d.unit_code:
+                unit = d.unit_code
+            elif d.unit_kind != "individual":
+                unit = {"name": d.unit_name, "kind": d.unit_kind}
+        rep = report(d.games.slug if d is not None else None, unit, self.violations)
+        rep["status"] = self.status
+        if self.message:
+            rep["message"] = {"zh": self.message[0], "en": self.message[1]}
+        return rep
+
+
+def refused(zh: str, en: str, delegation=None) -> Outcome:
+    return Outcome(False, message=(zh, en), status="refused", delegation=delegation)
+
+
+# --- stage -------------------------------------------------------------------------------
+
+def extensions_of(delegation: Delegation) -> dict[str, dt.datetime]:
+    rows = db.session.scalars(select(Extension).where(Extension.delegation_id == delegation.id))
+    return {r.stage: r.until for r in rows}
+
+
+def stage_of(delegation: Delegation, at: dt.datetime) -> StageInfo:
+    return stage_at(definition_of(delegation.games).stages, at, extensions_of(delegation))
+
+
+def deadline_passed(stage: str, closes: dt.datetime | None) -> Violation:
+    zh, en = STAGE_NAMES[stage]
+    when = format_deadline(closes) if closes else ""
+    return Violation("DEADLINE_PASSED",
+                     f"{zh}已于 {when}（北京时间）截止，不能再提交或修改。如有特殊情况，请联系组委会申请延期。",
+                     f"The {en.lower()} stage closed at {when} China time; nothing more can be submitted "
+                     f"or changed. Ask the organisers for an extension if there is a special reason.")
+
+
+def change_window_closed(closes: dt.datetime | None) -> Violation:
+    when = format_deadline(closes) if closes else ""
+    return Violation("CHANGE_WINDOW_CLOSED",
+                     f"人员变更已于 {when}（北京时间）截止，组委会不再受理更换申请。",
+                     f"Changes closed at {when} China time; no more substitutions are accepted.")
+
+
+def _names_deadline_violation(delegation: Delegation, info: StageInfo) -> Violation:
+    stages = definition_of(delegation.games).stages
+    return deadline_passed(NAMES, closes_at(stages, NAMES, extensions_of(delegation)))
+
+
+# --- saving --------------------------------------------------------------------------------
+
+def new_delegation(games: Games, unit) -> Delegation:
+    """A new, not yet stored delegation: `save` stores it inside its transaction."""
+    d = Delegation(games=games, status="draft", version=0)
+    if isinstance(unit, str):
+        d.unit_code = unit
+    elif isinstance(unit, dict):
+        d.unit_name, d.unit_kind = unit.get("name"), unit.get("kind") or "club"
+    else:
+        d.unit_kind = "individual"
+    return d
+
+
+@transactional
+def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
+         expected_version: int | None = None) -> Outcome:
+    """Replace the delegation's contents with the document, if the stage allows it.
+    Rule violations do not stop a save (they stop a submission); malformed data does."""
+    doc, problems = parse_document(data)
+    if doc is None or problems:
+        return Outcome(False, _dedupe(problems), status="invalid", delegation=delegation)
+    games = delegation.games
+    if doc.games != games.slug:
+        return refused(f"文档属于另一场比赛（{doc.games}）。", f"The document is for other Games ({doc.games}).",
+                       delegation)
+    if delegation.unit_code and doc.unit != delegation.unit_code:
+        return refused(f"文档的单位（{doc.unit}）不是本代表团的单位（{delegation.unit_code}）。",
+                       f"The document's unit ({doc.unit}) is not this delegation's ({delegation.unit_code}).",
+                       delegation)
+    d = lock_row(Delegation, delegation.id) if delegation.id else delegation
+    if expected_version is not None and d.version != expected_version:
+        return refused("代表团已在其他窗口或由其他人修改过，本次保存未生效。请刷新页面后重新填写。",
+                       "The delegation was changed in another tab or by someone else; this save was "
+                       "not applied. Reload the page and enter it again.", d)
+    if d.status == "approved":
+        return refused("报名已经组委会批准并锁定；如需更换运动员，请提交更换申请。",
+                       "The entry is approved and locked; ask for a substitution instead.", d)
+    if d.status == "withdrawn":
+        return refused("该报名已退出。", "This registration has been withdrawn.", d)
+    info = stage_of(d, at) if d.id else stage_at(definition_of(games).stages, at)
+    if not may_edit_names(info):
+        return Outcome(False, [_names_deadline_violation(d, info)], status="refused", delegation=d)
+    before = export_document(d) if d.id else None
+    declared_before = sorted((x["event"], x["count"]) for x in (before or {}).get("declarations", []))
+    declared_after = sorted(doc.declarations)
+    stages = definition_of(games).stages
+    if before is not None and declared_before != declared_after and not may_edit_declarations(info, stages):
+        closes = closes_at(stages, DECLARATION, extensions_of(d))
+        return Outcome(False, [deadline_passed(DECLARATION, closes)], status="refused", delegation=d)
+    if d.id is None:
+        db.session.add(d)
+        db.session.flush()
+    replace_contents(d, doc)
+    d.version = (d.version or 0) + 1
+    if d.status in ("submitted", "returned"):
+        d.status = "draft"
+    after = export_document(d)
+    record(actor, "delegation.save", "delegation", str(d.id), delegation=d,
+           before={"changes": document_changes(before, after)} if before else None,
+           after=None if before else after)
+    violations = judge(games, doc, at, exclude_delegation_id=d.id)
+    return Outcome(True, _dedupe(violations), status="saved", delegation=d)
+
+
+# --- submitting, approving, returning -------------------------------------------------------
+
+def _athlete_count(doc: dict) -> int:
+    refs = set()
+    for e in doc.get("entries", []):
+        refs.update(e.get("people") or [s["person"] for s in e.get("lineup") or []])
+    return len(refs)
+
+
+@transactional
+def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
+           received_at: dt.datetime | None = None) -> Outcome:
+    """Submit for approval. Judged at `received_at` (materials received) when given."""
+    when = received_at or at
+    games = delegation.games
+    definition = definition_of(games)
+    d = lock_row(Delegation, delegation.id)
+    if d.status in ("submitted", "approved"):
+        return Outcome(True, status=d.status, delegation=d,
+                       message=("报名已提交。", "Already submitted."))
+    if d.status == "withdrawn":
+        return refused("该报名已退出。", "This registration has been withdrawn.", d)
+    info = stage_of(d, when)
+    if not may_edit_names(info):
+        return Outcome(False, [_names_deadline_violation(d, info)], status="refused", delegation=d)
+    document = export_document(d)
+    doc, _ = parse_document(document)
+    violations = _dedupe(judge(games, doc, when, exclude_delegation_id=d.id))
+    if any(v.is_error for v in violations):
+        return Outcome(False, violations, status="refused", delegation=d)
+    status = "submitted"
+    if definition.capacity is not None:
+        status, extra = _take_place(d, games, definition.capacity, _athlete_count(document), when)
+        violations += extra
+    d.status = status
+    d.submitted_at, d.received_at = at, when
+    record(actor, "delegation.submit", "delegation", str(d.id), delegation=d,
+           after={"status": status, "received_at": when.isoformat()})
+    return Outcome(status == "submitted", violations, status=status, delegation=d)
+
+
+def _take_place(d: Delegation, games: Games, capacity: int, entrants: int, when) -> tuple[str, list]:
+    lock_row(Games, games.id)  # the cap is the limited thing: lock it, count, write
+    place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
+    if place is not None and place.status == "accepted":
+        return "submitted", []
+    taken = db.session.scalar(select(func.coalesce(func.sum(Place.entrants), 0)).where(
+        Place.games_id == games.id, Place.status == "accepted"))
+    seq = (db.session.scalar(select(func.max(Place.seq)).where(Place.games_id == games.id)) or 0) + 1
+    waiting = db.session.scalar(select(func.count(Place.id)).where(
+        Place.games_id == games.id, Place.status == "waitlisted"))
+    accepted = taken + entrants <= capacity and (waiting == 0 or (place is not None and place.status == "waitlisted"))
+    if place is None:
+        place = Place(games_id=games.id, delegation_id=d.id, seq=seq, requested_at=when)
+        db.session.add(place)
+    place.entrants = entrants
+    place.status = "accepted" if accepted else "waitlisted"
+    if accepted:
+        return "submitted", []
+    position = waiting + (1 if place.id is None else 0)
+    return "waitlisted", [Violation(
+        "CAPACITY_FULL",
+        f"本次比赛限 {capacity} 人，名额已满（按报名先后顺序）。您已列入候补名单，有名额空出时按顺序递补。",
+        f"These Games take {capacity} entrants, first come first served, and are full. You are on the "
+        f"wait list and will be moved up in order when a place frees.", extra={"position": position})]
+
+
+def _promote(games: Games, capacity: int, actor: Actor) -> list[Delegation]:
+    """Fill freed places from the wait list, in order of arrival."""
+    promoted = []
+    while True:
+        taken = db.session.scalar(select(func.coalesce(func.sum(Place.entrants), 0)).where(
+            Place.games_id == games.id, Place.status == "accepted"))
+        nxt = db.session.scalar(select(Place).where(Place.games_id == games.id, Place.status == "waitlisted")
+                                .order_by(Place.seq).limit(1))
+        if nxt is None or taken + nxt.entrants > capacity:
+            return promoted
+        nxt.status = "accepted"
+        d = db.session.get(Delegation, nxt.delegation_id)
+        d.status = "submitted"
+        record(actor, "place.promote", "delegation", str(d.id), delegation=d,
+               before={"status": "waitlisted"}, after={"status": "submitted"})
+        promoted.append(d)
+
+
+@transactional
+def approve(delegation: Delegation, actor: Actor, at: dt.datetime) -> Outcome:
+    d = lock_row(Delegation, delegation.id)
+    if d.status != "submitted":
+        return refused("只能批准已提交的报名。", "Only a submitted delegation can be approved.", d)
+    doc, _ = parse_document(export_document(d))
+    violations = _dedupe(judge(d.games, doc, d.received_at or at, exclude_delegation_id=d.id))
+    if any(v.is_error for v in violations):
+        return Outcome(False, violations, status="refused", delegation=d)
+    d.status, d.approved_at, d.approved_by = "approved", at, actor.label
+    for note in db.session.scalars(select(ReviewNote).where(ReviewNote.delegation_id == d.id,
+                                                            ReviewNote.resolved.is_(False))):
+        note.resolved = True
+    record(actor, "delegation.approve", "delegation", str(d.id), delegation=d,
+           before={"status": "submitted"}, after={"status": "approved"})
+    return Outcome(True, violations, status="approved", delegation=d)
+
+
+@transactional
+def return_for_changes(delegation: Delegation, actor: Actor, notes: list[tuple[str, str | None, str]]) -> Outcome:
+    """Return a submitted (or approved) delegation with reasons on the items concerned:
+    notes are (item_type, item_key, reason)."""
+    notes = [(t, k, r.strip()) for t, k, r in notes if r and r.strip()]
+    if not notes:
+        return refused("退回时须说明理由。", "Give a reason when returning a delegation.", delegation)
+    d = lock_row(Delegation, delegation.id)
+    if d.status not in ("submitted", "approved"):
+        return refused("只能退回已提交或已批准的报名。", "Only a submitted or approved delegation can be returned.", d)
+    before = d.status
+    d.status = "returned"
+    for item_type, key, reason in notes:
+        db.session.add(ReviewNote(delegation_id=d.id, item_type=item_type, item_key=key, reason=reason,
+                                  author=actor.label))
+    record(actor, "delegation.return", "delegation", str(d.id), delegation=d,
+           before={"status": before}, after={"status": "returned", "notes": [list(n) for n in notes]})
+    return Outcome(True, status="returned", delegation=d)
+
+
+@transactional
+def grant_extension(delegation: Delegation, stage: str, until: dt.datetime, reason: str, actor: Actor) -> Outcome:
+    if stage not in (DECLARATION, NAMES, SUBSTITUTIONS):
+        return refused("未知的阶段。", "Unknown stage.", delegation)
+    if until.tzinfo is None:
+        return refused("延期时间须带时区。", "The extension needs a UTC offset.", delegation)
+    if not reason or not reason.strip():
+        return refused("延期须说明理由。", "Give a reason for the extension.", delegation)
+    d = lock_row(Delegation, delegation.id)
+    row = db.session.scalar(select(Extension).where(Extension.delegation_id == d.id, Extension.stage == stage))
+    before = {"until": row.until.isoformat(), "reason": row.reason} if row else None
+    if row is None:
+        row = Extension(delegation_id=d.id, stage=stage)
+        db.session.add(row)
+    row.until, row.reason, row.granted_by = until, reason.strip(), actor.label
+    record(actor, "deadline.extend", "extension", stage, delegation=d, before=before,
+           after={"until": until.isoformat(), "reason": reason.strip()}, reason=reason.strip())
+    return Outcome(True, status="extended", delegation=d)
+
+
+# --- substitutions -----------------------------------------------------------------------------
+
+def apply_substitution(document: dict, event: str, out_ref: str, incoming: dict) -> dict:
+    """The document as it would be after replacing out_ref by the incoming person in event
+    (pure). `incoming` is a person object; its ref may name an existing person."""
+    doc = copy.deepcopy(document)
+    refs = {p["ref"] for p in doc["people"]}
+    in_ref = incoming.get("ref")
+    if in_ref not in refs:
+        if not in_ref:
+            n = 1
+            while f"s{n}" in refs:
+                n += 1
+            in_ref = f"s{n}"
+        doc["people"].append(dict(incoming, ref=in_ref))
+    for entry in doc["entries"]:
+        if entry["event"] != event:
+            continue
+        if entry.get("lineup") is not None:
+            for slot in entry["lineup"]:
+                if slot["person"] == out_ref:
+                    slot["person"] = in_ref
+        else:
+            entry["people"] = [in_ref if r == out_ref else r for r in entry["people"]]
+    still_used = any(out_ref in (e.get("people") or [s["person"] for s in e.get("lineup") or []])
+                     for e in doc["entries"])
+    still_used |= any(x.get("person") == out_ref or x.get("accompanies") == out_ref
+                      for section in ("officials", "staff", "companions") for x in doc.get(section) or [])
+    if not still_used:
+        doc["people"] = [p for p in doc["people"] if p["ref"] != out_ref]
+    return doc
+
+
+def _substitution_window(d: Delegation, at: dt.datetime) -> Outcome | None:
+    info = stage_of(d, at)
+    if info.stage in (DECLARATION, NAMES):
+        return refused("名单截止之前，请直接在报名表中修改人员，无需申请更换。",
+                       "Before the names deadline, change the names directly; no substitution is needed.", d)
+    if info.stage == CLOSED:
+        stages = definition_of(d.games).stages
+        return Outcome(False, [change_window_closed(closes_at(stages, SUBSTITUTIONS, extensions_of(d))
+                                                    or stages.changes_close or stages.names_closes)],
+                       status="refused", delegation=d)
+    return None
+
+
+@transactional
+def request_substitution(delegation: Delegation, event: str, out_ref: str, incoming: dict, reason: str,
+                         actor: Actor, at: dt.datetime) -> Outcome:
+    if not reason or not reason.strip():
+        return refused("请说明更换理由。", "Give the reason for the substitution.", delegation)
+    d = lock_row(Delegation, delegation.id)
+    if d.status == "withdrawn":
+        return refused("该报名已退出。", "This registration has been withdrawn.", d)
+    blocked = _substitution_window(d, at)
+    if blocked:
+        return blocked
+    before = export_document(d)
+    if not any(e["event"] == event and out_ref in (e.get("people") or [s["person"] for s in e.get("lineup") or []])
+               for e in before["entries"]):
+        return refused(f"{out_ref} 没有报名 {event}。", f"{out_ref} is not entered in {event}.", d)
+    after = apply_substitution(before, event, out_ref, incoming)
+    doc, problems = parse_document(after)
+    violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id))
+    if any(v.is_error for v in violations):
+        return Outcome(False, violations, status="refused", delegation=d)
+    sub = Substitution(delegation_id=d.id, event_code=event, out_ref=out_ref, in_person=incoming,
+                       reason=reason.strip(), requested_by=actor.label, requested_at=at)
+    db.session.add(sub)
+    db.session.flush()
+    record(actor, "substitution.request", "substitution", str(sub.id), delegation=d,
+           after={"event": event, "out": out_ref, "in": incoming}, reason=reason.strip())
+    return Outcome(True, violations, status="pending", delegation=d)
+
+
+@transactional
+def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: dt.datetime,
+                        reason: str | None = None) -> Outcome:
+    d = lock_row(Delegation, sub.delegation_id)
+    sub = lock_row(Substitution, sub.id)
+    if sub.status != "pending":
+        return refused("该申请已处理。", "This request has already been decided.", d)
+    if not approve_it:
+        if not reason or not reason.strip():
+            return refused("驳回时须说明理由。", "Give a reason when rejecting.", d)
+        sub.status, sub.decided_by, sub.decided_at, sub.decision_reason = "rejected", actor.label, at, reason.strip()
+        record(actor, "substitution.reject", "substitution", str(sub.id), delegation=d,
+               before={"status": "pending"}, after={"status": "rejected"}, reason=reason.strip())
+        return Outcome(True, status="rejected", delegation=d)
+    before = export_document(d)
+    after = apply_substitution(before, sub.event_code, sub.out_ref, sub.in_person)
+    doc, problems = parse_document(after)
+    violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id))
+    if any(v.is_error for v in violations):
+        return Outcome(False, violations, status="refused", delegation=d)
+    replace_contents(d, doc)
+    d.version += 1
+    sub.status, sub.decided_by, sub.decided_at = "approved", actor.label, at
+    sub.decision_reason = (reason or "").strip() or None
+    record(actor, "substitution.approve", "substitution", str(sub.id), delegation=d,
+           before={"changes": document_changes(before, export_document(d))}, after={"status": "approved"})
+    from ..money.services import charge_fee
+    charge_fee(d, "person_changed", 1, actor, source_key=f"substitution:{sub.id}",
+               description=f"人员变更 {sub.event_code}: {sub.out_ref} → {sub.in_person.get('name', '')}")
+    return Outcome(True, violations, status="approved", delegation=d)
+
+
+# --- withdrawals and sanctions -----------------------------------------------------------------
+
+@transactional
+def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Actor, at: dt.datetime,
+             reason: str | None = None) -> Outcome:
+    """Withdraw one event (or, with event None, the whole registration). After the names
+    deadline an unexcused withdrawal records a sanction for the next edition."""
+    games = delegation.games
+    definition = definition_of(games)
+    d = lock_row(Delegation, delegation.id)
+    if d.status == "withdrawn":
+        return refused("该报名已退出。", "This registration has already been withdrawn.", d)
+    before = export_document(d)
+    entered = [e["event"] for e in before["entries"]] + [x["event"] for x in before["declarations"] if x["count"]]
+    if event is not None and event not in entered:
+        return refused(f"本单位没有报名 {event}。", f"The unit has not entered {event}.", d)
+    events = [event] if event else list(dict.fromkeys(entered))
+    db.session.add(Withdrawal(delegation_id=d.id, event_code=event, at=at, excused=excused,
+                              reason=(reason or "").strip() or None, recorded_by=actor.label))
+    sanctioned = []
+    names_closes = definition.stages.names_closes
+    if (not excused and d.unit_code and definition.sanctions.get("loses") == "event_next_edition"
+            and names_closes is not None and at >= names_closes):
+        for code in events:
+            exists = db.session.scalar(select(Sanction).where(
+                Sanction.series == games.series, Sanction.edition == games.edition + 1,
+                Sanction.unit_code == d.unit_code, Sanction.event_code == code))
+            if exists is None:
+                db.session.add(Sanction(series=games.series, edition=games.edition + 1, unit_code=d.unit_code,
+                                        event_code=code, source_games=games.slug, reason=reason))
+                sanctioned.append(code)
+    if event is None:
+        d.status = "withdrawn"
+        place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
+        if place is not None:
+            was = place.status
+            place.status = "released"
+            if was == "accepted" and definition.capacity is not None:
+                lock_row(Games, games.id)
+                _promote(games, definition.capacity, actor)
+        from ..money.services import forfeit_on_withdrawal
+        forfeit_on_withdrawal(d, actor)
+    else:
+        after = copy.deepcopy(before)
+        after["entries"] = [e for e in after["entries"] if e["event"] != event]
+        after["declarations"] = [x for x in after["declarations"] if x["event"] != event]
+        doc, _ = parse_document(after)
+        replace_contents(d, doc)
+        d.version += 1
+    record(actor, "delegation.withdraw", "delegation", str(d.id), delegation=d,
+           before={"events": events}, after={"excused": excused, "sanctions": sanctioned}, reason=reason)
+    return Outcome(True, status="withdrawn", delegation=d,
+                   message=(f"已记录退出；{'取消下届参赛资格：' + '、'.join(sanctioned) if sanctioned else '不处罚'}。",
+                            f"Withdrawal recorded; {'sanctioned: ' + ', '.join(sanctioned) if sanctioned else 'no sanction'}."))
+
+
+# --- bulk import (paper and provincial systems) -------------------------------------------------
+
+def find_for_document(games: Games, doc) -> Delegation | None:
+    q = select(Delegation).where(Delegation.games_id == games.id)
+    if isinstance(doc.unit, str):
+        return db.session.scalar(q.where(Delegation.unit_code == doc.unit))
+    if isinstance(doc.unit, dict):
+        return db.session.scalar(q.where(Delegation.unit_code.is_(None), Delegation.unit_name == doc.unit.get("name"),
+                                         Delegation.unit_kind == (doc.unit.get("kind") or "club")))
+    return None  # a person registering alone: every document is a new registration
+
+
+@transactional
+def import_document(games: Games, data: dict, received_at: dt.datetime, actor: Actor) -> Outcome:
+    """Store and submit a delegation document as if it arrived at `received_at`."""
+    doc, problems = parse_document(data)
+    if doc is None or problems:
+        return Outcome(False, problems, status="invalid")
+    delegation = find_for_document(games, doc) or new_delegation(games, doc.unit)
+    saved = save(delegation, data, actor, received_at)
+    if not saved.ok:
+        return saved
+    return submit(saved.delegation, actor, received_at, received_at=received_at)
