@@ -20,10 +20,15 @@ def create_app(config: dict | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=10 * 1024 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        UPLOAD_FOLDER=os.path.join(app.instance_path, "uploads"),
         JSON_AS_ASCII=False,
     )
     if config:
         app.config.update(config)
+    from .clock import configure as configure_clock
+    configure_clock(app)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": 30}}
 
@@ -34,10 +39,17 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.ensure_ascii = False
 
     from . import db_tx, models  # noqa: F401  (transaction hooks; all tables known to Alembic)
+    from .accounts.views import bp as accounts_bp
     from .api.views import bp as api_bp
     from .cli import register_cli
+    from .delegations.views import bp as workspace_bp
+    from .money.views import bp as money_bp
+    from .workflow.views import bp as organiser_bp
+    from .web import bp as web_bp, init_web
 
-    app.register_blueprint(api_bp)
+    init_web(app)
+    for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp):
+        app.register_blueprint(blueprint)
     register_cli(app)
     return app
 

@@ -95,3 +95,5 @@ def register_cli(app: Flask) -> None:
             click.echo(f"universities: {import_universities(path)} from {path}")
         else:
             click.echo(f"universities: {path} not found; university rules will report unknown codes")
+        from .demo import set_up
+        set_up(click.echo)

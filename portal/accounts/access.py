@@ -1,0 +1,50 @@
+"""Who may do what. Every view states its rule with one of these decorators; the
+authorization test walks every route against a table of expectations."""
+from __future__ import annotations
+
+import functools
+
+from flask import abort, g
+from flask_login import current_user
+
+from ..extensions import db
+
+
+def roles(*allowed: str):
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(*args, **kwargs):
+            if not current_user.is_authenticated:
+                from flask import redirect, request, url_for
+                return redirect(url_for("accounts.login", next=request.full_path))
+            if current_user.role not in allowed:
+                abort(403)
+            return view(*args, **kwargs)
+        wrapper.allowed_roles = allowed
+        return wrapper
+    return decorate
+
+
+def delegation_view(*staff_roles: str, leader: bool = True):
+    """The view takes `delegation_id`: a leader reaches only his own delegation; the
+    organising committee's roles listed in staff_roles reach every delegation."""
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(delegation_id: int, *args, **kwargs):
+            from flask import redirect, request, url_for
+
+            from ..delegations.models import Delegation
+            if not current_user.is_authenticated:
+                return redirect(url_for("accounts.login", next=request.full_path))
+            d = db.session.get(Delegation, delegation_id)
+            if d is None:
+                abort(404)
+            if current_user.role == "leader":
+                if not leader or current_user.delegation_id != d.id:
+                    abort(404)  # do not even confirm that another unit's delegation exists
+            elif current_user.role not in staff_roles:
+                abort(403)
+            g.delegation = d
+            return view(d, *args, **kwargs)
+        return wrapper
+    return decorate

@@ -1,0 +1,28 @@
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import PasswordField, SelectField, StringField
+from wtforms.validators import DataRequired, EqualTo, Length, Regexp
+
+
+class LoginForm(FlaskForm):
+    username = StringField(_l("用户名"), validators=[DataRequired(), Length(max=80)])
+    password = PasswordField(_l("密码"), validators=[DataRequired()])
+
+
+class PasswordForm(FlaskForm):
+    current = PasswordField(_l("当前密码"), validators=[DataRequired()])
+    password = PasswordField(_l("新密码"), validators=[DataRequired(), Length(min=8, max=128)])
+    confirm = PasswordField(_l("再次输入新密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
+
+
+class InvitationForm(FlaskForm):
+    password = PasswordField(_l("设置密码"), validators=[DataRequired(), Length(min=8, max=128)])
+    confirm = PasswordField(_l("再次输入密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
+
+
+class NewLeaderForm(FlaskForm):
+    games = SelectField(_l("比赛"), validators=[DataRequired()])
+    unit = SelectField(_l("参赛单位"), validators=[DataRequired()])
+    username = StringField(_l("用户名"), validators=[DataRequired(), Length(min=3, max=80),
+                                                   Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
+    display_name = StringField(_l("领队姓名"), validators=[DataRequired(), Length(max=100)])

@@ -1,0 +1,105 @@
+"""Edits of a delegation document (pure functions on the delegation/1 dict). The
+workspace forms build the new document with these, then save it through the workflow."""
+from __future__ import annotations
+
+import copy
+
+
+def _uses(entry) -> list[str]:
+    if entry.get("lineup") is not None:
+        return [s["person"] for s in entry["lineup"]]
+    return list(entry.get("people") or [])
+
+
+def next_ref(doc: dict, prefix: str = "p") -> str:
+    refs = {p["ref"] for p in doc.get("people", [])}
+    n = len(refs) + 1
+    while f"{prefix}{n}" in refs:
+        n += 1
+    return f"{prefix}{n}"
+
+
+def upsert_person(doc: dict, person: dict) -> dict:
+    doc = copy.deepcopy(doc)
+    for i, p in enumerate(doc["people"]):
+        if p["ref"] == person["ref"]:
+            doc["people"][i] = {**p, **person}
+            return doc
+    doc["people"].append(person)
+    return doc
+
+
+def delete_person(doc: dict, ref: str) -> dict:
+    doc = copy.deepcopy(doc)
+    doc["people"] = [p for p in doc["people"] if p["ref"] != ref]
+    for e in doc["entries"]:
+        if e.get("lineup") is not None:
+            e["lineup"] = [s for s in e["lineup"] if s["person"] != ref]
+        else:
+            e["people"] = [r for r in e.get("people") or [] if r != ref]
+    doc["entries"] = [e for e in doc["entries"] if _uses(e)]
+    for section in ("officials", "staff"):
+        doc[section] = [x for x in doc.get(section) or [] if x["person"] != ref]
+    doc["companions"] = [c for c in doc.get("companions") or [] if c["person"] != ref]
+    for c in doc["companions"]:
+        if c.get("accompanies") == ref:
+            c["accompanies"] = None
+    return doc
+
+
+def set_declarations(doc: dict, counts: dict[str, int]) -> dict:
+    doc = copy.deepcopy(doc)
+    doc["declarations"] = [{"event": e, "count": n} for e, n in counts.items() if n > 0]
+    return doc
+
+
+def set_individual(doc: dict, event: str, refs: list[str]) -> dict:
+    doc = copy.deepcopy(doc)
+    kept = [e for e in doc["entries"] if e["event"] != event]
+    if refs:
+        kept.append({"event": event, "people": refs})
+    doc["entries"] = _in_event_order(kept, doc)
+    return doc
+
+
+def set_team(doc: dict, event: str, label: str, lineup: list[dict]) -> dict:
+    doc = copy.deepcopy(doc)
+    kept = [e for e in doc["entries"] if not (e["event"] == event and (e.get("team") or "A") == label)]
+    if lineup:
+        kept.append({"event": event, "team": label, "lineup": lineup})
+    doc["entries"] = _in_event_order(kept, doc)
+    return doc
+
+
+def _in_event_order(entries: list[dict], doc: dict) -> list[dict]:
+    order = {}
+    for e in doc["entries"]:
+        order.setdefault(e["event"], len(order))
+    return sorted(entries, key=lambda e: (order.get(e["event"], len(order)), e.get("team") or ""))
+
+
+def set_roles(doc: dict, officials: list[dict], staff: list[dict], companions: list[dict]) -> dict:
+    doc = copy.deepcopy(doc)
+    doc["officials"], doc["staff"], doc["companions"] = officials, staff, companions
+    return doc
+
+
+def add_document_kind(doc: dict, ref: str, kind: str) -> dict:
+    doc = copy.deepcopy(doc)
+    for p in doc["people"]:
+        if p["ref"] == ref:
+            kinds = set(p.get("documents") or [])
+            kinds.add(kind)
+            p["documents"] = sorted(kinds)
+    return doc
+
+
+def roles_of(doc: dict, ref: str) -> list[str]:
+    out = []
+    for e in doc["entries"]:
+        if ref in _uses(e):
+            out.append(e["event"])
+    out += [o["role"] for o in doc.get("officials") or [] if o["person"] == ref]
+    out += [s["role"] for s in doc.get("staff") or [] if s["person"] == ref]
+    out += ["companion" for c in doc.get("companions") or [] if c["person"] == ref]
+    return out

@@ -1,0 +1,388 @@
+"""The Excel entry form (报名表): written pre-filled with drop-down lists, read back into a
+delegation/1 document. Bad cells are named by sheet, row and column; a file that is not a
+real, reasonably sized xlsx is refused before anything is parsed."""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import zipfile
+
+from openpyxl import Workbook, load_workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from ..rules.definition import GamesDefinition
+from ..rules.document import DOCUMENTS, FORMAT, ID_TYPES, OFFICIAL_ROLES, STAFF_ROLES
+
+MAX_BYTES = 5 * 1024 * 1024
+MAX_UNPACKED = 60 * 1024 * 1024
+MAX_RATIO = 150
+MAX_ROWS = 5000
+
+PEOPLE = ("人员", [("ref", "编号 ref"), ("name", "姓名 name"), ("gender", "性别 gender (M/F)"),
+                  ("birth_date", "出生日期 birth_date"), ("id_type", "证件类型 id_type"),
+                  ("id_number", "证件号码 id_number"), ("reg_unit", "注册单位 registration unit"),
+                  ("reg_year", "注册年度 registration year"), ("uni_code", "高校代码 university code"),
+                  ("full_time", "全日制 full_time (是/否)"), ("graduation", "毕业日期 graduation_date"),
+                  ("rating", "等级分 FIDE rating"), ("rating_list", "等级分日期 rating list"),
+                  ("club", "俱乐部 club"), ("documents", "材料 documents")])
+DECLARATIONS = ("报项", [("event", "项目代码 event"), ("event_name", "项目 (仅供参考)"), ("count", "人数 count")])
+INDIVIDUAL = ("个人项目", [("event", "项目代码 event"), ("person", "人员编号 person ref")])
+TEAMS = ("团体", [("event", "项目代码 event"), ("team", "队名 team"), ("person", "人员编号 person ref"),
+                 ("board", "台次 board"), ("reserve", "替补 reserve (是/否)")])
+ROLES = ("官员与随队", [("section", "类别 section"), ("person", "人员编号 person ref"), ("role", "职务 role"),
+                      ("sport", "大项 sport"), ("accompanies", "陪同对象 accompanies")])
+SECTIONS = {"官员": "officials", "officials": "officials", "团部": "staff", "staff": "staff",
+            "随队": "companions", "companions": "companions"}
+YES = {"是", "y", "yes", "true", "1", "√", "x"}
+NO = {"否", "n", "no", "false", "0", ""}
+HEAD = Font(bold=True, color="FFFFFF")
+HEAD_FILL = PatternFill("solid", fgColor="9E1B32")
+
+
+class ExcelError(Exception):
+    def __init__(self, problems: list[tuple[str, str]]):
+        self.problems = problems
+        super().__init__("; ".join(f"{w}: {m}" for w, m in problems))
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+def _sheet(wb, title, columns, rows, widths=None):
+    ws = wb.create_sheet(title)
+    ws.append([label for _, label in columns])
+    for c in range(1, len(columns) + 1):
+        cell = ws.cell(row=1, column=c)
+        cell.font, cell.fill = HEAD, HEAD_FILL
+        cell.alignment = Alignment(wrap_text=True, vertical="center")
+        ws.column_dimensions[get_column_letter(c)].width = (widths or {}).get(columns[c - 1][0], 16)
+    for row in rows:
+        ws.append(row)
+    ws.freeze_panes = "A2"
+    return ws
+
+
+def _list_validation(ws, formula, col, prompt):
+    dv = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=True,
+                        errorTitle="无效的值", error=prompt)
+    ws.add_data_validation(dv)
+    letter = get_column_letter(col)
+    dv.add(f"{letter}2:{letter}{MAX_ROWS}")
+
+
+def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
+    wb = Workbook()
+    info = wb.active
+    info.title = "说明"
+    lines = [
+        f"{definition.name.zh} 报名表", f"{definition.name.en} entry form", "",
+        "填写说明 How to fill in:",
+        "1. 在“人员”表中每人一行：编号（ref）在本表内唯一，其他表用编号引用人员。证件号码按文本填写。",
+        "   One row per person on 人员; other sheets refer to people by their ref. Type ID numbers as text.",
+        "2. “报项”填写各项目人数；“个人项目”每行一名运动员；“团体”每行一名队员（台次或替补）。",
+        "   报项: athletes per event; 个人项目: one athlete per row; 团体: one member per row (board or reserve).",
+        "3. “官员与随队”：类别填 官员 / 团部 / 随队；职务见下拉列表。",
+        "   官员与随队: section is 官员 (officials), 团部 (delegation staff) or 随队 (companions).",
+        "4. 日期写成 2005-03-02。下拉列表中的代码不要改写。",
+        "   Dates as 2005-03-02. Keep the codes of the drop-down lists.",
+        "5. 上传后系统会列出与已保存内容的差异，确认后才会保存。",
+        "   After upload you see the differences against what is stored; nothing is saved until you confirm.",
+        "", f"比赛 games: {definition.slug}", f"单位 unit: {doc.get('unit') if isinstance(doc.get('unit'), str) else ''}",
+    ]
+    for line in lines:
+        info.append([line])
+    info.column_dimensions["A"].width = 110
+    info["A1"].font = Font(bold=True, size=14)
+
+    codes = wb.create_sheet("代码")
+    codes.append(["event", "项目", "gender", "id_type", "official_role", "staff_role", "section", "document", "sport"])
+    events = [e.code for e in definition.events]
+    columns = [events, [e.name.zh for e in definition.events], ["M", "F"], list(ID_TYPES), list(OFFICIAL_ROLES),
+               list(STAFF_ROLES), ["官员", "团部", "随队"], list(DOCUMENTS), [s.code for s in definition.sports]]
+    for i in range(max(len(c) for c in columns)):
+        codes.append([c[i] if i < len(c) else None for c in columns])
+    codes.sheet_state = "hidden"
+    n_events = len(events) + 1
+
+    def rng(col, n):
+        return f"'代码'!${col}$2:${col}${n}"
+
+    people = _sheet(wb, PEOPLE[0], PEOPLE[1], [
+        [p["ref"], p.get("name"), p.get("gender"), p.get("birth_date"), p.get("id_type"), p.get("id_number"),
+         (p.get("registration") or {}).get("unit"), (p.get("registration") or {}).get("year"),
+         (p.get("university") or {}).get("code"),
+         None if not p.get("university") else ("是" if p["university"].get("full_time") else "否"),
+         (p.get("university") or {}).get("graduation_date"), (p.get("fide_rating") or {}).get("value"),
+         (p.get("fide_rating") or {}).get("list"), p.get("club"), ",".join(p.get("documents") or [])]
+        for p in doc["people"]], widths={"name": 12, "id_number": 22, "documents": 30})
+    for row in range(2, MAX_ROWS + 1):
+        people.cell(row=row, column=6).number_format = "@"  # ID numbers stay text
+    _list_validation(people, rng("C", 3), 3, "M 或 F")
+    _list_validation(people, rng("D", len(ID_TYPES) + 1), 5, "见下拉列表")
+
+    decl = _sheet(wb, DECLARATIONS[0], DECLARATIONS[1],
+                  [[x["event"], next((e.name.zh for e in definition.events if e.code == x["event"]), ""), x["count"]]
+                   for x in doc["declarations"]], widths={"event_name": 24})
+    _list_validation(decl, rng("A", n_events), 1, "请从下拉列表选择项目代码")
+
+    ind_rows, team_rows = [], []
+    kinds = {e.code: e.kind for e in definition.events}
+    for e in doc["entries"]:
+        if e.get("lineup") is not None or kinds.get(e["event"]) == "team":
+            slots = e.get("lineup") if e.get("lineup") is not None else [{"person": r} for r in e.get("people") or []]
+            for s in slots:
+                team_rows.append([e["event"], e.get("team") or "A", s["person"], s.get("board"),
+                                  "是" if s.get("reserve") else None])
+        else:
+            for ref in e.get("people") or []:
+                ind_rows.append([e["event"], ref])
+    ind = _sheet(wb, INDIVIDUAL[0], INDIVIDUAL[1], ind_rows)
+    _list_validation(ind, rng("A", n_events), 1, "请从下拉列表选择项目代码")
+    teams = _sheet(wb, TEAMS[0], TEAMS[1], team_rows)
+    _list_validation(teams, rng("A", n_events), 1, "请从下拉列表选择项目代码")
+
+    role_rows = [["官员", o["person"], o["role"], o.get("sport"), None] for o in doc.get("officials") or []]
+    role_rows += [["团部", s["person"], s["role"], None, None] for s in doc.get("staff") or []]
+    role_rows += [["随队", c["person"], "companion", None, c.get("accompanies")] for c in doc.get("companions") or []]
+    roles = _sheet(wb, ROLES[0], ROLES[1], role_rows)
+    _list_validation(roles, rng("G", 4), 1, "官员、团部 或 随队")
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+def _check_container(raw: bytes) -> None:
+    if len(raw) > MAX_BYTES:
+        raise ExcelError([("文件 file", f"超过 {MAX_BYTES // 1024 // 1024} MB / larger than {MAX_BYTES // 1024 // 1024} MB")])
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+    except zipfile.BadZipFile:
+        raise ExcelError([("文件 file", "不是 Excel (.xlsx) 文件 / not an Excel .xlsx file")]) from None
+    names = set(archive.namelist())
+    if "xl/workbook.xml" not in names:
+        raise ExcelError([("文件 file", "不是 Excel (.xlsx) 文件 / not an Excel .xlsx file")])
+    total = 0
+    for item in archive.infolist():
+        total += item.file_size
+        if item.compress_size and item.file_size / item.compress_size > MAX_RATIO and item.file_size > 1024 * 1024:
+            raise ExcelError([("文件 file", "文件结构异常（压缩比过高），已拒绝 / suspicious compression ratio, refused")])
+    if total > MAX_UNPACKED:
+        raise ExcelError([("文件 file", "解压后过大，已拒绝 / too large when unpacked, refused")])
+
+
+def _rows(wb, sheet, columns, problems):
+    title, cols = sheet
+    if title not in wb.sheetnames:
+        return []
+    ws = wb[title]
+    header = None
+    out = []
+    for r, row in enumerate(ws.iter_rows(values_only=True), start=1):
+        if r > MAX_ROWS + 1:
+            problems.append((f"{title}", f"行数超过 {MAX_ROWS} / more than {MAX_ROWS} rows"))
+            break
+        if header is None:
+            labels = [str(c).strip() if c is not None else "" for c in row]
+            header = {}
+            for key, label in cols:
+                if label in labels:
+                    header[key] = labels.index(label)
+                else:
+                    short = label.split(" ")[0]
+                    match = next((i for i, lab in enumerate(labels) if lab.split(" ")[0] == short), None)
+                    if match is None:
+                        problems.append((f"{title}!{get_column_letter(len(labels) + 1)}1",
+                                         f"缺少列“{label}” / missing column {label!r}"))
+                        return []
+                    header[key] = match
+            continue
+        if all(c is None or (isinstance(c, str) and not c.strip()) for c in row):
+            continue
+        values = {k: (row[i] if i < len(row) else None) for k, i in header.items()}
+        out.append((r, values, {k: get_column_letter(i + 1) for k, i in header.items()}))
+    return out
+
+
+def _text(v):
+    if v is None:
+        return None
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    s = str(v).strip()
+    return s or None
+
+
+def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dict:
+    """Read an uploaded entry form into a delegation/1 document for the same Games and unit."""
+    _check_container(raw)
+    try:
+        wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+    except Exception:  # noqa: BLE001 - openpyxl raises many kinds on a damaged file
+        raise ExcelError([("文件 file", "无法读取这个 Excel 文件（可能已损坏）/ the workbook cannot be read (damaged?)")]) from None
+    problems: list[tuple[str, str]] = []
+
+    def where(sheet, col, r):
+        return f"{sheet}!{col}{r}（第 {r} 行 row {r}）"
+
+    def date(v, sheet, col, r):
+        if v is None or (isinstance(v, str) and not v.strip()):
+            return None
+        if isinstance(v, dt.datetime):
+            return v.date().isoformat()
+        if isinstance(v, dt.date):
+            return v.isoformat()
+        s = str(v).strip()
+        for fmt in ("%Y-%m-%d", "%Y/%m/%d", "%Y.%m.%d"):
+            try:
+                return dt.datetime.strptime(s, fmt).date().isoformat()
+            except ValueError:
+                pass
+        problems.append((where(sheet, col, r), f"日期“{s}”无效，应写成 2005-03-02 / invalid date {s!r}, write 2005-03-02"))
+        return None
+
+    def integer(v, sheet, col, r):
+        if v is None or (isinstance(v, str) and not v.strip()):
+            return None
+        try:
+            f = float(v)
+            if f.is_integer():
+                return int(f)
+        except (TypeError, ValueError):
+            pass
+        problems.append((where(sheet, col, r), f"“{v}”应为整数 / {v!r} must be a whole number"))
+        return None
+
+    def yesno(v, sheet, col, r):
+        s = (_text(v) or "").lower()
+        if s in YES:
+            return True
+        if s in NO:
+            return False
+        problems.append((where(sheet, col, r), f"“{v}”应填 是 或 否 / {v!r}: write 是 or 否"))
+        return None
+
+    people, refs = [], set()
+    for r, v, cols in _rows(wb, PEOPLE, PEOPLE[1], problems):
+        s = PEOPLE[0]
+        ref = _text(v["ref"])
+        if not ref:
+            problems.append((where(s, cols["ref"], r), "缺少编号 / missing ref"))
+            continue
+        if ref in refs:
+            problems.append((where(s, cols["ref"], r), f"编号“{ref}”重复 / ref {ref!r} used twice"))
+            continue
+        refs.add(ref)
+        number = v["id_number"]
+        if isinstance(number, (int, float)) and not isinstance(number, bool):
+            problems.append((where(s, cols["id_number"], r),
+                             "证件号码被 Excel 存成了数字（末位 X 或后几位会丢失），请把该列设为文本后重新输入 / "
+                             "the ID number was stored as a number; format the column as text and type it again"))
+            number = None
+        gender = _text(v["gender"])
+        gender = {"男": "M", "女": "F", "m": "M", "f": "F"}.get(gender.lower() if gender else gender, gender)
+        if gender not in (None, "M", "F"):
+            problems.append((where(s, cols["gender"], r), f"性别“{gender}”应为 M 或 F / gender must be M or F"))
+            gender = None
+        id_type = _text(v["id_type"])
+        if id_type is not None and id_type not in ID_TYPES:
+            problems.append((where(s, cols["id_type"], r), f"证件类型“{id_type}”无效 / unknown id_type {id_type!r}"))
+        docs = [d.strip() for d in (_text(v["documents"]) or "").replace("，", ",").split(",") if d.strip()]
+        for d in docs:
+            if d not in DOCUMENTS:
+                problems.append((where(s, cols["documents"], r), f"未知的材料“{d}” / unknown document {d!r}"))
+        p = {"ref": ref, "name": _text(v["name"]), "gender": gender,
+             "birth_date": date(v["birth_date"], s, cols["birth_date"], r),
+             "id_type": id_type, "id_number": _text(number),
+             "club": _text(v["club"]), "documents": [d for d in docs if d in DOCUMENTS]}
+        if not p["name"]:
+            problems.append((where(s, cols["name"], r), "缺少姓名 / missing name"))
+        reg_unit, reg_year = _text(v["reg_unit"]), integer(v["reg_year"], s, cols["reg_year"], r)
+        p["registration"] = {"unit": reg_unit.lower() if reg_unit else None, "year": reg_year} \
+            if reg_unit or reg_year else None
+        if _text(v["uni_code"]):
+            p["university"] = {"code": _text(v["uni_code"]),
+                               "full_time": yesno(v["full_time"], s, cols["full_time"], r),
+                               "graduation_date": date(v["graduation"], s, cols["graduation"], r)}
+        rating = integer(v["rating"], s, cols["rating"], r)
+        if rating is not None:
+            p["fide_rating"] = {"value": rating, "list": date(v["rating_list"], s, cols["rating_list"], r)}
+        people.append(p)
+
+    events = {e.code for e in definition.events}
+
+    def ref_ok(value, sheet, col, r):
+        ref = _text(value)
+        if ref is None:
+            problems.append((where(sheet, col, r), "缺少人员编号 / missing person ref"))
+        elif ref not in refs:
+            problems.append((where(sheet, col, r), f"人员编号“{ref}”不在“人员”表中 / ref {ref!r} is not on 人员"))
+            return None
+        return ref
+
+    def event_ok(value, sheet, col, r):
+        code = _text(value)
+        if code not in events:
+            problems.append((where(sheet, col, r), f"项目代码“{code}”不是本届比赛的项目 / {code!r} is not an event of these Games"))
+            return None
+        return code
+
+    declarations = []
+    for r, v, cols in _rows(wb, DECLARATIONS, DECLARATIONS[1], problems):
+        code = event_ok(v["event"], DECLARATIONS[0], cols["event"], r)
+        count = integer(v["count"], DECLARATIONS[0], cols["count"], r)
+        if code and count is not None:
+            declarations.append({"event": code, "count": count})
+
+    entries: dict[tuple, dict] = {}
+    for r, v, cols in _rows(wb, INDIVIDUAL, INDIVIDUAL[1], problems):
+        code = event_ok(v["event"], INDIVIDUAL[0], cols["event"], r)
+        ref = ref_ok(v["person"], INDIVIDUAL[0], cols["person"], r)
+        if code and ref:
+            entries.setdefault((code, None), {"event": code, "people": []})["people"].append(ref)
+    for r, v, cols in _rows(wb, TEAMS, TEAMS[1], problems):
+        code = event_ok(v["event"], TEAMS[0], cols["event"], r)
+        ref = ref_ok(v["person"], TEAMS[0], cols["person"], r)
+        board = integer(v["board"], TEAMS[0], cols["board"], r)
+        reserve = yesno(v["reserve"], TEAMS[0], cols["reserve"], r)
+        if code and ref:
+            label = _text(v["team"]) or "A"
+            slot = {"person": ref}
+            if board is not None:
+                slot["board"] = board
+            if reserve:
+                slot["reserve"] = True
+            entries.setdefault((code, label), {"event": code, "team": label, "lineup": []})["lineup"].append(slot)
+
+    officials, staff, companions = [], [], []
+    for r, v, cols in _rows(wb, ROLES, ROLES[1], problems):
+        s = ROLES[0]
+        section = SECTIONS.get(_text(v["section"]) or "")
+        ref = ref_ok(v["person"], s, cols["person"], r)
+        role = _text(v["role"])
+        if section is None:
+            problems.append((where(s, cols["section"], r), "类别应为 官员、团部 或 随队 / section must be 官员, 团部 or 随队"))
+        elif section == "officials":
+            if role not in OFFICIAL_ROLES:
+                problems.append((where(s, cols["role"], r), f"职务应为 {'/'.join(OFFICIAL_ROLES)} / role must be one of them"))
+            elif ref:
+                officials.append({"person": ref, "role": role, "sport": _text(v["sport"])})
+        elif section == "staff":
+            if role not in STAFF_ROLES:
+                problems.append((where(s, cols["role"], r), f"职务应为 {'/'.join(STAFF_ROLES)} / role must be one of them"))
+            elif ref:
+                staff.append({"person": ref, "role": role})
+        elif ref:
+            acc = _text(v["accompanies"])
+            if acc is not None and acc not in refs:
+                problems.append((where(s, cols["accompanies"], r), f"陪同对象“{acc}”不在“人员”表中 / unknown ref {acc!r}"))
+                acc = None
+            companions.append({"person": ref, "accompanies": acc})
+    wb.close()
+    if problems:
+        raise ExcelError(problems)
+    return {"format": FORMAT, "games": definition.slug, "unit": current.get("unit"), "declarations": declarations,
+            "people": people, "entries": list(entries.values()), "officials": officials, "staff": staff,
+            "companions": companions}

@@ -1,0 +1,55 @@
+"""Workspace forms. Every state-changing form carries the CSRF token and the delegation's
+version (a form built on an older version is refused, not silently applied)."""
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import BooleanField, DateField, HiddenField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+ID_TYPES = [("resident_id", _l("居民身份证")), ("household_register", _l("户口簿")), ("passport", _l("护照")),
+            ("hk_macau_permit", _l("港澳居民来往内地通行证")), ("taiwan_permit", _l("台湾居民来往大陆通行证")),
+            ("foreign_permanent_id", _l("外国人永久居留身份证"))]
+GENDERS = [("", _l("（按证件号码）")), ("M", _l("男")), ("F", _l("女"))]
+DOCUMENT_KINDS = [("id_copy", _l("身份证或户口簿复印件")), ("photo", _l("一寸免冠照片")),
+                  ("health_certificate", _l("健康证明")), ("insurance_proof", _l("人身意外伤害保险证明")),
+                  ("safety_pledge", _l("安全责任承诺书")), ("student_status_proof", _l("学籍证明"))]
+
+
+class VersionedForm(FlaskForm):
+    version = HiddenField()
+
+
+class PersonForm(VersionedForm):
+    id_type = SelectField(_l("证件类型"), choices=ID_TYPES, default="resident_id")
+    id_number = StringField(_l("证件号码"), validators=[Optional(), Length(max=40)])
+    name = StringField(_l("姓名"), validators=[DataRequired(message=_l("请填写姓名")), Length(max=100)])
+    gender = SelectField(_l("性别"), choices=GENDERS, validators=[Optional()])
+    birth_date = DateField(_l("出生日期"), validators=[Optional()])
+    registration_unit = StringField(_l("注册单位代码"), validators=[Optional(), Length(max=40)])
+    registration_year = IntegerField(_l("注册年度"), validators=[Optional(), NumberRange(1990, 2100)])
+    university_code = StringField(_l("高校代码"), validators=[Optional(), Length(max=10)])
+    full_time = BooleanField(_l("全日制在读"))
+    graduation_date = DateField(_l("预计毕业日期"), validators=[Optional()])
+    fide_rating = IntegerField(_l("国际棋联等级分"), validators=[Optional(), NumberRange(0, 3500)])
+    fide_list = DateField(_l("等级分公布日期"), validators=[Optional()])
+    club = StringField(_l("俱乐部（团体排名用）"), validators=[Optional(), Length(max=200)])
+
+
+class UploadForm(VersionedForm):
+    kind = SelectField(_l("材料"), choices=DOCUMENT_KINDS)
+    file = FileField(_l("文件（PDF、JPG、PNG，5 MB 以内）"), validators=[FileRequired(message=_l("请选择文件"))])
+
+
+class FileUploadForm(FlaskForm):
+    file = FileField(_l("文件"), validators=[FileRequired(message=_l("请选择文件"))])
+
+
+class ConfirmForm(VersionedForm):
+    token = HiddenField()
+
+
+class SubstitutionForm(VersionedForm):
+    event = SelectField(_l("项目"))
+    out_ref = SelectField(_l("被替换的运动员"))
+    in_ref = SelectField(_l("替换为（已登记人员）"), validators=[Optional()])
+    reason = TextAreaField(_l("更换理由"), validators=[DataRequired(message=_l("请说明更换理由")), Length(max=1000)])

@@ -1,0 +1,638 @@
+"""The delegation workspace: dashboard, declarations, people, entries and teams, roles,
+documents, submission, JSON and Excel round trips, substitutions.
+
+Views are thin: load (the access decorator), build the new document with `edit`, call the
+workflow service, redirect or re-render with what was typed."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import secrets
+from collections import Counter
+
+from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request, send_file,
+                   session, url_for)
+from flask_babel import gettext as _
+from flask_login import current_user
+from sqlalchemy import select
+
+from ..accounts.access import delegation_view
+from ..accounts.views import actor
+from ..clock import now
+from ..extensions import db
+from ..games.services import definition_of
+from ..rules import idnumber, parse_document
+from ..rules.definition import BoardRule, QuotaRule, TeamMakeupRule
+from ..workflow import services as workflow
+from ..workflow.models import ReviewNote, Substitution
+from ..workflow.stages import STAGE_NAMES, may_edit_declarations, may_edit_names
+from . import edit
+from .files import UploadedFile, check_upload, store
+from .forms import ConfirmForm, FileUploadForm, PersonForm, SubstitutionForm, UploadForm, VersionedForm
+from .services import _dedupe, export_document, judge
+
+bp = Blueprint("workspace", __name__, url_prefix="/d")
+STAFF = ("organiser", "admin", "accountant")
+EDITORS = ("organiser", "admin")  # organisers may enter on a unit's behalf (paper forms)
+
+
+# --- shared context --------------------------------------------------------------------------
+
+class Workspace:
+    """What every workspace page shows: the document, the stage, the violations."""
+
+    def __init__(self, d, at=None):
+        self.d = d
+        self.at = at or now()
+        self.definition = definition_of(d.games)
+        self.doc = export_document(d)
+        self.stage = workflow.stage_of(d, self.at)
+        parsed, problems = parse_document(self.doc)
+        self.violations = _dedupe(problems + judge(d.games, parsed, self.at, exclude_delegation_id=d.id))
+        self.errors = [v for v in self.violations if v.is_error]
+        self.warnings = [v for v in self.violations if not v.is_error]
+        self.people = {p["ref"]: p for p in self.doc["people"]}
+        self.events = {e.code: e for e in self.definition.events}
+        self.sports = {s.code: s for s in self.definition.sports}
+        self.notes = db.session.scalars(select(ReviewNote).where(ReviewNote.delegation_id == d.id,
+                                                                 ReviewNote.resolved.is_(False))).all()
+
+    @property
+    def editable(self) -> bool:
+        return (may_edit_names(self.stage) and self.d.status not in ("approved", "withdrawn")
+                and (current_user.role == "leader" or current_user.role in EDITORS))
+
+    @property
+    def declarations_editable(self) -> bool:
+        return self.editable and may_edit_declarations(self.stage, self.definition.stages)
+
+    def stage_name(self):
+        zh, en = STAGE_NAMES[self.stage.stage]
+        return en if str(_("中文")) != "中文" else zh
+
+    def by_person(self, ref):
+        return [v for v in self.violations if ref in v.people]
+
+    def by_event(self, code):
+        return [v for v in self.violations if v.event == code]
+
+    def event_label(self, code):
+        e = self.events.get(code)
+        if e is None:
+            return code
+        sport = self.sports.get(e.sport)
+        lang_en = str(_("中文")) != "中文"
+        return f"{sport.name.en if lang_en else sport.name.zh} {e.name.en if lang_en else e.name.zh}"
+
+    def quota(self, code) -> int | None:
+        caps = [r.max for r in self.definition.rules_of(QuotaRule) if code in r.events]
+        return min(caps) if caps else None
+
+    def team_rule(self, code) -> TeamMakeupRule | None:
+        return next((r for r in self.definition.rules_of(TeamMakeupRule) if code in r.events), None)
+
+    def boards(self, code) -> int | None:
+        rule = next((r for r in self.definition.rules_of(BoardRule) if code in r.events), None)
+        return rule.boards if rule else None
+
+    def entrants(self, code) -> list[str]:
+        refs = []
+        for e in self.doc["entries"]:
+            if e["event"] == code:
+                for r in e.get("people") or [s["person"] for s in e.get("lineup") or []]:
+                    if r not in refs:
+                        refs.append(r)
+        return refs
+
+    def teams(self, code) -> list[dict]:
+        """The event's teams as {team, slots, new}, plus an empty new team when one may be added."""
+        out = []
+        for e in self.doc["entries"]:
+            if e["event"] == code:
+                slots = e["lineup"] if e.get("lineup") is not None else [{"person": r} for r in e.get("people") or []]
+                out.append({"team": e.get("team") or "A", "slots": slots, "new": False})
+        rule = self.team_rule(code)
+        max_teams = rule.max_teams if rule and rule.max_teams else 9
+        if self.editable and len(out) < max_teams:
+            used = {t["team"] for t in out}
+            label = next(c for c in "ABCDEFGHIJ" if c not in used)
+            out.append({"team": label, "slots": [], "new": True})
+        return out
+
+    def team_rows(self, code, team) -> int:
+        rule = self.team_rule(code)
+        size = len(team["slots"]) + 2
+        if rule and rule.starters:
+            reserves = rule.max_reserves if rule.max_reserves is not None else sum((rule.max_reserves_by_gender or {}).values())
+            size = max(size, sum(rule.starters.values()) + reserves)
+        return size
+
+    def shown_events(self) -> list[str]:
+        declared = [x["event"] for x in self.doc["declarations"] if x["count"]]
+        entered = [e["event"] for e in self.doc["entries"]]
+        if self.definition.stages.declaration_closes is None or self.stage.stage == "declaration":
+            codes = [e.code for e in self.definition.events]
+            return codes if not declared or self.stage.stage != "declaration" else \
+                list(dict.fromkeys(declared + entered)) or codes
+        return [c for c in self.events if c in set(declared) | set(entered)]
+
+    @property
+    def athlete_count(self) -> int:
+        return len({r for e in self.doc["entries"] for r in (e.get("people") or [s["person"] for s in e.get("lineup") or []])})
+
+    def missing_documents(self) -> list:
+        return [v for v in self.violations if v.code == "DOCUMENT_MISSING"]
+
+
+def _render(template, ws: Workspace, **kw):
+    return render_template(template, ws=ws, d=ws.d, doc=ws.doc, **kw)
+
+
+def _save(d, new_doc, form_version, success, back):
+    try:
+        version = int(form_version) if form_version not in (None, "") else None
+    except ValueError:
+        version = None
+    out = workflow.save(d, new_doc, actor(), now(), expected_version=version)
+    if out.ok:
+        errors = [v for v in out.violations if v.is_error]
+        flash(success + (" " + _("还有 %(n)d 个问题待解决，见右侧。", n=len(errors)) if errors else ""),
+              "success" if not errors else "warning")
+        return None
+    return out
+
+
+def _refusal_text(out) -> str:
+    en = str(_("中文")) != "中文"
+    if out.message:
+        return out.message[1] if en else out.message[0]
+    return "；".join(v.en if en else v.zh for v in out.violations) or _("保存失败。")
+
+
+# --- dashboard --------------------------------------------------------------------------------
+
+@bp.get("/<int:delegation_id>")
+@delegation_view(*STAFF)
+def dashboard(d):
+    ws = Workspace(d)
+    rows = []
+    for code in ws.shown_events():
+        declared = next((x["count"] for x in ws.doc["declarations"] if x["event"] == code), 0)
+        entered = len(ws.entrants(code))
+        team_rule = ws.team_rule(code)
+        cap = ws.quota(code)
+        if cap is None and team_rule and team_rule.starters and team_rule.max_teams:
+            reserves = team_rule.max_reserves if team_rule.max_reserves is not None else \
+                sum((team_rule.max_reserves_by_gender or {}).values())
+            cap = team_rule.max_teams * (sum(team_rule.starters.values()) + reserves)
+        rows.append({"code": code, "declared": declared, "entered": entered, "cap": cap,
+                     "problems": len([v for v in ws.by_event(code) if v.is_error])})
+    counts = Counter(v.code for v in ws.violations)
+    return _render("workspace/dashboard.html", ws, rows=rows, counts=counts, submit_form=VersionedForm(),
+                   time_left=_time_left(ws))
+
+
+def _time_left(ws):
+    from ..web import time_left
+    return time_left(ws.stage.closes, ws.at)
+
+
+# --- declarations -----------------------------------------------------------------------------
+
+@bp.route("/<int:delegation_id>/declarations", methods=["GET", "POST"])
+@delegation_view(*STAFF)
+def declarations(d):
+    ws = Workspace(d)
+    form = VersionedForm()
+    typed = {}
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        counts, bad = {}, []
+        for e in ws.definition.events:
+            raw = (request.form.get(f"count-{e.code}") or "").strip()
+            typed[e.code] = raw
+            if raw == "":
+                continue
+            if not raw.isdigit() or int(raw) > 999:
+                bad.append(e.code)
+            else:
+                counts[e.code] = int(raw)
+        if bad:
+            flash(_("人数须为 0 或正整数：") + "、".join(bad), "error")
+        else:
+            out = _save(d, edit.set_declarations(ws.doc, counts), form.version.data, _("已保存报项。"),
+                        url_for(".declarations", delegation_id=d.id))
+            if out is None:
+                return redirect(url_for(".declarations", delegation_id=d.id))
+            flash(_refusal_text(out), "error")
+        ws = Workspace(d)
+    else:
+        typed = {x["event"]: str(x["count"]) for x in ws.doc["declarations"]}
+    return _render("workspace/declarations.html", ws, form=form, typed=typed)
+
+
+# --- people -------------------------------------------------------------------------------------
+
+@bp.get("/<int:delegation_id>/people")
+@delegation_view(*STAFF)
+def people(d):
+    ws = Workspace(d)
+    files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id)
+                               .order_by(UploadedFile.id)).all()
+    by_ref = {}
+    for f in files:
+        by_ref.setdefault(f.person_ref, []).append(f)
+    return _render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(),
+                   roles_of=lambda ref: edit.roles_of(ws.doc, ref))
+
+
+def _person_from_form(form: PersonForm, ref: str, existing: dict | None) -> dict:
+    number = idnumber.normalise(form.id_number.data or "") or None
+    person = dict(existing or {}, ref=ref, name=(form.name.data or "").strip(), id_type=form.id_type.data,
+                  id_number=number, club=(form.club.data or "").strip() or None)
+    parsed = None
+    if number and form.id_type.data in ("resident_id", "household_register"):
+        parsed, _problem = idnumber.parse(number)
+    gender = form.gender.data or (parsed.gender if parsed else None)
+    birth = form.birth_date.data or (parsed.birth_date if parsed else None)
+    person["gender"] = gender
+    person["birth_date"] = birth.isoformat() if birth else None
+    if form.registration_unit.data or form.registration_year.data:
+        person["registration"] = {"unit": (form.registration_unit.data or "").strip().lower() or None,
+                                  "year": form.registration_year.data}
+    else:
+        person["registration"] = None
+    if form.university_code.data:
+        person["university"] = {"code": form.university_code.data.strip(), "full_time": bool(form.full_time.data),
+                                "graduation_date": form.graduation_date.data.isoformat() if form.graduation_date.data else None}
+    else:
+        person["university"] = None
+    if form.fide_rating.data is not None:
+        person["fide_rating"] = {"value": form.fide_rating.data,
+                                 "list": form.fide_list.data.isoformat() if form.fide_list.data else None}
+    else:
+        person["fide_rating"] = None
+    person.setdefault("documents", [])
+    return person
+
+
+def _fill_form(form: PersonForm, p: dict):
+    import datetime as _dt
+    form.name.data, form.id_type.data, form.id_number.data = p.get("name"), p.get("id_type") or "resident_id", p.get("id_number")
+    form.gender.data = p.get("gender") or ""
+    form.birth_date.data = _dt.date.fromisoformat(p["birth_date"]) if p.get("birth_date") else None
+    reg = p.get("registration") or {}
+    form.registration_unit.data, form.registration_year.data = reg.get("unit"), reg.get("year")
+    uni = p.get("university") or {}
+    form.university_code.data, form.full_time.data = uni.get("code"), bool(uni.get("full_time"))
+    form.graduation_date.data = _dt.date.fromisoformat(uni["graduation_date"]) if uni.get("graduation_date") else None
+    rating = p.get("fide_rating") or {}
+    form.fide_rating.data = rating.get("value")
+    form.fide_list.data = _dt.date.fromisoformat(rating["list"]) if rating.get("list") else None
+    form.club.data = p.get("club")
+
+
+@bp.route("/<int:delegation_id>/people/new", methods=["GET", "POST"], defaults={"ref": None})
+@bp.route("/<int:delegation_id>/people/<ref>", methods=["GET", "POST"])
+@delegation_view(*STAFF)
+def person(d, ref):
+    ws = Workspace(d)
+    existing = ws.people.get(ref) if ref else None
+    if ref and existing is None:
+        abort(404)
+    form = PersonForm()
+    if request.method == "GET":
+        form.version.data = d.version
+        if existing:
+            _fill_form(form, existing)
+        elif d.unit_code:
+            form.registration_unit.data = d.unit_code
+    elif form.validate_on_submit():
+        if not ws.editable:
+            flash(_("当前阶段不能修改名单。"), "error")
+        else:
+            problem = None
+            number = idnumber.normalise(form.id_number.data or "")
+            if number and form.id_type.data in ("resident_id", "household_register"):
+                _parsed, reason = idnumber.parse(number)
+                if reason:
+                    zh, en = idnumber.REASONS[reason]
+                    problem = en if str(_("中文")) != "中文" else zh
+                    form.id_number.errors.append(problem)
+            if problem is None:
+                new_ref = ref or edit.next_ref(ws.doc)
+                p = _person_from_form(form, new_ref, existing)
+                out = _save(d, edit.upsert_person(ws.doc, p), form.version.data,
+                            _("已保存 %(name)s。", name=p["name"]), None)
+                if out is None:
+                    return redirect(url_for(".people", delegation_id=d.id) + f"#person-{new_ref}")
+                flash(_refusal_text(out), "error")
+                for v in out.violations:
+                    if v.path and ".birth_date" in v.path:
+                        form.birth_date.errors.append(v.zh)
+    files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
+                                                          UploadedFile.person_ref == ref)).all() if ref else []
+    upload = UploadForm()
+    upload.version.data = d.version
+    return _render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files,
+                   upload=upload)
+
+
+@bp.post("/<int:delegation_id>/people/<ref>/delete")
+@delegation_view(*EDITORS)
+def delete_person(d, ref):
+    ws = Workspace(d)
+    form = VersionedForm()
+    if not form.validate_on_submit():
+        abort(400)
+    if ref not in ws.people:
+        abort(404)
+    out = _save(d, edit.delete_person(ws.doc, ref), form.version.data,
+                _("已删除 %(name)s。", name=ws.people[ref]["name"]), None)
+    if out is not None:
+        flash(_refusal_text(out), "error")
+    return redirect(url_for(".people", delegation_id=d.id))
+
+
+@bp.post("/<int:delegation_id>/people/<ref>/documents")
+@delegation_view(*EDITORS)
+def upload_document(d, ref):
+    ws = Workspace(d)
+    if ref not in ws.people:
+        abort(404)
+    form = UploadForm()
+    if not form.validate_on_submit():
+        flash("；".join(e for errs in form.errors.values() for e in errs), "error")
+        return redirect(url_for(".person", delegation_id=d.id, ref=ref))
+    data = form.file.data.read()
+    checked = check_upload(data)
+    if checked[0] is None:
+        zh, en = checked[1]
+        flash((en if str(_("中文")) != "中文" else zh), "error")
+        return redirect(url_for(".person", delegation_id=d.id, ref=ref))
+    content_type, ext = checked
+    digest = store(current_app.config["UPLOAD_FOLDER"], d.id, data, ext)
+    out = workflow.save(d, edit.add_document_kind(ws.doc, ref, form.kind.data), actor(), now())
+    if not out.ok:
+        flash(_refusal_text(out), "error")
+        return redirect(url_for(".person", delegation_id=d.id, ref=ref))
+    name = os.path.basename(form.file.data.filename or f"{form.kind.data}.{ext}")[:200]
+    db.session.add(UploadedFile(delegation_id=d.id, person_ref=ref, kind=form.kind.data, filename=name,
+                                content_type=content_type, size=len(data), sha256=digest,
+                                uploaded_by=actor().label))
+    db.session.commit()
+    flash(_("材料已上传。"), "success")
+    return redirect(url_for(".person", delegation_id=d.id, ref=ref))
+
+
+@bp.get("/<int:delegation_id>/files/<int:file_id>")
+@delegation_view(*STAFF)
+def file(d, file_id):
+    f = db.session.get(UploadedFile, file_id)
+    if f is None or f.delegation_id != d.id:
+        abort(404)
+    ext = {"application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png"}[f.content_type]
+    path = os.path.join(current_app.config["UPLOAD_FOLDER"], str(d.id), f"{f.sha256}.{ext}")
+    if not os.path.exists(path):
+        abort(404)
+    return send_file(path, mimetype=f.content_type, download_name=f.filename,
+                     as_attachment=f.content_type == "application/pdf")
+
+
+# --- entries and teams -----------------------------------------------------------------------------
+
+@bp.route("/<int:delegation_id>/entries", methods=["GET", "POST"])
+@delegation_view(*STAFF)
+def entries(d):
+    ws = Workspace(d)
+    form = VersionedForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        code = request.form.get("event")
+        if code not in ws.events:
+            abort(400)
+        event = ws.events[code]
+        if event.is_team:
+            label = (request.form.get("team") or "A").strip()[:20] or "A"
+            lineup, problems = [], []
+            for i in range(int(request.form.get("rows", "0") or 0)):
+                ref = request.form.get(f"person-{i}") or ""
+                if not ref:
+                    continue
+                if ref not in ws.people:
+                    abort(400)
+                slot = {"person": ref}
+                if request.form.get(f"reserve-{i}"):
+                    slot["reserve"] = True
+                else:
+                    board = (request.form.get(f"board-{i}") or "").strip()
+                    if board:
+                        if not board.isdigit():
+                            problems.append(board)
+                        else:
+                            slot["board"] = int(board)
+                lineup.append(slot)
+            if request.form.get("remove"):
+                lineup = []
+            new_doc = edit.set_team(ws.doc, code, label, lineup)
+        else:
+            refs = [r for r in request.form.getlist("people") if r in ws.people]
+            new_doc = edit.set_individual(ws.doc, code, refs)
+        out = _save(d, new_doc, form.version.data, _("已保存 %(event)s 的报名。", event=ws.event_label(code)), None)
+        if out is not None:
+            flash(_refusal_text(out), "error")
+        return redirect(url_for(".entries", delegation_id=d.id) + f"#event-{code.replace('.', '-')}")
+    return _render("workspace/entries.html", ws, form=form)
+
+
+# --- officials, staff, companions ---------------------------------------------------------------
+
+@bp.route("/<int:delegation_id>/roles", methods=["GET", "POST"])
+@delegation_view(*STAFF)
+def roles(d):
+    ws = Workspace(d)
+    form = VersionedForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+
+        def rows(prefix, keys):
+            out = []
+            for i in range(int(request.form.get(f"{prefix}-rows", "0") or 0)):
+                item = {k: (request.form.get(f"{prefix}-{k}-{i}") or None) for k in keys}
+                if item.get("person"):
+                    if item["person"] not in ws.people:
+                        abort(400)
+                    out.append(item)
+            return out
+        officials = rows("official", ("person", "role", "sport"))
+        staff = rows("staff", ("person", "role"))
+        companions = rows("companion", ("person", "accompanies"))
+        out = _save(d, edit.set_roles(ws.doc, officials, staff, companions), form.version.data,
+                    _("已保存官员和随队人员。"), None)
+        if out is not None:
+            flash(_refusal_text(out), "error")
+        return redirect(url_for(".roles", delegation_id=d.id))
+    return _render("workspace/roles.html", ws, form=form)
+
+
+# --- submit -----------------------------------------------------------------------------------------
+
+@bp.post("/<int:delegation_id>/submit")
+@delegation_view(*EDITORS)
+def submit(d):
+    form = VersionedForm()
+    if not form.validate_on_submit():
+        abort(400)
+    out = workflow.submit(d, actor(), now())
+    if out.status == "submitted":
+        flash(_("报名已提交，等待组委会审核。"), "success")
+    elif out.status == "waitlisted":
+        flash(_("名额已满，已列入候补名单。"), "warning")
+    else:
+        errors = [v for v in out.violations if v.is_error]
+        if errors:
+            flash(_("还有 %(n)d 个错误，不能提交。请先改正右侧列出的问题。", n=len(errors)), "error")
+        else:
+            flash(_refusal_text(out), "error")
+    return redirect(url_for(".dashboard", delegation_id=d.id))
+
+
+# --- JSON and Excel round trips ---------------------------------------------------------------------
+
+@bp.get("/<int:delegation_id>/document.json")
+@delegation_view(*STAFF)
+def download_json(d):
+    data = json.dumps(export_document(d), ensure_ascii=False, indent=2).encode("utf-8")
+    from io import BytesIO
+    name = f"{d.games.slug}-{d.unit_code or d.id}.json"
+    return send_file(BytesIO(data), mimetype="application/json", as_attachment=True, download_name=name)
+
+
+@bp.get("/<int:delegation_id>/entry-form.xlsx")
+@delegation_view(*STAFF)
+def download_excel(d):
+    from .excel import write_workbook
+    ws = Workspace(d)
+    data = write_workbook(ws.definition, ws.doc)
+    name = f"{d.games.slug}-{d.unit_code or d.id}-报名表.xlsx"
+    from io import BytesIO
+    return send_file(BytesIO(data), as_attachment=True, download_name=name,
+                     mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+
+
+def _pending_path(token: str) -> str:
+    folder = os.path.join(current_app.instance_path, "pending")
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, f"{token}.json")
+
+
+@bp.route("/<int:delegation_id>/upload", methods=["GET", "POST"])
+@delegation_view(*EDITORS)
+def upload(d):
+    """Upload the Excel entry form or a JSON document: read, validate, show the differences;
+    nothing is written until the leader confirms."""
+    from ..audit.services import document_changes
+    from .excel import ExcelError, read_workbook
+    ws = Workspace(d)
+    form = FileUploadForm()
+    if request.method == "GET" or not form.validate_on_submit():
+        return _render("workspace/upload.html", ws, form=form, problems=None)
+    storage = form.file.data
+    raw = storage.read()
+    name = storage.filename or ""
+    problems = []
+    new_doc = None
+    if name.lower().endswith(".json") or raw[:1] in (b"{", b"["):
+        try:
+            new_doc = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            problems.append((name, _("不是有效的 JSON 文件：%(e)s", e=str(exc))))
+    else:
+        try:
+            new_doc = read_workbook(raw, ws.definition, ws.doc)
+        except ExcelError as exc:
+            problems = exc.problems
+    if new_doc is not None and not problems:
+        parsed, schema = parse_document(new_doc)
+        if schema:
+            en = str(_("中文")) != "中文"
+            problems = [(v.path or name, v.en if en else v.zh) for v in schema]
+        elif parsed.games != d.games.slug or (d.unit_code and parsed.unit != d.unit_code):
+            problems = [(name, _("文件属于其他比赛或其他单位。"))]
+    if problems:
+        return _render("workspace/upload.html", ws, form=form, problems=problems), 422
+    token = secrets.token_urlsafe(16)
+    with open(_pending_path(token), "w", encoding="utf-8") as f:
+        json.dump({"delegation_id": d.id, "document": new_doc, "filename": name}, f, ensure_ascii=False)
+    session.setdefault("pending_uploads", [])
+    session["pending_uploads"] = (session["pending_uploads"] + [token])[-5:]
+    parsed, _schema = parse_document(new_doc)
+    preview = _dedupe(judge(d.games, parsed, ws.at, exclude_delegation_id=d.id))
+    confirm = ConfirmForm(formdata=None, token=token, version=d.version)
+    return _render("workspace/upload_review.html", ws, changes=document_changes(ws.doc, new_doc), preview=preview,
+                   confirm=confirm, filename=name)
+
+
+@bp.post("/<int:delegation_id>/upload/confirm")
+@delegation_view(*EDITORS)
+def confirm_upload(d):
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    token = form.token.data or ""
+    if token not in session.get("pending_uploads", []) or not token.replace("-", "").replace("_", "").isalnum():
+        abort(404)
+    path = _pending_path(token)
+    if not os.path.exists(path):
+        flash(_("上传已过期，请重新上传。"), "error")
+        return redirect(url_for(".upload", delegation_id=d.id))
+    with open(path, encoding="utf-8") as f:
+        pending = json.load(f)
+    if pending["delegation_id"] != d.id:
+        abort(404)
+    out = _save(d, pending["document"], form.version.data, _("已按上传的文件更新报名。"), None)
+    if out is not None:
+        flash(_refusal_text(out), "error")
+        return redirect(url_for(".upload", delegation_id=d.id))
+    os.remove(path)
+    session["pending_uploads"] = [t for t in session.get("pending_uploads", []) if t != token]
+    return redirect(url_for(".dashboard", delegation_id=d.id))
+
+
+# --- substitutions -----------------------------------------------------------------------------------
+
+@bp.route("/<int:delegation_id>/substitutions", methods=["GET", "POST"])
+@delegation_view(*STAFF)
+def substitutions(d):
+    ws = Workspace(d)
+    form = SubstitutionForm()
+    form.event.choices = [(c, ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])]
+    athletes = [r for r in ws.people if any(r in ws.entrants(c) for c in ws.events)]
+    form.out_ref.choices = [(r, ws.people[r]["name"]) for r in athletes]
+    form.in_ref.choices = [("", _("（新人员，填写下方信息）"))] + [(r, p["name"]) for r, p in ws.people.items()]
+    person_form = PersonForm(prefix="new")
+    if request.method == "POST" and current_user.role in ("leader",) + EDITORS:
+        if form.validate_on_submit():
+            if form.in_ref.data:
+                incoming = dict(ws.people[form.in_ref.data])
+            elif person_form.name.data:
+                incoming = _person_from_form(person_form, edit.next_ref(ws.doc, "s"), None)
+                if d.unit_code and not incoming.get("registration"):
+                    incoming["registration"] = None
+            else:
+                incoming = None
+                flash(_("请选择或填写替换人员。"), "error")
+            if incoming:
+                out = workflow.request_substitution(d, form.event.data, form.out_ref.data, incoming,
+                                                    form.reason.data, actor(), now())
+                if out.ok:
+                    flash(_("更换申请已提交，等待组委会批准。"), "success")
+                    return redirect(url_for(".substitutions", delegation_id=d.id))
+                flash(_refusal_text(out), "error")
+    requests = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
+                                  .order_by(Substitution.id.desc())).all()
+    return _render("workspace/substitutions.html", ws, form=form, person_form=person_form, requests=requests)

@@ -1,0 +1,119 @@
+"""Application-wide web pieces: home, language switch, template helpers, error pages,
+security headers."""
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import Blueprint, Flask, redirect, render_template, request, session, url_for
+from flask_babel import Babel, get_locale
+from flask_login import LoginManager, current_user
+
+from .extensions import db
+from .rules.engine import CHINA
+
+bp = Blueprint("web", __name__)
+LANGS = ("zh", "en")
+
+
+def select_locale() -> str:
+    lang = session.get("lang")
+    return lang if lang in LANGS else "zh"
+
+
+@bp.post("/lang")
+def set_language():
+    lang = request.form.get("lang")
+    if lang in LANGS:
+        session["lang"] = lang
+    target = request.form.get("next") or "/"
+    return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
+
+
+def mask_id(number: str | None) -> str:
+    """Shown where the full number is not needed: 330102********1235."""
+    if not number:
+        return ""
+    n = str(number)
+    return n[:6] + "*" * max(len(n) - 10, 0) + n[-4:] if len(n) > 10 else n[:2] + "*" * max(len(n) - 4, 0) + n[-2:]
+
+
+def china_time(value: dt.datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    if value is None:
+        return ""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.timezone.utc)
+    return value.astimezone(CHINA).strftime(fmt)
+
+
+def time_left(closes: dt.datetime | None, now: dt.datetime) -> str:
+    if closes is None:
+        return ""
+    seconds = int((closes - now).total_seconds())
+    zh = str(get_locale()) != "en"
+    if seconds <= 0:
+        return "已截止" if zh else "closed"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        return f"{days} 天 {hours} 小时" if zh else f"{days} d {hours} h"
+    return f"{hours} 小时 {minutes} 分" if zh else f"{hours} h {minutes} min"
+
+
+def init_web(app: Flask) -> None:
+    Babel(app, locale_selector=select_locale, default_translation_directories="../translations")
+    login = LoginManager(app)
+    login.login_view = "accounts.login"
+    login.login_message = None
+
+    @login.user_loader
+    def load_user(user_id):
+        from .accounts.models import User
+        return db.session.get(User, int(user_id))
+
+    app.jinja_env.filters["mask_id"] = mask_id
+    app.jinja_env.filters["china_time"] = china_time
+    from .rules.engine import format_deadline
+    app.jinja_env.filters["deadline"] = lambda v: format_deadline(v) if v else ""
+
+    @app.context_processor
+    def helpers():
+        lang = str(get_locale())
+        def unit_name(d, field):
+            from .games.models import Unit
+            from sqlalchemy import select
+            row = db.session.scalar(select(Unit).where(Unit.code == d.unit_code)) if d.unit_code else None
+            return getattr(row, field) if row else (d.unit_name or d.unit_code or "")
+        return {"lang": lang, "msg": lambda v: v.en if lang == "en" else v.zh,
+                "t": lambda zh, en: en if lang == "en" else zh,
+                "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en")}
+
+    @app.route("/")
+    def home():
+        if not current_user.is_authenticated:
+            return redirect(url_for("accounts.login"))
+        if current_user.role == "leader":
+            if current_user.delegation_id:
+                return redirect(url_for("workspace.dashboard", delegation_id=current_user.delegation_id))
+            return render_template("errors/no_delegation.html")
+        if current_user.role == "accountant":
+            return redirect(url_for("money.overview"))
+        return redirect(url_for("organiser.overview"))
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("Content-Security-Policy",
+                                    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'")
+        return response
+
+    for code in (403, 404, 413):
+        app.register_error_handler(code, lambda e, c=code: (render_template("errors/error.html", code=c), c))
+
+    from flask_wtf.csrf import CSRFError
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(e):
+        return render_template("errors/error.html", code=400, csrf=True), 400

@@ -1,0 +1,272 @@
+"""The organising committee's pages: overview, delegations of a Games, the queue of what
+waits, reviewing a delegation (approve, return with reasons, extension, withdrawal),
+deciding substitutions, the audit log, exports."""
+from __future__ import annotations
+
+import datetime as dt
+from io import BytesIO
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from sqlalchemy import func, select
+from wtforms import BooleanField, DateTimeLocalField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, Optional
+
+from ..accounts.access import delegation_view, roles
+from ..accounts.views import actor
+from ..audit.models import AuditLog
+from ..clock import now
+from ..delegations.models import Delegation
+from ..delegations.services import export_document
+from ..extensions import db
+from ..games.models import Games, Unit
+from ..games.services import definition_of
+from ..rules.engine import CHINA
+from . import exports, services
+from .models import Place, Substitution
+from .stages import STAGE_NAMES, stage_at
+
+bp = Blueprint("organiser", __name__, url_prefix="/org")
+ORG = ("organiser", "admin")
+
+
+class ReturnForm(FlaskForm):
+    item = SelectField(_l("涉及"), validators=[Optional()])
+    reason = TextAreaField(_l("理由"), validators=[DataRequired(message=_l("请填写理由")), Length(max=1000)])
+
+
+class ExtensionForm(FlaskForm):
+    stage = SelectField(_l("阶段"), choices=[("declaration", _l("第一次报名")), ("names", _l("人员名单")),
+                                          ("substitutions", _l("更换运动员"))])
+    until = DateTimeLocalField(_l("延至（北京时间）"), format="%Y-%m-%dT%H:%M", validators=[DataRequired()])
+    reason = StringField(_l("理由"), validators=[DataRequired(message=_l("请填写理由")), Length(max=500)])
+
+
+class WithdrawForm(FlaskForm):
+    event = SelectField(_l("项目"), validators=[Optional()])
+    excused = BooleanField(_l("理由成立（不可抗力），不处罚"))
+    reason = StringField(_l("说明"), validators=[Optional(), Length(max=1000)])
+
+
+class DecisionForm(FlaskForm):
+    reason = StringField(_l("理由"), validators=[Optional(), Length(max=1000)])
+
+
+def _stage_label(games: Games, at):
+    info = stage_at(definition_of(games).stages, at)
+    return info, STAGE_NAMES[info.stage]
+
+
+@bp.get("/")
+@roles(*ORG)
+def overview():
+    at = now()
+    games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    rows = []
+    for g in games:
+        counts = dict(db.session.execute(select(Delegation.status, func.count()).where(Delegation.games_id == g.id)
+                                         .group_by(Delegation.status)).all())
+        pending = db.session.scalar(select(func.count(Substitution.id)).join(Delegation).where(
+            Delegation.games_id == g.id, Substitution.status == "pending"))
+        info, names = _stage_label(g, at)
+        rows.append({"games": g, "counts": counts, "pending": pending, "stage": names, "closes": info.closes,
+                     "capacity": definition_of(g).capacity,
+                     "accepted": db.session.scalar(select(func.count(Place.id)).where(
+                         Place.games_id == g.id, Place.status == "accepted")),
+                     "waiting": db.session.scalar(select(func.count(Place.id)).where(
+                         Place.games_id == g.id, Place.status == "waitlisted"))})
+    return render_template("organiser/overview.html", rows=rows, at=at)
+
+
+@bp.get("/games/<slug>")
+@roles(*ORG)
+def games_view(slug):
+    g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    status = request.args.get("status") or ""
+    q = select(Delegation).where(Delegation.games_id == g.id)
+    if status:
+        q = q.where(Delegation.status == status)
+    delegations = db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    rows = []
+    for d in delegations:
+        doc = export_document(d)
+        athletes = {r for e in doc["entries"] for r in (e.get("people") or [s["person"] for s in e.get("lineup") or []])}
+        rows.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
+                     "people": len(doc["people"]), "athletes": len(athletes),
+                     "events": len({e["event"] for e in doc["entries"]})})
+    return render_template("organiser/games.html", g=g, rows=rows, status=status,
+                           events=definition_of(g).events)
+
+
+@bp.get("/queue")
+@roles(*ORG)
+def queue():
+    """What waits for a decision: submitted delegations and pending substitutions."""
+    f_games, f_unit, f_event, f_kind = (request.args.get(k) or "" for k in ("games", "unit", "event", "kind"))
+    items = []
+    if f_kind in ("", "delegation"):
+        q = select(Delegation).where(Delegation.status == "submitted")
+        if f_games:
+            q = q.join(Games).where(Games.slug == f_games)
+        if f_unit:
+            q = q.where(Delegation.unit_code == f_unit)
+        for d in db.session.scalars(q.order_by(Delegation.submitted_at)):
+            if f_event and f_event not in {e["event"] for e in export_document(d)["entries"]}:
+                continue
+            items.append({"kind": "delegation", "d": d, "at": d.submitted_at, "what": _("报名待审核")})
+    if f_kind in ("", "substitution"):
+        q = select(Substitution).join(Delegation).where(Substitution.status == "pending")
+        if f_games:
+            q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
+        if f_unit:
+            q = q.where(Delegation.unit_code == f_unit)
+        if f_event:
+            q = q.where(Substitution.event_code == f_event)
+        for s in db.session.scalars(q.order_by(Substitution.requested_at)):
+            items.append({"kind": "substitution", "d": s.delegation, "at": s.requested_at, "sub": s,
+                          "what": f"{s.event_code}: {s.out_ref} → {s.in_person.get('name', '')}"})
+    items.sort(key=lambda i: i["at"] or dt.datetime.min.replace(tzinfo=dt.timezone.utc))
+    all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    units = db.session.scalars(select(Unit).order_by(Unit.code)).all()
+    return render_template("organiser/queue.html", items=items, all_games=all_games, units=units,
+                           f=dict(games=f_games, unit=f_unit, event=f_event, kind=f_kind),
+                           decision=DecisionForm())
+
+
+@bp.route("/d/<int:delegation_id>", methods=["GET"])
+@delegation_view(*ORG, leader=False)
+def review(d):
+    from ..delegations.views import Workspace
+    ws = Workspace(d)
+    ret = ReturnForm()
+    ret.item.choices = [("delegation:", _("整个报名"))] + \
+        [(f"person:{p['ref']}", p["name"]) for p in ws.doc["people"]] + \
+        [(f"event:{c}", ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])]
+    ext = ExtensionForm()
+    wd = WithdrawForm()
+    wd.event.choices = [("", _("全部（整个报名退出）"))] + \
+        [(c, ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])]
+    audit = db.session.scalars(select(AuditLog).where(AuditLog.delegation_id == d.id)
+                               .order_by(AuditLog.id.desc()).limit(200)).all()
+    subs = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
+                              .order_by(Substitution.id.desc())).all()
+    extensions = services.extensions_of(d)
+    return render_template("organiser/review.html", ws=ws, d=d, doc=ws.doc, ret=ret, ext=ext, wd=wd,
+                           audit=audit, subs=subs, decision=DecisionForm(), approve_form=FlaskForm(),
+                           extensions=extensions)
+
+
+def _flash_outcome(out, ok_message):
+    if out.ok:
+        flash(ok_message, "success")
+    else:
+        en = str(_("中文")) != "中文"
+        text = (out.message[1] if en else out.message[0]) if out.message else \
+            "；".join(v.en if en else v.zh for v in out.violations if v.is_error)
+        flash(text or _("操作未完成。"), "error")
+
+
+@bp.post("/d/<int:delegation_id>/approve")
+@delegation_view(*ORG, leader=False)
+def approve(d):
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    _flash_outcome(services.approve(d, actor(), now()), _("已批准。"))
+    return redirect(url_for(".review", delegation_id=d.id))
+
+
+@bp.post("/d/<int:delegation_id>/return")
+@delegation_view(*ORG, leader=False)
+def return_(d):
+    form = ReturnForm()
+    form.item.choices = [(request.form.get("item", ""), "")]
+    if not form.validate_on_submit():
+        flash(_("退回时须说明理由。"), "error")
+        return redirect(url_for(".review", delegation_id=d.id))
+    item_type, _sep, key = (form.item.data or "delegation:").partition(":")
+    _flash_outcome(services.return_for_changes(d, actor(), [(item_type, key or None, form.reason.data)]),
+                   _("已退回，领队会看到理由。"))
+    return redirect(url_for(".review", delegation_id=d.id))
+
+
+@bp.post("/d/<int:delegation_id>/extension")
+@delegation_view(*ORG, leader=False)
+def extension(d):
+    form = ExtensionForm()
+    if not form.validate_on_submit():
+        flash(_("请填写延期时间和理由。"), "error")
+        return redirect(url_for(".review", delegation_id=d.id))
+    until = form.until.data.replace(tzinfo=CHINA)
+    _flash_outcome(services.grant_extension(d, form.stage.data, until, form.reason.data, actor()),
+                   _("已延期。"))
+    return redirect(url_for(".review", delegation_id=d.id))
+
+
+@bp.post("/d/<int:delegation_id>/withdraw")
+@delegation_view(*ORG, leader=False)
+def withdraw(d):
+    form = WithdrawForm()
+    form.event.choices = [(request.form.get("event", ""), "")]
+    if not form.validate_on_submit():
+        abort(400)
+    out = services.withdraw(d, form.event.data or None, form.excused.data, actor(), now(), form.reason.data)
+    en = str(_("中文")) != "中文"
+    _flash_outcome(out, (out.message[1] if en else out.message[0]) if out.message else "")
+    return redirect(url_for(".review", delegation_id=d.id))
+
+
+@bp.post("/substitutions/<int:sub_id>/<decision>")
+@roles(*ORG)
+def decide(sub_id, decision):
+    form = DecisionForm()
+    if not form.validate_on_submit() or decision not in ("approve", "reject"):
+        abort(400)
+    sub = db.session.get(Substitution, sub_id) or abort(404)
+    out = services.decide_substitution(sub, decision == "approve", actor(), now(), form.reason.data)
+    _flash_outcome(out, _("已批准更换。") if decision == "approve" else _("已驳回更换申请。"))
+    return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
+                    else url_for(".queue"))
+
+
+@bp.get("/audit")
+@roles(*ORG)
+def audit():
+    """The audit log, per delegation or per person (ref), newest first."""
+    q = select(AuditLog)
+    delegation_id = request.args.get("delegation", type=int)
+    person = request.args.get("person")
+    if delegation_id:
+        q = q.where(AuditLog.delegation_id == delegation_id)
+    rows = db.session.scalars(q.order_by(AuditLog.id.desc()).limit(500)).all()
+    if person:
+        rows = [r for r in rows if person in str(r.before or "") + str(r.after or "") + (r.object_key or "")]
+    return render_template("organiser/audit.html", rows=rows, delegation_id=delegation_id, person=person)
+
+
+@bp.get("/games/<slug>/export/<kind>.<fmt>")
+@roles(*ORG)
+def export(slug, kind, fmt):
+    g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    drafts = request.args.get("drafts") == "1"
+    if kind == "summary":
+        header, rows = exports.summary_rows(g, drafts)
+        title = "summary"
+    elif kind == "roster":
+        header, rows = exports.roster_rows(g, drafts)
+        title = "roster"
+    else:
+        if kind not in {e.code for e in definition_of(g).events}:
+            abort(404)
+        header, rows = exports.entry_rows(g, kind, drafts)
+        title = kind
+    if fmt == "csv":
+        return send_file(BytesIO(exports.to_csv(header, rows)), mimetype="text/csv", as_attachment=True,
+                         download_name=f"{slug}-{title}.csv")
+    if fmt == "xlsx":
+        return send_file(BytesIO(exports.to_xlsx(title, header, rows)), as_attachment=True,
+                         download_name=f"{slug}-{title}.xlsx",
+                         mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    abort(404)
