@@ -117,3 +117,7 @@ def init_web(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(e):
         return render_template("errors/error.html", code=400, csrf=True), 400
+
+
+def is_en() -> bool:
+    return str(get_locale()) == "en"

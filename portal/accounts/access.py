@@ -25,9 +25,10 @@ def roles(*allowed: str):
     return decorate
 
 
-def delegation_view(*staff_roles: str, leader: bool = True):
+def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ("organiser", "admin")):
     """The view takes `delegation_id`: a leader reaches only his own delegation; the
-    organising committee's roles listed in staff_roles reach every delegation."""
+    organising committee's roles listed in staff_roles reach every delegation, and only
+    `writers` among them may send a state-changing request (an accountant reads)."""
     def decorate(view):
         @functools.wraps(view)
         def wrapper(delegation_id: int, *args, **kwargs):
@@ -43,6 +44,8 @@ def delegation_view(*staff_roles: str, leader: bool = True):
                 if not leader or current_user.delegation_id != d.id:
                     abort(404)  # do not even confirm that another unit's delegation exists
             elif current_user.role not in staff_roles:
+                abort(403)
+            elif request.method not in ("GET", "HEAD") and current_user.role not in writers:
                 abort(403)
             g.delegation = d
             return view(d, *args, **kwargs)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
+from ..web import is_en
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
@@ -59,7 +60,7 @@ def password():
         if services.authenticate(current_user.username, form.current.data) is None:
             form.current.errors.append(_("当前密码不对"))
         elif problem := services.password_problem(form.password.data):
-            form.password.errors.append(problem[0] if _("中文") == "中文" else problem[1])
+            form.password.errors.append(problem[0] if not is_en() else problem[1])
         else:
             services.set_password(current_user, form.password.data, actor())
             flash(_("密码已修改。"), "success")
@@ -75,7 +76,7 @@ def invitation(token):
     form = InvitationForm()
     if form.validate_on_submit():
         if problem := services.password_problem(form.password.data):
-            form.password.errors.append(problem[0] if _("中文") == "中文" else problem[1])
+            form.password.errors.append(problem[0] if not is_en() else problem[1])
         else:
             services.set_password(user, form.password.data, Actor(user.display_name, user_id=user.id,
                                                                   ip=request.remote_addr))

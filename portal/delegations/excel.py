@@ -116,8 +116,10 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
          (p.get("university") or {}).get("graduation_date"), (p.get("fide_rating") or {}).get("value"),
          (p.get("fide_rating") or {}).get("list"), p.get("club"), ",".join(p.get("documents") or [])]
         for p in doc["people"]], widths={"name": 12, "id_number": 22, "documents": 30})
-    for row in range(2, MAX_ROWS + 1):
-        people.cell(row=row, column=6).number_format = "@"  # ID numbers stay text
+    # ID numbers stay text (a number would lose a trailing X and digits past the 15th).
+    people.column_dimensions["F"].number_format = "@"
+    for row in range(2, people.max_row + 1):
+        people.cell(row=row, column=6).number_format = "@"
     _list_validation(people, rng("C", 3), 3, "M 或 F")
     _list_validation(people, rng("D", len(ID_TYPES) + 1), 5, "见下拉列表")
 

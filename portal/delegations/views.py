@@ -11,6 +11,7 @@ import os
 import secrets
 from collections import Counter
 
+from ..web import is_en
 from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request, send_file,
                    session, url_for)
 from flask_babel import gettext as _
@@ -69,7 +70,7 @@ class Workspace:
 
     def stage_name(self):
         zh, en = STAGE_NAMES[self.stage.stage]
-        return en if str(_("中文")) != "中文" else zh
+        return en if is_en() else zh
 
     def by_person(self, ref):
         return [v for v in self.violations if ref in v.people]
@@ -82,7 +83,7 @@ class Workspace:
         if e is None:
             return code
         sport = self.sports.get(e.sport)
-        lang_en = str(_("中文")) != "中文"
+        lang_en = is_en()
         return f"{sport.name.en if lang_en else sport.name.zh} {e.name.en if lang_en else e.name.zh}"
 
     def quota(self, code) -> int | None:
@@ -164,7 +165,7 @@ def _save(d, new_doc, form_version, success, back):
 
 
 def _refusal_text(out) -> str:
-    en = str(_("中文")) != "中文"
+    en = is_en()
     if out.message:
         return out.message[1] if en else out.message[0]
     return "；".join(v.en if en else v.zh for v in out.violations) or _("保存失败。")
@@ -319,7 +320,7 @@ def person(d, ref):
                 _parsed, reason = idnumber.parse(number)
                 if reason:
                     zh, en = idnumber.REASONS[reason]
-                    problem = en if str(_("中文")) != "中文" else zh
+                    problem = en if is_en() else zh
                     form.id_number.errors.append(problem)
             if problem is None:
                 new_ref = ref or edit.next_ref(ws.doc)
@@ -364,13 +365,13 @@ def upload_document(d, ref):
         abort(404)
     form = UploadForm()
     if not form.validate_on_submit():
-        flash("；".join(e for errs in form.errors.values() for e in errs), "error")
+        flash("；".join(str(e) for errs in form.errors.values() for e in errs), "error")
         return redirect(url_for(".person", delegation_id=d.id, ref=ref))
     data = form.file.data.read()
     checked = check_upload(data)
     if checked[0] is None:
         zh, en = checked[1]
-        flash((en if str(_("中文")) != "中文" else zh), "error")
+        flash((en if is_en() else zh), "error")
         return redirect(url_for(".person", delegation_id=d.id, ref=ref))
     content_type, ext = checked
     digest = store(current_app.config["UPLOAD_FOLDER"], d.id, data, ext)
@@ -540,7 +541,7 @@ def upload(d):
     ws = Workspace(d)
     form = FileUploadForm()
     if request.method == "GET" or not form.validate_on_submit():
-        return _render("workspace/upload.html", ws, form=form, problems=None)
+        return _render("workspace/upload.html", ws, form=form, upload_problems=None)
     storage = form.file.data
     raw = storage.read()
     name = storage.filename or ""
@@ -559,12 +560,12 @@ def upload(d):
     if new_doc is not None and not problems:
         parsed, schema = parse_document(new_doc)
         if schema:
-            en = str(_("中文")) != "中文"
+            en = is_en()
             problems = [(v.path or name, v.en if en else v.zh) for v in schema]
         elif parsed.games != d.games.slug or (d.unit_code and parsed.unit != d.unit_code):
             problems = [(name, _("文件属于其他比赛或其他单位。"))]
     if problems:
-        return _render("workspace/upload.html", ws, form=form, problems=problems), 422
+        return _render("workspace/upload.html", ws, form=form, upload_problems=problems), 422
     token = secrets.token_urlsafe(16)
     with open(_pending_path(token), "w", encoding="utf-8") as f:
         json.dump({"delegation_id": d.id, "document": new_doc, "filename": name}, f, ensure_ascii=False)
@@ -584,10 +585,9 @@ def confirm_upload(d):
     if not form.validate_on_submit():
         abort(400)
     token = form.token.data or ""
-    if token not in session.get("pending_uploads", []) or not token.replace("-", "").replace("_", "").isalnum():
-        abort(404)
-    path = _pending_path(token)
-    if not os.path.exists(path):
+    known = token in session.get("pending_uploads", []) and token.replace("-", "").replace("_", "").isalnum()
+    path = _pending_path(token) if known else ""
+    if not known or not os.path.exists(path):
         flash(_("上传已过期，请重新上传。"), "error")
         return redirect(url_for(".upload", delegation_id=d.id))
     with open(path, encoding="utf-8") as f:

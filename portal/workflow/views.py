@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from io import BytesIO
 
+from ..web import is_en
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -163,7 +164,7 @@ def _flash_outcome(out, ok_message):
     if out.ok:
         flash(ok_message, "success")
     else:
-        en = str(_("中文")) != "中文"
+        en = is_en()
         text = (out.message[1] if en else out.message[0]) if out.message else \
             "；".join(v.en if en else v.zh for v in out.violations if v.is_error)
         flash(text or _("操作未完成。"), "error")
@@ -213,7 +214,7 @@ def withdraw(d):
     if not form.validate_on_submit():
         abort(400)
     out = services.withdraw(d, form.event.data or None, form.excused.data, actor(), now(), form.reason.data)
-    en = str(_("中文")) != "中文"
+    en = is_en()
     _flash_outcome(out, (out.message[1] if en else out.message[0]) if out.message else "")
     return redirect(url_for(".review", delegation_id=d.id))
 

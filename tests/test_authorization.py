@@ -1,0 +1,178 @@
+"""Every route of the app, for every role, against a table of what each may do. A new
+route missing from the table fails this test."""
+import datetime as dt
+import re
+
+import pytest
+
+from builders import doc, individual, person
+
+ROLES = ("anonymous", "leader_a", "leader_b", "organiser", "accountant")
+# allow: reaches the view; deny: 403 or 404; login: sent to the login page.
+A, D, L = "allow", "deny", "login"
+ALL = (A, A, A, A, A)
+LEADER_READ = (L, A, D, A, A)       # own delegation; the committee reads every one
+LEADER_WRITE = (L, A, D, A, D)      # the accountant may read, not change
+ORG = (L, D, D, A, D)
+TABLE = {
+    ("static", "GET"): ALL,
+    ("home", "GET"): (L, A, A, A, A),
+    ("web.set_language", "POST"): ALL,
+    ("api.check", "POST"): ALL,
+    ("accounts.login", "GET"): ALL, ("accounts.login", "POST"): ALL,
+    ("accounts.logout", "POST"): ALL,  # always ends on the login page
+    ("accounts.password", "GET"): (L, A, A, A, A), ("accounts.password", "POST"): (L, A, A, A, A),
+    ("accounts.invitation", "GET"): ALL, ("accounts.invitation", "POST"): ALL,
+    ("accounts.leader_accounts", "GET"): ORG, ("accounts.leader_accounts", "POST"): ORG,
+    ("accounts.reinvite", "POST"): ORG,
+    ("workspace.dashboard", "GET"): LEADER_READ,
+    ("workspace.declarations", "GET"): LEADER_READ, ("workspace.declarations", "POST"): LEADER_WRITE,
+    ("workspace.people", "GET"): LEADER_READ,
+    ("workspace.person", "GET"): LEADER_READ, ("workspace.person", "POST"): LEADER_WRITE,
+    ("workspace.delete_person", "POST"): LEADER_WRITE,
+    ("workspace.upload_document", "POST"): LEADER_WRITE,
+    ("workspace.file", "GET"): LEADER_READ,
+    ("workspace.entries", "GET"): LEADER_READ, ("workspace.entries", "POST"): LEADER_WRITE,
+    ("workspace.roles", "GET"): LEADER_READ, ("workspace.roles", "POST"): LEADER_WRITE,
+    ("workspace.submit", "POST"): LEADER_WRITE,
+    ("workspace.download_json", "GET"): LEADER_READ,
+    ("workspace.download_excel", "GET"): LEADER_READ,
+    ("workspace.upload", "GET"): LEADER_WRITE, ("workspace.upload", "POST"): LEADER_WRITE,
+    ("workspace.confirm_upload", "POST"): LEADER_WRITE,
+    ("workspace.substitutions", "GET"): LEADER_READ, ("workspace.substitutions", "POST"): LEADER_WRITE,
+    ("workspace.statement", "GET"): LEADER_READ,
+    ("workspace.statement_xlsx", "GET"): LEADER_READ,
+    ("workspace.statement_pdf", "GET"): LEADER_READ,
+    ("workspace.rooms", "GET"): LEADER_READ, ("workspace.rooms", "POST"): LEADER_WRITE,
+    ("organiser.overview", "GET"): ORG,
+    ("organiser.games_view", "GET"): ORG,
+    ("organiser.queue", "GET"): ORG,
+    ("organiser.review", "GET"): ORG,
+    ("organiser.approve", "POST"): ORG, ("organiser.return_", "POST"): ORG,
+    ("organiser.extension", "POST"): ORG, ("organiser.withdraw", "POST"): ORG,
+    ("organiser.decide", "POST"): ORG,
+    ("organiser.audit", "GET"): ORG,
+    ("organiser.export", "GET"): ORG,
+    ("money.overview", "GET"): (L, D, D, A, A),
+    ("money.statement_import", "GET"): (L, D, D, D, A), ("money.statement_import", "POST"): (L, D, D, D, A),
+    ("money.assign", "POST"): (L, D, D, D, A),
+    ("money.post_entry", "POST"): (L, D, D, D, A),
+    ("money.report_xlsx", "GET"): (L, D, D, A, A),
+    ("money.insurance", "GET"): (L, D, D, A, A),
+    ("money.rooms", "GET"): (L, D, D, A, A),
+}
+
+
+@pytest.fixture
+def world(app, db):
+    """Two units' delegations at nmsg-2019, an uploaded file, a pending substitution,
+    and one account per role."""
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.delegations.files import UploadedFile
+    from portal.games.services import find_games
+    from portal.workflow.models import Substitution
+    from portal.workflow.services import new_delegation, save
+    when = dt.datetime(2019, 5, 1, tzinfo=dt.timezone.utc)
+    games = find_games("nmsg-2019")
+    actor = Actor("test")
+    da = save(new_delegation(games, "zhejiang"), doc("nmsg-2019", people=[person("p1", year=2019)],
+              entries=[individual("chess.MI", "p1")]), actor, when).delegation
+    db_b = save(new_delegation(games, "jiangsu"), doc("nmsg-2019", unit="jiangsu"), actor, when).delegation
+    f = UploadedFile(delegation_id=da.id, person_ref="p1", kind="photo", filename="x.png",
+                     content_type="image/png", size=1, sha256="0" * 64, uploaded_by="t")
+    sub = Substitution(delegation_id=da.id, event_code="chess.MI", out_ref="p1", in_person={"name": "x"},
+                       reason="r", requested_by="t")
+    db.session.add_all([f, sub])
+    db.session.commit()
+    import os
+    folder = os.path.join(app.config["UPLOAD_FOLDER"], str(da.id))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "0" * 64 + ".png"), "wb") as fh:
+        fh.write(b"\x89PNG\r\n\x1a\n")
+    users = {}
+    for name, role, d in (("leader_a", "leader", da), ("leader_b", "leader", db_b), ("organiser", "organiser", None),
+                          ("accountant", "accountant", None)):
+        users[name] = create_account(name, name, role, actor, delegation=d, password="password-123")[0]
+    _, token = create_account("invitee", "invitee", "leader", actor, delegation=da)
+    return {"delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
+            "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
+            "filename": "app.css", "line_id": 1}
+
+
+def _url(rule, values):
+    url = rule.rule
+    for arg in rule.arguments:
+        url = re.sub(rf"<(?:[a-z]+:)?{arg}>", str(values[arg]), url)
+    return url
+
+
+def _login(app, username):
+    client = app.test_client()
+    if username != "anonymous":
+        was = app.config["WTF_CSRF_ENABLED"]
+        app.config["WTF_CSRF_ENABLED"] = False
+        with app.app_context():
+            resp = client.post("/login", data={"username": username, "password": "password-123"})
+        app.config["WTF_CSRF_ENABLED"] = was
+        assert resp.status_code == 302, resp.get_data(as_text=True)[:500]
+    return client
+
+
+def test_every_route_is_in_the_table(app):
+    missing = []
+    for rule in app.url_map.iter_rules():
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            if (rule.endpoint, method) not in TABLE:
+                missing.append((rule.endpoint, method))
+    assert missing == [], f"routes without an authorization rule: {missing}"
+
+
+def test_every_role_on_every_route(app, world):
+    app.config["WTF_CSRF_ENABLED"] = False  # CSRF is tested on its own; here: roles
+    try:
+        failures = []
+        for rule in app.url_map.iter_rules():
+            for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+                expected = TABLE.get((rule.endpoint, method))
+                if expected is None:
+                    continue
+                for role, want in zip(ROLES, expected):
+                    client = _login(app, role)
+                    url = _url(rule, world)
+                    with app.app_context():  # a fresh `g` per request, as in production
+                        resp = client.open(url, method=method, data={})
+                    location = resp.headers.get("Location", "")
+                    if resp.status_code in (403, 404):
+                        got = D
+                    elif resp.status_code in (301, 302, 303) and "/login" in location and rule.endpoint != "accounts.logout":
+                        got = L
+                    else:
+                        got = A
+                    if got != want:
+                        failures.append(f"{method} {url} as {role}: expected {want}, got {got} ({resp.status_code})")
+        assert failures == [], "\n".join(failures)
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = True
+
+
+def test_state_changes_need_the_csrf_token(app, world):
+    client = _login(app, "leader_a")
+    with app.app_context():
+        assert client.post(f"/d/{world['delegation_id']}/submit", data={}).status_code == 400
+    with app.app_context():
+        assert client.post("/logout", data={}).status_code == 400
+
+
+def test_id_numbers_are_masked_in_lists(app, world):
+    from portal.delegations.services import export_document
+    from portal.delegations.models import Delegation
+    from portal.extensions import db
+    number = export_document(db.session.get(Delegation, world["delegation_id"]))["people"][0]["id_number"]
+    client = _login(app, "leader_a")
+    with app.app_context():
+        page = client.get(f"/d/{world['delegation_id']}/people").get_data(as_text=True)
+    assert number not in page and number[:6] in page
+    with app.app_context():
+        form = client.get(f"/d/{world['delegation_id']}/people/p1").get_data(as_text=True)
+    assert number in form  # shown in full only where the leader edits it

@@ -1,0 +1,159 @@
+"""The main paths in a real browser: Debian's Chromium driven by Playwright, against the
+app served on localhost with the real database."""
+import datetime as dt
+import io
+import os
+import shutil
+import threading
+
+import pytest
+
+from builders import id_for
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM) and not os.environ.get("CI"),
+                                reason="Debian's chromium is not installed (the CI script installs it)")
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+@pytest.fixture
+def server(app, db):
+    from werkzeug.serving import make_server
+    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, 10, 0, tzinfo=CHINA)
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    app.config.pop("FIXED_NOW", None)
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+def login(page, base, username, password):
+    page.goto(base + "/login")
+    page.fill("#username", username)
+    page.fill("#password", password)
+    page.click("#login")
+
+
+def test_invitation_declare_enter_fix_and_submit(server, browser, db):
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    create_account("org", "组委会", "organiser", Actor("t"), password="organiser-pass-1")
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+
+    # The organiser creates the unit's account and hands over the one-time link.
+    login(page, server, "org", "organiser-pass-1")
+    page.goto(server + "/org/accounts")
+    page.select_option("#games", "nmsg-2019")
+    page.select_option("#unit", "anhui")
+    page.fill("#username", "anhui-leader")
+    page.fill("#display_name", "安徽 领队")
+    page.click("button[type=submit] >> text=创建并生成邀请链接")
+    link = page.inner_text("#invite-link")
+    page.click("text=退出")
+
+    # The leader sets his password through the link and lands on his dashboard.
+    page.goto(link)
+    page.fill("#password", "anhui-pass-2019")
+    page.fill("#confirm", "anhui-pass-2019")
+    page.click("text=设置并登录")
+    assert "安徽省" in page.inner_text("h1")
+    assert "第一次报名" in page.content()
+
+    # Declaration: events and numbers.
+    page.click("text=报项")
+    page.fill("input[name='count-chess.MI']", "2")
+    page.fill("input[name='count-chess.BI']", "1")
+    page.click("text=保存报项")
+    assert "已保存报项" in page.content()
+
+    # Names: the ID number first; birth date and gender come from it.
+    page.click(".tabs >> text=人员")
+    page.click("#add-person")
+    number = id_for("1996-04-12", "M", "340102")
+    page.fill("#id_number", number)
+    assert page.input_value("#birth_date") == "1996-04-12"
+    assert page.input_value("#gender") == "M"
+    page.fill("#name", "汪洋")
+    page.fill("#registration_unit", "anhui")
+    page.fill("#registration_year", "2019")
+    page.click("#save-person")
+    assert "已保存 汪洋" in page.content()
+    assert number not in page.content()  # masked in the list
+
+    # Enter him, born in 1996, in the boys' (youth) event by mistake: the portal says so at once.
+    page.click("text=报名与组队")
+    block = page.locator("#event-chess-BI")
+    block.locator("input[type=checkbox]").first.check()
+    block.locator("text=保存此项目").click()
+    assert "AGE_BRACKET" in page.inner_text("aside.problems")
+    assert "不在国际象棋少年男子个人" in page.inner_text("aside.problems")
+    page.goto(server + page.url.split(server)[1].split("#")[0].replace("/entries", ""))
+    assert page.is_disabled("#submit-delegation")
+
+    # Fix it: out of the youth event, into the men's.
+    page.click("text=报名与组队")
+    block = page.locator("#event-chess-BI")
+    block.locator("input[type=checkbox]").first.uncheck()
+    block.locator("text=保存此项目").click()
+    block = page.locator("#event-chess-MI")
+    block.locator("input[type=checkbox]").first.check()
+    block.locator("text=保存此项目").click()
+    assert "没有发现问题" in page.inner_text("aside.problems")
+
+    page.click(".tabs >> text=概览")
+    page.click("#submit-delegation")
+    assert "报名已提交" in page.content()
+
+
+def test_excel_upload_with_an_error_then_a_good_one(server, browser, db, tmp_path):
+    from openpyxl import load_workbook
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    from builders import doc
+    d = save(new_delegation(find_games("nmsg-2019"), "fujian"), doc("nmsg-2019", unit="fujian"),
+             Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
+    create_account("fujian-leader", "福建 领队", "leader", Actor("t"), delegation=d, password="fujian-pass-1")
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    login(page, server, "fujian-leader", "fujian-pass-1")
+    page.click("text=Excel / JSON")
+    with page.expect_download() as dl:
+        page.click("text=下载 Excel 报名表")
+    path = tmp_path / "form.xlsx"
+    dl.value.save_as(path)
+
+    wb = load_workbook(path)
+    ws = wb["人员"]
+    ws.append(["p1", "林峰", "M", "1997/13/40", "resident_id", id_for("1997-03-03", "M", "350102"), "fujian", 2019])
+    wb["报项"].append(["chess.MI", "", 1])
+    wb["个人项目"].append(["chess.MI", "p1"])
+    bad = tmp_path / "bad.xlsx"
+    wb.save(bad)
+    page.set_input_files("#file", str(bad))
+    page.click("#upload-file")
+    problems = page.inner_text("#upload-problems")
+    assert "人员!D2" in problems and "1997/13/40" in problems
+
+    ws["D2"] = "1997-03-03"
+    good = tmp_path / "good.xlsx"
+    wb.save(good)
+    page.set_input_files("#file", str(good))
+    page.click("#upload-file")
+    assert "林峰" in page.inner_text("#upload-diff")
+    page.click("#confirm-upload")
+    assert "已按上传的文件更新报名" in page.content()
+    page.click(".tabs >> text=人员")
+    assert "林峰" in page.content()
