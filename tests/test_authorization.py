@@ -83,7 +83,10 @@ def world(app, db):
                      content_type="image/png", size=1, sha256="0" * 64, uploaded_by="t")
     sub = Substitution(delegation_id=da.id, event_code="chess.MI", out_ref="p1", in_person={"name": "x"},
                        reason="r", requested_by="t")
-    db.session.add_all([f, sub])
+    from portal.money.models import BankLine
+    line = BankLine(games_id=games.id, fingerprint="f" * 64, statement_name="s.csv", row_number=5,
+                    booked_on=dt.date(2019, 8, 1), amount=100, payer="x", memo="")
+    db.session.add_all([f, sub, line])
     db.session.commit()
     import os
     folder = os.path.join(app.config["UPLOAD_FOLDER"], str(da.id))
@@ -97,7 +100,7 @@ def world(app, db):
     _, token = create_account("invitee", "invitee", "leader", actor, delegation=da)
     return {"delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
-            "filename": "app.css", "line_id": 1}
+            "filename": "app.css", "line_id": line.id}
 
 
 def _url(rule, values):

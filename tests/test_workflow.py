@@ -246,7 +246,7 @@ def test_youth_gomoku_change_fee_and_two_day_freeze(svc, actor, db):
     sub = db.session.query(Substitution).one()
     assert not svc.decide_substitution(sub, False, actor, at("2015-07-13T09:00:00+08:00"), "").ok
     assert svc.decide_substitution(sub, True, actor, at("2015-07-13T09:00:00+08:00")).ok
-    charge = db.session.query(LedgerEntry).filter_by(delegation_id=dl.id, kind="charge").one()
+    charge = db.session.query(LedgerEntry).filter_by(delegation_id=dl.id, kind="charge", fee_code="change").one()
     from decimal import Decimal
     assert charge.amount == Decimal("50.00") and charge.fee_code == "change"
 

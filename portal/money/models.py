@@ -42,6 +42,8 @@ class LedgerEntry(db.Model):
     bank_line_id: Mapped[int | None] = mapped_column(ForeignKey("bank_line.id", ondelete="RESTRICT"))
     actor: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # When the money moved (China date): a bank line's booking date, or the day recorded.
+    value_date: Mapped[dt.date | None]
     delegation = relationship("Delegation")
 
 

@@ -8,6 +8,7 @@ does not move the balance, and the deposit can no longer be released.
 """
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 from sqlalchemy import func, select
@@ -16,6 +17,7 @@ from ..audit.services import Actor, record
 from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.services import definition_of
+from ..rules.engine import CHINA
 from .models import LedgerEntry
 
 SIGN = {"charge": 1, "credit": -1, "payment": -1, "refund": 1, "forfeit": 0}
@@ -23,7 +25,8 @@ SIGN = {"charge": 1, "credit": -1, "payment": -1, "refund": 1, "forfeit": 0}
 
 def post(d: Delegation, kind: str, amount: Decimal, description: str, actor: Actor, *,
          fee_code: str | None = None, quantity: int = 1, unit_amount: Decimal | None = None,
-         source_key: str | None = None, bank_line_id: int | None = None) -> LedgerEntry | None:
+         source_key: str | None = None, bank_line_id: int | None = None,
+         value_date: dt.date | None = None) -> LedgerEntry | None:
     """Append one ledger entry; with a source_key already posted, nothing is added."""
     amount = Decimal(amount).quantize(Decimal("0.01"))
     if amount <= 0:
@@ -32,7 +35,8 @@ def post(d: Delegation, kind: str, amount: Decimal, description: str, actor: Act
         return None
     entry = LedgerEntry(delegation_id=d.id, kind=kind, amount=amount, description=description[:300],
                         fee_code=fee_code, quantity=quantity, unit_amount=unit_amount,
-                        source_key=source_key, bank_line_id=bank_line_id, actor=actor.label)
+                        source_key=source_key, bank_line_id=bank_line_id, actor=actor.label,
+                        value_date=value_date or _today())
     db.session.add(entry)
     db.session.flush()
     record(actor, f"ledger.{kind}", "ledger_entry", str(entry.id), delegation=d,
@@ -69,3 +73,305 @@ def forfeit_on_withdrawal(d: Delegation, actor: Actor) -> None:
         if charged:
             post(d, "forfeit", Decimal(charged), f"{fee.name.zh}：退赛不予退还", actor, fee_code=fee.code,
                  source_key=f"forfeit:{d.id}:{fee.code}")
+
+
+# --- what a delegation owes ---------------------------------------------------------------
+
+def payment_reference(d: Delegation) -> str:
+    """The code to quote on transfers: ZY + Games and delegation numbers + a Luhn digit."""
+    if not d.payment_reference:
+        from stdnum import luhn
+        digits = f"{d.games_id:02d}{d.id:05d}"
+        d.payment_reference = f"ZY{digits}{luhn.calc_check_digit(digits)}"
+        db.session.flush()
+    return d.payment_reference
+
+
+def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
+    """fee code -> (quantity, unit amount, description) the regulation charges for the
+    delegation as it stands: entry fees per athlete, per team group, deposits per entrant,
+    room nights."""
+    from ..delegations.services import export_document
+    from .models import RoomRequest
+    definition = definition_of(d.games)
+    doc = export_document(d)
+    athletes = {r for e in doc["entries"] for r in (e.get("people") or [s["person"] for s in e.get("lineup") or []])}
+    team_groups = {e["event"] for e in doc["entries"] if e.get("lineup") is not None
+                   or next((x.kind for x in definition.events if x.code == e["event"]), "") == "team"}
+    out = {}
+    for fee in definition.money.fees:
+        qty = {"athlete": len(athletes), "entrant": len(athletes), "team_group": len(team_groups),
+               "delegation": 1}.get(fee.per)
+        if qty is not None:
+            out[fee.code] = (qty, fee.amount, fee.name.zh)
+    rates = {r.code: r for r in definition.rooms}
+    rows = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id,
+                                                        RoomRequest.status == "allocated")).all()
+    for room_code, room in rates.items():
+        mine = [r for r in rows if r.room_type == room_code]
+        if not mine:
+            continue
+        units = sum(r.people if room.per == "person_night" else r.rooms for r in mine)
+        out[f"room:{room_code}"] = (units, room.rate, f"住宿 {room.name.zh}（{'人·晚' if room.per == 'person_night' else '间·晚'}）")
+    return out
+
+
+def posted_by_fee(d: Delegation) -> dict[str, Decimal]:
+    """Net amount charged per fee code (charges minus credits)."""
+    out: dict[str, Decimal] = {}
+    for kind, code, amount in db.session.execute(
+            select(LedgerEntry.kind, LedgerEntry.fee_code, func.sum(LedgerEntry.amount))
+            .where(LedgerEntry.delegation_id == d.id, LedgerEntry.kind.in_(("charge", "credit")))
+            .group_by(LedgerEntry.kind, LedgerEntry.fee_code)):
+        out[code] = out.get(code, Decimal("0")) + (Decimal(amount) if kind == "charge" else -Decimal(amount))
+    return out
+
+
+def sync_charges(d: Delegation, actor: Actor) -> list[LedgerEntry]:
+    """Post what the regulation charges and the ledger does not show yet (a charge), or
+    what it shows beyond that (a credit). Append-only and idempotent. A withdrawn
+    delegation is not credited: fees already charged are not refunded."""
+    if d.status == "withdrawn":
+        return []
+    posted = posted_by_fee(d)
+    refundable = {f.code for f in definition_of(d.games).money.fees if f.refundable != "never"}
+    entries = []
+    for code, (qty, unit, description) in expected_fees(d).items():
+        want = (unit * qty).quantize(Decimal("0.01"))
+        have = posted.get(code, Decimal("0"))
+        if want > have:
+            entries.append(post(d, "charge", want - have, f"{description} × {qty}", actor, fee_code=code,
+                                quantity=qty, unit_amount=unit))
+        elif want < have and code not in refundable | {"change", "arbitration", "appeal"}:
+            entries.append(post(d, "credit", have - want, f"{description}：减至 {qty}", actor, fee_code=code,
+                                quantity=qty, unit_amount=unit))
+    return [e for e in entries if e]
+
+
+def totals(d: Delegation) -> dict[str, Decimal]:
+    sums = {k: Decimal("0.00") for k in ("charge", "credit", "payment", "refund", "forfeit")}
+    for kind, amount in db.session.execute(select(LedgerEntry.kind, func.sum(LedgerEntry.amount))
+                                           .where(LedgerEntry.delegation_id == d.id).group_by(LedgerEntry.kind)):
+        sums[kind] = Decimal(amount).quantize(Decimal("0.01"))
+    sums["expected"] = sums["charge"] - sums["credit"]
+    sums["balance"] = sums["expected"] - sums["payment"] + sums["refund"]
+    return sums
+
+
+def account_status(t: dict) -> str:
+    if t["expected"] == 0 and t["payment"] == 0:
+        return "nothing_due"
+    if t["balance"] == 0:
+        return "paid"
+    if t["balance"] < 0:
+        return "refund_due"
+    return "partly_paid" if t["payment"] > t["refund"] else "unpaid"
+
+
+def entry_valid(d: Delegation) -> bool | None:
+    """Where the regulation makes an entry valid only once its fee is received by the
+    deadline (youth-gomoku-2015: by 8 Jul), whether this one is. None: no such rule."""
+    definition = definition_of(d.games)
+    if not definition.money.entry_valid_when_paid:
+        return None
+    due = sum((unit * q for code, (q, unit, _) in expected_fees(d).items() if not code.startswith("room:")),
+              Decimal("0"))
+    q = select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+        LedgerEntry.delegation_id == d.id, LedgerEntry.kind == "payment")
+    closes = definition.stages.names_closes
+    if closes is not None:
+        last_day = (closes - dt.timedelta(microseconds=1)).astimezone(CHINA).date()
+        q = q.where(LedgerEntry.value_date <= last_day)
+    paid = Decimal(db.session.scalar(q))
+    return due > 0 and paid >= due
+
+
+def release_deposit(d: Delegation, actor: Actor) -> LedgerEntry | None:
+    """After check-in the deposit comes back: credit it (the balance then shows the refund due)."""
+    for fee in definition_of(d.games).money.fees:
+        if fee.refundable == "after_checkin":
+            held = posted_by_fee(d).get(fee.code, Decimal("0"))
+            forfeited = db.session.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                LedgerEntry.delegation_id == d.id, LedgerEntry.kind == "forfeit", LedgerEntry.fee_code == fee.code))
+            amount = held - Decimal(forfeited)
+            if amount > 0:
+                return post(d, "credit", amount, f"{fee.name.zh}：报到后退还", actor, fee_code=fee.code,
+                            source_key=f"release:{d.id}:{fee.code}")
+    return None
+
+
+def _today() -> dt.date:
+    from ..clock import now
+    return now().astimezone(CHINA).date()
+
+
+# --- rooms --------------------------------------------------------------------------------
+
+def stay_window(definition) -> tuple[dt.date, dt.date, bool]:
+    """First and last night a delegation may book, and whether the first is strict
+    ("提前报到者大会不予接待")."""
+    start, end = definition.dates.start, definition.dates.end
+    firsts, lasts, strict = [], [], False
+    for rule in definition.stay:
+        firsts.append(start - dt.timedelta(days=rule.arrive_days_before))
+        strict = strict or rule.earliest_arrival_strict
+        if rule.depart_days_after is not None:
+            lasts.append(end + dt.timedelta(days=rule.depart_days_after) - dt.timedelta(days=1))
+    first = min(firsts) if firsts else start - dt.timedelta(days=1)
+    last = max(lasts) if lasts else (definition.dates.depart or end) - dt.timedelta(days=1)
+    return first, last, strict
+
+
+def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_night: dt.date, rooms: int,
+                  people: int, actor: Actor):
+    """Book rooms for a run of nights, first come first served against the inventory."""
+    from ..db_tx import lock_row, transactional
+    from ..games.models import Games
+    from ..workflow.services import Outcome, refused
+    from .models import RoomRequest
+
+    @transactional
+    def run():
+        definition = definition_of(d.games)
+        room = next((r for r in definition.rooms if r.code == room_type), None)
+        if room is None:
+            return refused("未知的房型。", "Unknown room type.", d)
+        if rooms < 1 or people < 1 or last_night < first_night:
+            return refused("房间数、人数和日期须有效。", "Rooms, people and nights must be valid.", d)
+        first, last, strict = stay_window(definition)
+        if first_night < first:
+            why = "提前报到者大会不予接待" if strict else "早于可入住日期"
+            return refused(f"{why}：最早 {first} 入住。", f"Arrival before {first} is not accepted.", d)
+        if last_night > last:
+            return refused(f"最晚住到 {last} 晚。", f"The last night that can be booked is {last}.", d)
+        lock_row(Games, d.games.id)  # inventory is the limited thing: lock, count, write
+        statuses = []
+        night = first_night
+        while night <= last_night:
+            taken = db.session.scalar(select(func.coalesce(func.sum(RoomRequest.rooms), 0)).where(
+                RoomRequest.games_id == d.games_id, RoomRequest.room_type == room_type, RoomRequest.night == night,
+                RoomRequest.status == "allocated"))
+            status = "allocated" if room.inventory is None or taken + rooms <= room.inventory else "waitlisted"
+            db.session.add(RoomRequest(games_id=d.games_id, delegation_id=d.id, room_type=room_type, night=night,
+                                       rooms=rooms, people=people, status=status))
+            statuses.append(status)
+            night += dt.timedelta(days=1)
+        db.session.flush()
+        record(actor, "rooms.request", "room_request", room_type, delegation=d,
+               after={"from": first_night.isoformat(), "to": last_night.isoformat(), "rooms": rooms,
+                      "people": people, "statuses": statuses})
+        sync_charges(d, actor)
+        ok = all(s == "allocated" for s in statuses)
+        return Outcome(ok, status="allocated" if ok else "waitlisted", delegation=d,
+                       message=None if ok else ("部分日期该房型已满，已列入候补。", "Some nights are full; wait-listed."))
+    return run()
+
+
+# --- bank statements ----------------------------------------------------------------------------
+
+def payer_candidates(games) -> "pd.DataFrame":
+    """Names a delegation's transfers may come from, with the amount it owes."""
+    import pandas as pd
+
+    from ..games.models import Unit
+    from ..accounts.models import User
+    rows = []
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)):
+        due = totals(d)["balance"]
+        if due <= 0:
+            continue
+        names = {units.get(d.unit_code), d.unit_name}
+        names |= {u.display_name for u in db.session.scalars(select(User).where(User.delegation_id == d.id))}
+        if d.unit_kind == "individual" and d.people:
+            names.add(d.people[0].name)
+        for name in filter(None, names):
+            rows.append({"name": name, "amount_due": f"{due:.2f}", "delegation_id": d.id})
+    return pd.DataFrame(rows, columns=["name", "amount_due", "delegation_id"])
+
+
+def references(games) -> "pd.DataFrame":
+    import pandas as pd
+    delegations = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)).all()
+    return pd.DataFrame([{"code": payment_reference(d), "delegation_id": d.id} for d in delegations],
+                        columns=["code", "delegation_id"])
+
+
+def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_nothing: bool = True):
+    """Read, match and book a bank statement. Lines already imported are skipped; a line
+    that cannot be read refuses the whole file (all_or_nothing) or is reported and left out."""
+    from ..db_tx import transactional
+    from .bank import StatementError, match, read_statement
+    from .models import BankLine
+
+    try:
+        statement = read_statement(data, filename)
+    except StatementError as exc:
+        return {"ok": False, "problems": [exc.problem], "imported": 0}
+    problems = [(zh, en) for _, zh, en in statement.bad_rows]
+    if problems and all_or_nothing:
+        return {"ok": False, "problems": problems, "imported": 0, "bad_rows": len(problems)}
+
+    @transactional
+    def run():
+        lines = statement.lines
+        known = set(db.session.scalars(select(BankLine.fingerprint).where(
+            BankLine.fingerprint.in_(lines["fingerprint"].tolist()))).all()) if len(lines) else set()
+        fresh = lines[~lines["fingerprint"].isin(known)]
+        matched = match(fresh, references(games), payer_candidates(games)) if len(fresh) else fresh
+        counts = {"reference": 0, "name_amount": 0, "unmatched": 0}
+        delegations = {d.id: d for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id))}
+        records = matched.to_dict("records")
+        bank_rows = [BankLine(games_id=games.id, fingerprint=r["fingerprint"], statement_name=filename[:200],
+                              row_number=int(r["row"]), booked_on=r["booked_on"], amount=Decimal(r["amount"]),
+                              payer=str(r["payer"])[:200], memo=str(r["memo"])[:500],
+                              matched_delegation_id=None if _na(r["delegation_id"]) else int(r["delegation_id"]),
+                              match_method=None if _na(r["method"]) else r["method"]) for r in records]
+        db.session.add_all(bank_rows)
+        db.session.flush()
+        for line in bank_rows:
+            if line.matched_delegation_id is None:
+                counts["unmatched"] += 1
+                continue
+            counts[line.match_method] += 1
+            post(delegations[line.matched_delegation_id], "payment", line.amount,
+                 f"银行到账 {line.booked_on} {line.payer}", actor, source_key=f"bank:{line.id}",
+                 bank_line_id=line.id, value_date=line.booked_on)
+        record(actor, "bank.import", "statement", filename[:200],
+               after={"lines": len(lines), "new": len(fresh), "duplicates": len(lines) - len(fresh), **counts,
+                      "bad_rows": len(problems)})
+        return {"ok": True, "problems": problems, "imported": len(fresh), "duplicates": len(lines) - len(fresh),
+                "bad_rows": len(problems), **counts}
+    return run()
+
+
+def _na(value) -> bool:
+    import pandas as pd
+    return value is None or (not isinstance(value, str) and pd.isna(value))
+
+
+def assign_line(line, d: Delegation, actor: Actor):
+    """The accountant assigns an unmatched bank line to a delegation by hand."""
+    from ..db_tx import transactional
+
+    @transactional
+    def run():
+        if line.matched_delegation_id is not None:
+            return False
+        line.matched_delegation_id, line.match_method = d.id, "manual"
+        post(d, "payment", line.amount, f"银行到账 {line.booked_on} {line.payer}（手工匹配）", actor,
+             source_key=f"bank:{line.id}", bank_line_id=line.id, value_date=line.booked_on)
+        return True
+    return run()
+
+
+def reconciliation(games) -> list[dict]:
+    from ..games.models import Unit
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    out = []
+    for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)
+                                .order_by(Delegation.unit_code, Delegation.id)):
+        t = totals(d)
+        out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or ""), "reference": payment_reference(d),
+                    **t, "status": account_status(t), "valid": entry_valid(d)})
+    return out

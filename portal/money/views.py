@@ -1,14 +1,283 @@
-"""The accountants' pages and the leader's statement (filled in by the money work)."""
+"""Money pages: the accountants' reconciliation, statement import, manual entries, insurance
+and room lists; and, in the delegation workspace, the statement and rooms."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import datetime as dt
+from decimal import Decimal, InvalidOperation
+from io import BytesIO
 
-from ..accounts.access import roles
+from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from sqlalchemy import func, select
+from wtforms import DateField, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import DataRequired, NumberRange, Optional
+
+from ..accounts.access import delegation_view, roles
+from ..accounts.views import actor
+from ..delegations.models import Delegation
+from ..delegations.views import Workspace, bp as workspace
+from ..extensions import db
+from ..games.models import Games
+from ..games.services import definition_of
+from ..web import is_en
+from . import services, statement as statements
+from .models import BankLine, RoomRequest
 
 bp = Blueprint("money", __name__, url_prefix="/money")
+READERS = ("accountant", "organiser", "admin")
+
+
+class StatementForm(FlaskForm):
+    games = SelectField(_l("比赛"), validators=[DataRequired()])
+    file = FileField(_l("银行流水（CSV 或 XLSX）"), validators=[FileRequired(message=_l("请选择文件"))])
+    on_error = RadioField(_l("有无法识别的行时"), choices=[("all", _l("整个文件不导入")), ("rest", _l("跳过这些行，导入其余"))],
+                          default="all")
+
+
+class EntryForm(FlaskForm):
+    delegation = IntegerField(validators=[DataRequired()])
+    action = SelectField(_l("操作"), choices=[
+        ("payment", _l("记录收款（非银行流水）")), ("refund", _l("记录已退款")), ("appeal_fee", _l("收取申诉/仲裁费")),
+        ("appeal_upheld", _l("申诉成立，退还申诉费")), ("checkin", _l("已报到：退还保证金")), ("sync", _l("按规程重新计算费用"))])
+    amount = StringField(_l("金额（元）"), validators=[Optional()])
+    memo = StringField(_l("说明"), validators=[Optional()])
+
+
+class RoomForm(FlaskForm):
+    room_type = SelectField(_l("房型"))
+    first_night = DateField(_l("入住日期"), validators=[DataRequired()])
+    last_night = DateField(_l("最后一晚"), validators=[DataRequired()])
+    rooms = IntegerField(_l("房间数"), default=1, validators=[NumberRange(1, 200)])
+    people = IntegerField(_l("人数"), default=1, validators=[NumberRange(1, 400)])
+
+
+def _games_arg():
+    slug = request.args.get("games")
+    all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    games = next((g for g in all_games if g.slug == slug), all_games[0] if all_games else None)
+    return games, all_games
 
 
 @bp.get("/")
-@roles("accountant", "organiser", "admin")
+@roles(*READERS)
 def overview():
-    return render_template("money/overview.html")
+    games, all_games = _games_arg()
+    if games is None:
+        abort(404)
+    rows = services.reconciliation(games)
+    db.session.commit()  # payment references created on first sight
+    unmatched = db.session.scalars(select(BankLine).where(BankLine.games_id == games.id,
+                                                          BankLine.matched_delegation_id.is_(None))
+                                   .order_by(BankLine.booked_on, BankLine.id)).all()
+    sums = {k: sum((r[k] for r in rows), Decimal("0")) for k in ("expected", "payment", "refund", "balance")}
+    return render_template("money/overview.html", games=games, all_games=all_games, rows=rows, unmatched=unmatched,
+                           sums=sums, entry_form=EntryForm(), names=statements.STATUS_NAMES,
+                           definition=definition_of(games))
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@roles("accountant")
+def statement_import():
+    form = StatementForm()
+    all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    form.games.choices = [(g.slug, g.name_zh) for g in all_games]
+    result = None
+    if form.validate_on_submit():
+        games = next(g for g in all_games if g.slug == form.games.data)
+        storage = form.file.data
+        data = storage.read()
+        result = services.import_statement(games, data, storage.filename or "statement", actor(),
+                                           all_or_nothing=form.on_error.data == "all")
+        if result["ok"]:
+            flash(_("已导入 %(n)d 行（重复 %(d)d 行已跳过）：按参考码匹配 %(r)d，按户名和金额匹配 %(a)d，未匹配 %(u)d。",
+                    n=result["imported"], d=result["duplicates"], r=result["reference"], a=result["name_amount"],
+                    u=result["unmatched"]), "success")
+            if not result["problems"]:
+                return redirect(url_for(".overview", games=games.slug))
+        else:
+            flash(_("文件没有导入：请看下面列出的问题。"), "error")
+    return render_template("money/import.html", form=form, result=result)
+
+
+@bp.post("/lines/<int:line_id>/assign")
+@roles("accountant")
+def assign(line_id):
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    line = db.session.get(BankLine, line_id) or abort(404)
+    d = db.session.get(Delegation, request.form.get("delegation", type=int) or 0)
+    if d is None or d.games_id != line.games_id:
+        flash(_("请选择同一比赛的代表团。"), "error")
+    elif services.assign_line(line, d, actor()):
+        flash(_("已匹配。"), "success")
+    games = db.session.get(Games, line.games_id)
+    return redirect(url_for(".overview", games=games.slug if games else None))
+
+
+@bp.post("/entries")
+@roles("accountant")
+def post_entry():
+    form = EntryForm()
+    if not form.validate_on_submit():
+        abort(400)
+    d = db.session.get(Delegation, form.delegation.data) or abort(404)
+    me = actor()
+    amount = None
+    if form.amount.data:
+        try:
+            amount = Decimal(form.amount.data.replace(",", "")).quantize(Decimal("0.01"))
+        except InvalidOperation:
+            amount = None
+        if amount is None or amount <= 0:
+            flash(_("金额须为正数，如 200 或 200.00。"), "error")
+            return redirect(url_for(".overview", games=d.games.slug))
+    fees = {f.per: f for f in definition_of(d.games).money.fees}
+    memo = (form.memo.data or "").strip()
+    action = form.action.data
+    if action in ("payment", "refund") and amount is None:
+        flash(_("请填写金额。"), "error")
+    elif action == "payment":
+        services.post(d, "payment", amount, memo or "收款", me)
+    elif action == "refund":
+        services.post(d, "refund", amount, memo or "退款", me)
+    elif action == "appeal_fee":
+        fee = fees.get("appeal")
+        if fee is None:
+            flash(_("本届比赛的规程没有申诉费。"), "error")
+        else:
+            services.post(d, "charge", fee.amount, f"{fee.name.zh} {memo}".strip(), me, fee_code=fee.code,
+                          unit_amount=fee.amount)
+    elif action == "appeal_upheld":
+        fee = fees.get("appeal")
+        if fee is None:
+            flash(_("本届比赛的规程没有申诉费。"), "error")
+        else:
+            services.post(d, "credit", fee.amount, f"{fee.name.zh}：申诉成立，退还 {memo}".strip(), me,
+                          fee_code=fee.code, unit_amount=fee.amount)
+    elif action == "checkin":
+        if services.release_deposit(d, me) is None:
+            flash(_("没有可退还的保证金。"), "error")
+    elif action == "sync":
+        services.sync_charges(d, me)
+    db.session.commit()
+    flash(_("已记账。"), "success")
+    return redirect(url_for(".overview", games=d.games.slug))
+
+
+@bp.get("/report.xlsx")
+@roles(*READERS)
+def report_xlsx():
+    from ..workflow.exports import to_xlsx
+    games, _all = _games_arg()
+    rows = services.reconciliation(games)
+    header = ["单位 unit", "参考码 reference", "应付 expected", "已收 received", "已退 refunded", "余额 balance", "状态 status"]
+    data = [[r["unit"], r["reference"], float(r["expected"]), float(r["payment"]), float(r["refund"]),
+             float(r["balance"]), statements.STATUS_NAMES[r["status"]][0]] for r in rows]
+    lines = db.session.scalars(select(BankLine).where(BankLine.games_id == games.id,
+                                                      BankLine.matched_delegation_id.is_(None))).all()
+    data += [[], ["未匹配的银行流水 unmatched lines"]] + [[str(b.booked_on), b.payer, float(b.amount), b.memo] for b in lines]
+    return send_file(BytesIO(to_xlsx("reconciliation", header, data)), as_attachment=True,
+                     download_name=f"{games.slug}-reconciliation.xlsx",
+                     mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+
+
+@bp.get("/insurance")
+@roles(*READERS)
+def insurance():
+    """The insurer's list where the organiser insures everyone; else who lacks proof."""
+    from ..delegations.services import export_document
+    games, all_games = _games_arg()
+    definition = definition_of(games)
+    rows = []
+    for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
+                                                         Delegation.status != "withdrawn")):
+        for p in export_document(d)["people"]:
+            rows.append({"d": d, "p": p, "has_proof": "insurance_proof" in (p.get("documents") or [])})
+    if request.args.get("format") == "xlsx" and definition.money.insurance == "organiser_buys":
+        from ..workflow.exports import to_xlsx
+        header = ["姓名 name", "性别 gender", "出生日期 birth date", "证件类型 ID type", "证件号码 ID number", "单位 unit"]
+        data = [[r["p"]["name"], r["p"].get("gender") or "", r["p"].get("birth_date") or "", r["p"].get("id_type") or "",
+                 r["p"].get("id_number") or "", r["d"].unit_code or r["d"].unit_name or ""] for r in rows]
+        return send_file(BytesIO(to_xlsx("insurance", header, data)), as_attachment=True,
+                         download_name=f"{games.slug}-insurance.xlsx",
+                         mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    return render_template("money/insurance.html", games=games, all_games=all_games, rows=rows,
+                           mode=definition.money.insurance)
+
+
+@bp.get("/rooms")
+@roles(*READERS)
+def rooms():
+    games, all_games = _games_arg()
+    definition = definition_of(games)
+    usage = {}
+    for room_type, night, status, n in db.session.execute(
+            select(RoomRequest.room_type, RoomRequest.night, RoomRequest.status, func.sum(RoomRequest.rooms))
+            .where(RoomRequest.games_id == games.id).group_by(RoomRequest.room_type, RoomRequest.night, RoomRequest.status)):
+        usage.setdefault((room_type, night), {})[status] = n
+    nights = sorted({n for _, n in usage})
+    return render_template("money/rooms.html", games=games, all_games=all_games, definition=definition,
+                           usage=usage, nights=nights)
+
+
+# --- in the delegation workspace ------------------------------------------------------------------
+
+def _title(d):
+    return f"{d.games.name_zh} · {d.unit_code or d.unit_name or d.id} · 费用对账单"
+
+
+@workspace.get("/<int:delegation_id>/statement")
+@delegation_view("organiser", "admin", "accountant")
+def statement(d):
+    ws = Workspace(d)
+    data = statements.statement(d)
+    db.session.commit()
+    return render_template("workspace/statement.html", ws=ws, d=d, doc=ws.doc, s=data,
+                           kinds=statements.KIND_NAMES, names=statements.STATUS_NAMES)
+
+
+@workspace.get("/<int:delegation_id>/statement.xlsx")
+@delegation_view("organiser", "admin", "accountant")
+def statement_xlsx(d):
+    data = statements.statement(d)
+    db.session.commit()
+    return send_file(BytesIO(statements.to_xlsx(data, _title(d))), as_attachment=True,
+                     download_name=f"{d.games.slug}-{d.unit_code or d.id}-statement.xlsx",
+                     mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+
+
+@workspace.get("/<int:delegation_id>/statement.pdf")
+@delegation_view("organiser", "admin", "accountant")
+def statement_pdf(d):
+    data = statements.statement(d)
+    db.session.commit()
+    return send_file(BytesIO(statements.to_pdf(data, _title(d))), mimetype="application/pdf",
+                     as_attachment=True, download_name=f"{d.games.slug}-{d.unit_code or d.id}-statement.pdf")
+
+
+@workspace.route("/<int:delegation_id>/rooms", methods=["GET", "POST"], endpoint="rooms")
+@delegation_view("organiser", "admin", "accountant")
+def rooms_request(d):
+    ws = Workspace(d)
+    definition = ws.definition
+    form = RoomForm()
+    form.room_type.choices = [(r.code, f"{r.name.en if is_en() else r.name.zh} · ¥{r.rate}") for r in definition.rooms]
+    first, last, strict = services.stay_window(definition)
+    if request.method == "GET":
+        form.first_night.data, form.last_night.data = first, last
+    elif form.validate_on_submit():
+        out = services.request_rooms(d, form.room_type.data, form.first_night.data, form.last_night.data,
+                                     form.rooms.data, form.people.data, actor())
+        if out.ok:
+            flash(_("已预订。"), "success")
+            return redirect(url_for("workspace.rooms", delegation_id=d.id))
+        flash((out.message[1] if is_en() else out.message[0]) if out.message else _("预订未成功。"),
+              "warning" if out.status == "waitlisted" else "error")
+    mine = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id)
+                              .order_by(RoomRequest.night, RoomRequest.id)).all()
+    return render_template("workspace/rooms.html", ws=ws, d=d, doc=ws.doc, form=form, mine=mine,
+                           window=(first, last, strict), rooms=definition.rooms)
+

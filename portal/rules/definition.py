@@ -283,6 +283,8 @@ class Money(Strict):
     # An entry counts only once its fee is received by the deadline (youth-gomoku-2015).
     entry_valid_when_paid: bool = False
     insurance: Literal["organiser_buys", "each_participant", "none"] = "none"
+    # Where transfers go (as the regulation prints it).
+    payee: dict[str, str] | None = None
 
 
 class GamesDefinition(Strict):

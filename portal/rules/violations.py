@@ -35,6 +35,8 @@ SEVERITY = {
     "CHANGE_WINDOW_CLOSED": ERROR,
     "CAPACITY_FULL": ERROR,
     "SANCTIONED": ERROR,
+    # Added for youth-gomoku-2015 十三(一): more companions than advised per athlete.
+    "COMPANION_EXCESS": WARNING,
 }
 
 

@@ -194,6 +194,9 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
     d.submitted_at, d.received_at = at, when
     record(actor, "delegation.submit", "delegation", str(d.id), delegation=d,
            after={"status": status, "received_at": when.isoformat()})
+    from ..money.services import payment_reference, sync_charges
+    payment_reference(d)
+    sync_charges(d, actor)
     return Outcome(status == "submitted", violations, status=status, delegation=d)
 
 
@@ -256,6 +259,8 @@ def approve(delegation: Delegation, actor: Actor, at: dt.datetime) -> Outcome:
         note.resolved = True
     record(actor, "delegation.approve", "delegation", str(d.id), delegation=d,
            before={"status": "submitted"}, after={"status": "approved"})
+    from ..money.services import sync_charges
+    sync_charges(d, actor)
     return Outcome(True, violations, status="approved", delegation=d)
 
 

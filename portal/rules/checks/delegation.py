@@ -1,7 +1,7 @@
 """The delegation as a whole: officials, delegation staff, documents."""
 from __future__ import annotations
 
-from ..engine import CheckContext, names, rule_check
+from ..engine import CheckContext, builtin_check, names, rule_check
 from ..violations import WARNING, Violation
 
 DOC_NAMES = {
@@ -116,4 +116,33 @@ def documents(ctx: CheckContext, rule) -> list[Violation]:
             f"{p.label} 缺少{'、'.join(DOC_NAMES[d][0] for d in missing)}（{when_zh}）。",
             f"{p.label} lacks: {', '.join(DOC_NAMES[d][1] for d in missing)} ({when_en}).",
             people=(ref,), severity=severity, extra={"documents": missing}))
+    return out
+
+
+@builtin_check
+def companions(ctx: CheckContext) -> list[Violation]:
+    """More companions than the regulation advises per athlete: a warning (rooms are short)."""
+    cap = ctx.games.companions_per_athlete
+    if cap is None:
+        return []
+    out = []
+    by_athlete: dict[str, list[str]] = {}
+    for c in ctx.delegation.companions:
+        if c.accompanies:
+            by_athlete.setdefault(c.accompanies, []).append(c.person)
+    for athlete, refs in by_athlete.items():
+        if len(refs) > cap:
+            label = ctx.people[athlete].label if athlete in ctx.people else athlete
+            out.append(Violation(
+                "COMPANION_EXCESS",
+                f"{label} 有 {len(refs)} 名陪同人员（{names(ctx, refs)}）；赛区房源紧张，建议每名运动员陪同不超过 {cap} 人。",
+                f"{label} has {len(refs)} companions ({names(ctx, refs, 'en')}); rooms are short and at most "
+                f"{cap} per athlete is advised.", people=tuple(refs)))
+    loose = [c.person for c in ctx.delegation.companions if not c.accompanies]
+    if len(ctx.delegation.companions) > cap * max(len(ctx.athletes), 0) and loose:
+        out.append(Violation(
+            "COMPANION_EXCESS",
+            f"代表团共有 {len(ctx.delegation.companions)} 名陪同人员、{len(ctx.athletes)} 名运动员；建议每名运动员陪同不超过 {cap} 人。",
+            f"The delegation brings {len(ctx.delegation.companions)} companions for {len(ctx.athletes)} athletes; "
+            f"at most {cap} per athlete is advised.", people=tuple(loose)))
     return out

@@ -1,0 +1,169 @@
+"""Bank statements as Chinese banks export them, read with pandas, and matched to
+delegations without a Python loop per line.
+
+A statement has a few title rows (account, period...) above the table; the header row is
+found by its column names. Columns: a date (交易日期, 记账日期...), a credit amount (收入金额,
+贷方发生额, 贷方金额...), the payer (对方户名, 付款人名称...) and a memo (摘要, 附言, 用途...).
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+import pandas as pd
+
+DATE = ("交易日期", "记账日期", "交易时间", "入账日期", "日期", "date")
+CREDIT = ("收入金额", "贷方发生额", "贷方金额", "收入", "贷方", "存入金额", "credit")
+PAYER = ("对方户名", "对方账户名称", "付款人户名", "付款人名称", "对方名称", "对方单位", "payer")
+MEMO = ("附言", "摘要", "用途", "备注", "交易附言", "memo")
+MAX_HEADER_SCAN = 30
+
+
+class StatementError(Exception):
+    def __init__(self, problem: tuple[str, str]):
+        self.problem = problem
+        super().__init__(problem[1])
+
+
+@dataclass
+class Statement:
+    lines: pd.DataFrame  # row, booked_on, amount (str, 2 dp), payer, memo, fingerprint
+    bad_rows: list[tuple[int, str, str]] = field(default_factory=list)  # (row, zh, en)
+    columns: dict = field(default_factory=dict)
+
+
+def _read_raw(data: bytes, filename: str) -> pd.DataFrame:
+    name = filename.lower()
+    if name.endswith((".xlsx", ".xlsm")) or data[:2] == b"PK":
+        from ..delegations.excel import ExcelError, _check_container
+        try:
+            _check_container(data)
+        except ExcelError as exc:
+            raise StatementError(("文件不是有效的 Excel 文件", exc.problems[0][1])) from None
+        return pd.read_excel(io.BytesIO(data), header=None, dtype=str, engine="openpyxl")
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
+        raise StatementError(("文件编码无法识别（应为 UTF-8 或 GBK）", "unknown text encoding (expected UTF-8 or GBK)"))
+    sep = "\t" if text.count("\t") > text.count(",") else ","
+    try:
+        return pd.read_csv(io.StringIO(text), header=None, dtype=str, sep=sep, skip_blank_lines=False,
+                           keep_default_na=False, engine="python", on_bad_lines="skip")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise StatementError(("CSV 文件无法读取", f"the CSV file cannot be read ({exc})")) from None
+
+
+def _find(labels: list[str], names: tuple[str, ...]) -> int | None:
+    for name in names:
+        for i, label in enumerate(labels):
+            if label.replace(" ", "").lower() == name.lower():
+                return i
+    for name in names:  # a label that contains the name, e.g. "贷方发生额(元)"
+        for i, label in enumerate(labels):
+            if name.lower() in label.replace(" ", "").lower():
+                return i
+    return None
+
+
+def read_statement(data: bytes, filename: str) -> Statement:
+    raw = _read_raw(data, filename).fillna("")
+    header_at, cols = None, {}
+    for r in range(min(MAX_HEADER_SCAN, len(raw))):
+        labels = [str(v).strip() for v in raw.iloc[r].tolist()]
+        found = {k: _find(labels, names) for k, names in (("date", DATE), ("credit", CREDIT), ("payer", PAYER),
+                                                          ("memo", MEMO))}
+        if found["date"] is not None and found["credit"] is not None:
+            header_at, cols = r, found
+            break
+    if header_at is None:
+        raise StatementError(("找不到表头：需要“交易日期”和“收入金额”（或“贷方发生额”）等列",
+                              "no header row found: need a date column and a credit amount column"))
+    body = raw.iloc[header_at + 1:].copy()
+    body["row"] = body.index + 1  # 1-based row number in the file
+    # Drop blank lines and totals (合计) at the bottom.
+    first = body.iloc[:, cols["date"]].astype(str).str.strip()
+    body = body[(first != "") & ~first.str.contains("合计|总计|total", case=False, regex=True)]
+    out = pd.DataFrame({"row": body["row"].to_numpy()})
+    out["date_raw"] = body.iloc[:, cols["date"]].astype(str).str.strip().to_numpy()
+    out["amount_raw"] = body.iloc[:, cols["credit"]].astype(str).str.strip().to_numpy()
+    out["payer"] = body.iloc[:, cols["payer"]].astype(str).str.strip().to_numpy() if cols["payer"] is not None else ""
+    out["memo"] = body.iloc[:, cols["memo"]].astype(str).str.strip().to_numpy() if cols["memo"] is not None else ""
+
+    cleaned = out["amount_raw"].str.replace(r"[,，¥￥元\s]", "", regex=True).str.replace(r"^\((.*)\)$", r"-\1", regex=True)
+    numeric = pd.to_numeric(cleaned.where(cleaned != "", "0"), errors="coerce")
+    dates = pd.to_datetime(out["date_raw"].str.slice(0, 10).str.replace(r"[./年月]", "-", regex=True)
+                           .str.replace("日", "", regex=False), errors="coerce", format="mixed")
+    compact = out["date_raw"].str.fullmatch(r"\d{8}")
+    if compact.any():
+        dates = dates.where(~compact, pd.to_datetime(out["date_raw"].where(compact), format="%Y%m%d", errors="coerce"))
+    bad_amount = numeric.isna()
+    bad_date = dates.isna()
+    bad = []
+    for row, raw_amount in out.loc[bad_amount, ["row", "amount_raw"]].itertuples(index=False):
+        bad.append((int(row), f"第 {row} 行：金额“{raw_amount}”无法识别", f"row {row}: amount {raw_amount!r} is not a number"))
+    for row, raw_date in out.loc[bad_date & ~bad_amount, ["row", "date_raw"]].itertuples(index=False):
+        bad.append((int(row), f"第 {row} 行：日期“{raw_date}”无法识别", f"row {row}: date {raw_date!r} is not a date"))
+    good = out[~bad_amount & ~bad_date].copy()
+    good["amount_num"] = numeric[~bad_amount & ~bad_date].round(2)
+    good["booked_on"] = dates[~bad_amount & ~bad_date].dt.date
+    good = good[good["amount_num"] > 0]  # credits only: money received
+    good["amount"] = good["amount_num"].map(lambda x: f"{x:.2f}")
+    # The same line twice in one file is two payments: number identical lines in order.
+    key = good["booked_on"].astype(str) + "|" + good["amount"] + "|" + good["payer"] + "|" + good["memo"]
+    good["occurrence"] = key.groupby(key).cumcount()
+    good["fingerprint"] = (key + "|" + good["occurrence"].astype(str)).map(
+        lambda s: hashlib.sha256(s.encode("utf-8")).hexdigest())
+    bad.sort()
+    return Statement(good[["row", "booked_on", "amount", "amount_num", "payer", "memo", "fingerprint"]]
+                     .reset_index(drop=True), bad, cols)
+
+
+def normalise_name(series: pd.Series) -> pd.Series:
+    return series.astype(str).str.replace(r"[\s（）()·.,，-]", "", regex=True).str.upper()
+
+
+def match(lines: pd.DataFrame, references: pd.DataFrame, payers: pd.DataFrame) -> pd.DataFrame:
+    """Vectorised matching. references: code -> delegation_id. payers: name, amount_due
+    (str 2 dp), delegation_id. Returns lines with delegation_id (or NA) and method."""
+    out = lines.copy()
+    memo = out["memo"].astype(str).str.upper().str.replace(r"[^0-9A-Z]", "", regex=True)
+    codes = references["code"].astype(str).tolist()
+    out["delegation_id"] = pd.NA
+    out["method"] = pd.NA
+    if codes:
+        pattern = "(" + "|".join(sorted((re.escape(c) for c in codes), key=len, reverse=True)) + ")"
+        found = memo.str.extract(pattern, expand=False)
+        by_code = dict(zip(references["code"], references["delegation_id"]))
+        ids = found.map(by_code)
+        hit = ids.notna()
+        out.loc[hit, "delegation_id"] = ids[hit]
+        out.loc[hit, "method"] = "reference"
+    rest = out["delegation_id"].isna()
+    if rest.any() and len(payers):
+        cand = payers.assign(payer_key=normalise_name(payers["name"]))
+        # A name and amount that fit exactly one delegation only.
+        cand = cand.drop_duplicates(["payer_key", "amount_due", "delegation_id"])
+        unique = cand.groupby(["payer_key", "amount_due"])["delegation_id"].transform("nunique") == 1
+        cand = cand[unique].drop_duplicates(["payer_key", "amount_due"])
+        probe = out.loc[rest, ["amount"]].assign(payer_key=normalise_name(out.loc[rest, "payer"]))
+        merged = probe.reset_index().merge(cand[["payer_key", "amount_due", "delegation_id"]],
+                                           left_on=["payer_key", "amount"], right_on=["payer_key", "amount_due"],
+                                           how="left").set_index("index")
+        got = merged["delegation_id"].dropna()
+        out.loc[got.index, "delegation_id"] = got
+        out.loc[got.index, "method"] = "name_amount"
+    return out
+
+
+def to_decimal(value: str) -> Decimal:
+    try:
+        return Decimal(value).quantize(Decimal("0.01"))
+    except InvalidOperation:
+        raise ValueError(value) from None

@@ -1,0 +1,105 @@
+"""The delegation's statement: what it owes, what it paid, the code to quote; as data,
+as Excel and as PDF (reportlab's built-in Chinese CID font, no font file needed)."""
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+
+from sqlalchemy import select
+
+from ..delegations.models import Delegation
+from ..extensions import db
+from ..games.services import definition_of
+from .models import LedgerEntry
+from .services import account_status, entry_valid, payment_reference, totals
+
+KIND_NAMES = {"charge": ("应付", "Charge"), "credit": ("冲减", "Credit"), "payment": ("已付", "Payment"),
+              "refund": ("退款", "Refund"), "forfeit": ("不予退还", "Forfeit")}
+STATUS_NAMES = {"paid": ("已结清", "Paid"), "partly_paid": ("部分付款", "Partly paid"), "unpaid": ("未付款", "Unpaid"),
+                "refund_due": ("应退款", "Refund due"), "nothing_due": ("无应付款", "Nothing due")}
+
+
+def statement(d: Delegation) -> dict:
+    entries = db.session.scalars(select(LedgerEntry).where(LedgerEntry.delegation_id == d.id)
+                                 .order_by(LedgerEntry.id)).all()
+    t = totals(d)
+    running = Decimal("0.00")
+    lines = []
+    sign = {"charge": 1, "credit": -1, "payment": -1, "refund": 1, "forfeit": 0}
+    for e in entries:
+        running += sign[e.kind] * e.amount
+        lines.append({"entry": e, "balance": running})
+    definition = definition_of(d.games)
+    return {"d": d, "lines": lines, "totals": t, "status": account_status(t), "reference": payment_reference(d),
+            "payee": definition.money.payee, "valid": entry_valid(d), "currency": definition.money.currency}
+
+
+def to_xlsx(data: dict, title: str) -> bytes:
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "对账单"
+    ws.append([title])
+    ws["A1"].font = Font(bold=True, size=13)
+    ws.append(["付款时请注明 Quote on transfer", data["reference"]])
+    ws.append([])
+    ws.append(["日期 date", "类别 kind", "说明 description", "金额 amount (CNY)", "余额 balance"])
+    for c in ws[4]:
+        c.font = Font(bold=True)
+    for line in data["lines"]:
+        e = line["entry"]
+        row = [e.value_date or e.created_at.date(), KIND_NAMES[e.kind][0], e.description, e.amount, line["balance"]]
+        ws.append(row)
+        ws.cell(row=ws.max_row, column=3).data_type = "s"
+        for col in (4, 5):
+            ws.cell(row=ws.max_row, column=col).number_format = "#,##0.00"
+    t = data["totals"]
+    ws.append([])
+    for label, key in (("应付合计 expected", "expected"), ("已付 paid", "payment"), ("已退 refunded", "refund"),
+                       ("余额（正数为待付，负数为应退）balance", "balance")):
+        ws.append([label, None, None, t[key]])
+        ws.cell(row=ws.max_row, column=4).number_format = "#,##0.00"
+    for col, width in zip("ABCDE", (14, 10, 48, 16, 14)):
+        ws.column_dimensions[col].width = width
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def to_pdf(data: dict, title: str) -> bytes:
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    if "STSong-Light" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    style = ParagraphStyle("cn", fontName="STSong-Light", fontSize=10, leading=14)
+    head = ParagraphStyle("cnh", parent=style, fontSize=15, leading=20)
+    out = io.BytesIO()
+    doc = SimpleDocTemplate(out, pagesize=A4, title=title, leftMargin=40, rightMargin=40)
+    t = data["totals"]
+    story = [Paragraph(title, head), Spacer(1, 6),
+             Paragraph(f"付款时请在附言中注明：<b>{data['reference']}</b>", style)]
+    if data["payee"]:
+        p = data["payee"]
+        story.append(Paragraph(f"收款户名：{p.get('name', '')}　开户行：{p.get('bank', '')}　账号：{p.get('account', '')}", style))
+    story.append(Spacer(1, 10))
+    rows = [["日期", "类别", "说明", "金额（元）", "余额"]]
+    for line in data["lines"]:
+        e = line["entry"]
+        rows.append([str(e.value_date or e.created_at.date()), KIND_NAMES[e.kind][0],
+                     Paragraph(e.description, style), f"{e.amount:,.2f}", f"{line['balance']:,.2f}"])
+    rows += [["", "", "应付合计", f"{t['expected']:,.2f}", ""], ["", "", "已付", f"{t['payment']:,.2f}", ""],
+             ["", "", "已退", f"{t['refund']:,.2f}", ""], ["", "", "余额（负数为应退）", f"{t['balance']:,.2f}", ""]]
+    table = Table(rows, colWidths=[70, 50, 230, 80, 70])
+    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "STSong-Light"), ("FONTSIZE", (0, 0), (-1, -1), 9),
+                               ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#f0f0f0")),
+                               ("ALIGN", (3, 0), (4, -1), "RIGHT"), ("GRID", (0, 0), (-1, -5), 0.25, colors.grey),
+                               ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    story.append(table)
+    doc.build(story)
+    return out.getvalue()
