@@ -7,6 +7,7 @@ found by its column names. Columns: a date (交易日期, 记账日期...), a cr
 """
 from __future__ import annotations
 
+import csv
 import hashlib
 import io
 import re
@@ -53,11 +54,13 @@ def _read_raw(data: bytes, filename: str) -> pd.DataFrame:
     else:
         raise StatementError(("文件编码无法识别（应为 UTF-8 或 GBK）", "unknown text encoding (expected UTF-8 or GBK)"))
     sep = "\t" if text.count("\t") > text.count(",") else ","
-    try:
-        return pd.read_csv(io.StringIO(text), header=None, dtype=str, sep=sep, skip_blank_lines=False,
-                           keep_default_na=False, engine="python", on_bad_lines="skip")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise StatementError(("CSV 文件无法读取", f"the CSV file cannot be read ({exc})")) from None
+    # Title rows above the table have fewer cells than the table: read rows as they are
+    # and pad them, rather than let a CSV parser guess the width from the first line.
+    rows = list(csv.reader(io.StringIO(text), delimiter=sep))
+    if not rows:
+        raise StatementError(("文件是空的", "the file is empty"))
+    width = max(len(r) for r in rows)
+    return pd.DataFrame([r + [""] * (width - len(r)) for r in rows], dtype=str)
 
 
 def _find(labels: list[str], names: tuple[str, ...]) -> int | None:
