@@ -15,8 +15,11 @@ $(BIN)/flask: pyproject.toml
 setup: $(BIN)/flask
 	$(BIN)/flask --app app demo
 
+# The demo stands in August 2019 (nmsg-2019 takes names; shaanxi-mind-2025 is open) and
+# lets the clock run from there; unset PORTAL_CLOCK for the real date.
+PORTAL_CLOCK ?= 2019-08-20T10:00:00+08:00
 run: setup
-	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
+	PORTAL_CLOCK=$(PORTAL_CLOCK) $(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
 # TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test make test: the same suite on PostgreSQL.
 test: $(BIN)/flask
