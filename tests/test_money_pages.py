@@ -1,0 +1,60 @@
+"""The accountant's pages and the leader's statement, through the web app."""
+import datetime as dt
+import re
+
+from builders import doc, individual, person
+from portal.config import FIXTURES
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+def login(app, client, username):
+    app.config["WTF_CSRF_ENABLED"] = False
+    with app.app_context():
+        assert client.post("/login", data={"username": username, "password": "password-123"}).status_code == 302
+    app.config["WTF_CSRF_ENABLED"] = True
+
+
+def csrf(app, client, path):
+    with app.app_context():
+        page = client.get(path).get_data(as_text=True)
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+
+
+def test_import_statement_then_leader_sees_his_statement(app, db):
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import import_document
+    games = find_games("youth-gomoku-2015")
+    kid = person("b", "M", "2006-06-06", docs=("photo", "id_copy"))
+    out = import_document(games, doc("youth-gomoku-2015", unit={"name": "河西棋院", "kind": "club"}, people=[kid],
+                                     entries=[individual("gomoku.MCA", "b")]),
+                          dt.datetime(2015, 7, 1, tzinfo=CHINA), Actor("t"))
+    d = out.delegation
+    create_account("cw", "财务", "accountant", Actor("t"), password="password-123")
+    create_account("hx", "河西 领队", "leader", Actor("t"), delegation=d, password="password-123")
+    acc = app.test_client()
+    login(app, acc, "cw")
+    token = csrf(app, acc, "/money/import")
+    with app.app_context(), open(FIXTURES / "bank" / "ccb-2015-07.xlsx", "rb") as f:
+        r = acc.post("/money/import", data={"csrf_token": token, "games": "youth-gomoku-2015", "on_error": "all",
+                                           "file": (f, "ccb-2015-07.xlsx")}, content_type="multipart/form-data")
+    assert r.status_code == 302, r.get_data(as_text=True)[:2000]
+    with app.app_context():
+        overview = acc.get("/money/?games=youth-gomoku-2015").get_data(as_text=True)
+    assert "河西棋院" in overview and "已结清" in overview  # matched by payer name and amount
+    leader = app.test_client()
+    login(app, leader, "hx")
+    with app.app_context():
+        page = leader.get(f"/d/{d.id}/statement").get_data(as_text=True)
+    assert d.payment_reference in page and "6222020302059638775" in page and "有效" in page
+    with app.app_context():
+        pdf = leader.get(f"/d/{d.id}/statement.pdf")
+    assert pdf.data.startswith(b"%PDF")
+    token = csrf(app, leader, f"/d/{d.id}/rooms")
+    with app.app_context():
+        r = leader.post(f"/d/{d.id}/rooms", data={"csrf_token": token, "room_type": "hotel_king",
+                                                  "first_night": "2015-07-13", "last_night": "2015-07-15",
+                                                  "rooms": "1", "people": "2"})
+    assert "最早 2015-07-14 入住" in r.get_data(as_text=True)
