@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import JSON, ForeignKey, Index, String, event
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import JSON, ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column
 
+from ..append_only import append_only
 from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
@@ -13,6 +14,7 @@ from ..games.models import utcnow
 __all__ = ["AuditLog"]
 
 
+@append_only
 class AuditLog(db.Model):
     __tablename__ = "audit_log"
     __table_args__ = (Index("ix_audit_log_delegation", "delegation_id", "at"),)
@@ -31,9 +33,3 @@ class AuditLog(db.Model):
     after: Mapped[dict | list | None] = mapped_column(JSON)
     reason: Mapped[str | None] = mapped_column(String(1000))
 
-
-@event.listens_for(Session, "before_flush")
-def _append_only(session, flush_context, instances):
-    for obj in list(session.dirty) + list(session.deleted):
-        if isinstance(obj, AuditLog) and (obj in session.deleted or session.is_modified(obj)):
-            raise RuntimeError("the audit log is append-only")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, Numeric, String, UniqueConstraint, event
-from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Numeric, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from ..append_only import append_only
 from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
@@ -18,6 +19,7 @@ Money = Numeric(12, 2)
 KINDS = ("charge", "payment", "refund", "forfeit", "credit")
 
 
+@append_only
 class LedgerEntry(db.Model):
     """One movement on a delegation's account. Never updated or deleted: a mistake is
     corrected by a further entry (a credit against a charge, a refund...)."""
@@ -87,9 +89,3 @@ class RoomRequest(db.Model):
     status: Mapped[str] = mapped_column(String(20))
     requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-
-@event.listens_for(Session, "before_flush")
-def _ledger_append_only(session, flush_context, instances):
-    for obj in list(session.dirty) + list(session.deleted):
-        if isinstance(obj, LedgerEntry) and (obj in session.deleted or session.is_modified(obj)):
-            raise RuntimeError("the ledger is append-only")
