@@ -44,11 +44,12 @@ def create_app(config: dict | None = None) -> Flask:
     from .cli import register_cli
     from .delegations.views import bp as workspace_bp
     from .money.views import bp as money_bp
+    from .workflow.registration import bp as registration_bp
     from .workflow.views import bp as organiser_bp
     from .web import bp as web_bp, init_web
 
     init_web(app)
-    for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp):
+    for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp, registration_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
     return app

@@ -44,6 +44,7 @@ TABLE = {
     ("workspace.statement_xlsx", "GET"): LEADER_READ,
     ("workspace.statement_pdf", "GET"): LEADER_READ,
     ("workspace.rooms", "GET"): LEADER_READ, ("workspace.rooms", "POST"): LEADER_WRITE,
+    ("registration.register", "GET"): ALL, ("registration.register", "POST"): ALL,
     ("organiser.overview", "GET"): ORG,
     ("organiser.games_view", "GET"): ORG,
     ("organiser.queue", "GET"): ORG,
@@ -103,7 +104,11 @@ def world(app, db):
             "filename": "app.css", "line_id": line.id}
 
 
+OVERRIDES = {"registration.register": {"slug": "shaanxi-mind-2025"}}  # a Games that takes individuals
+
+
 def _url(rule, values):
+    values = {**values, **OVERRIDES.get(rule.endpoint, {})}
     url = rule.rule
     for arg in rule.arguments:
         url = re.sub(rf"<(?:[a-z]+:)?{arg}>", str(values[arg]), url)

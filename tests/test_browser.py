@@ -157,3 +157,21 @@ def test_excel_upload_with_an_error_then_a_good_one(server, browser, db, tmp_pat
     assert "已按上传的文件更新报名" in page.content()
     page.click(".tabs >> text=人员")
     assert "林峰" in page.content()
+
+
+def test_an_individual_registers_himself_for_shaanxi(server, browser, app, db):
+    app.config["FIXED_NOW"] = dt.datetime(2025, 9, 10, 10, 0, tzinfo=CHINA)
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(server + "/login")
+    page.click("text=个人报名：2025陕西省第二届智力运动会五子棋比赛")
+    page.fill("#id_number", id_for("1990-02-02", "F", "610102"))
+    page.fill("#name", "秦岭")
+    page.fill("#club", "安康棋院")
+    page.fill("#username", "qinling")
+    page.fill("#password", "qinling-pass-1")
+    page.fill("#confirm", "qinling-pass-1")
+    page.click("#register")
+    assert "报名成功" in page.content()
+    assert "DOCUMENT_MISSING" in page.inner_text("aside.problems")  # documents due at check-in: warnings
+    page.click(".tabs >> text=费用")
+    assert "100.00" in page.inner_text("main")  # the deposit

@@ -1,7 +1,7 @@
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, SelectField, StringField
-from wtforms.validators import DataRequired, EqualTo, Length, Regexp
+from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
 
 class LoginForm(FlaskForm):
@@ -22,7 +22,8 @@ class InvitationForm(FlaskForm):
 
 class NewLeaderForm(FlaskForm):
     games = SelectField(_l("比赛"), validators=[DataRequired()])
-    unit = SelectField(_l("参赛单位"), validators=[DataRequired()])
+    unit = SelectField(_l("参赛单位"), validators=[Optional()])
+    club_name = StringField(_l("或：俱乐部、学校等单位名称"), validators=[Optional(), Length(max=200)])
     username = StringField(_l("用户名"), validators=[DataRequired(), Length(min=3, max=80),
                                                    Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
     display_name = StringField(_l("领队姓名"), validators=[DataRequired(), Length(max=100)])

@@ -41,7 +41,17 @@ def login():
         else:
             login_user(user)
             return redirect(_safe_next(request.args.get("next")) or url_for("home"))
-    return render_template("accounts/login.html", form=form)
+    from ..games.models import Games
+    from ..games.services import definition_of
+    from ..clock import now
+    from ..workflow.stages import stage_at
+    open_games = []
+    for g in db.session.scalars(select(Games).order_by(Games.slug)):
+        definition = definition_of(g)
+        if definition.participation.individuals and not definition.participation.unit_kinds \
+                and stage_at(definition.stages, now()).stage in ("declaration", "names"):
+            open_games.append(g)
+    return render_template("accounts/login.html", form=form, open_games=open_games)
 
 
 @bp.post("/logout")
@@ -98,15 +108,25 @@ def leader_accounts():
     form.games.choices = [(g.slug, g.name_zh) for g in all_games]
     form.unit.choices = [(u.code, f"{u.name_zh} ({u.code})") for u in db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code))]
     link = None
+    form.unit.choices = [("", "—")] + form.unit.choices
     if form.validate_on_submit():
+        from ..games.services import definition_of
         games = next(g for g in all_games if g.slug == form.games.data)
+        club = (form.club_name.data or "").strip()
+        participation = definition_of(games).participation
         if db.session.scalar(select(User).where(User.username == form.username.data.strip())):
             form.username.errors.append(_("该用户名已被使用"))
+        elif not club and not form.unit.data:
+            form.unit.errors.append(_("请选择参赛单位，或填写俱乐部、学校等单位名称"))
+        elif club and not participation.open_units:
+            form.club_name.errors.append(_("本届比赛只接受规定的参赛单位"))
         else:
-            d = db.session.scalar(select(Delegation).where(Delegation.games_id == games.id,
-                                                           Delegation.unit_code == form.unit.data))
+            q = select(Delegation).where(Delegation.games_id == games.id)
+            q = q.where(Delegation.unit_name == club, Delegation.unit_code.is_(None)) if club else \
+                q.where(Delegation.unit_code == form.unit.data)
+            d = db.session.scalar(q)
             if d is None:
-                d = new_delegation(games, form.unit.data)
+                d = new_delegation(games, {"name": club, "kind": "club"} if club else form.unit.data)
                 d.version = 1
                 db.session.add(d)
                 db.session.flush()
