@@ -309,3 +309,18 @@ def test_withdraw_command(cli, db, svc, actor):
     assert r.exit_code == 0, r.output
     from portal.workflow.models import Sanction
     assert db.session.query(Sanction).count() == 0
+
+
+def test_documents_can_be_added_after_approval_and_the_deadline(svc, actor, db):
+    from portal.delegations.edit import add_document_kind
+    from portal.delegations.services import export_document
+    d = stored(svc, actor, nmsg19())
+    assert svc.submit(d, actor, at("2019-08-01T10:00:00+08:00")).ok
+    assert svc.approve(d, actor, at("2019-08-02T10:00:00+08:00")).ok
+    out = svc.save(d, add_document_kind(export_document(d), "p1", "insurance_proof"), actor,
+                   at("2019-11-07T10:00:00+08:00"))
+    assert out.ok and d.status == "approved"
+    assert "insurance_proof" in export_document(d)["people"][0]["documents"]
+    changed = add_document_kind(export_document(d), "p1", "photo")
+    changed["people"][0]["name"] = "改名"
+    assert not svc.save(d, changed, actor, at("2019-11-07T10:00:00+08:00")).ok

@@ -65,6 +65,11 @@ class Workspace:
                 and (current_user.role == "leader" or current_user.role in EDITORS))
 
     @property
+    def documents_editable(self) -> bool:
+        """Documents due at check-in may be added whatever the stage."""
+        return self.d.status != "withdrawn" and (current_user.role == "leader" or current_user.role in EDITORS)
+
+    @property
     def declarations_editable(self) -> bool:
         return self.editable and may_edit_declarations(self.stage, self.definition.stages)
 

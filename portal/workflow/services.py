@@ -126,15 +126,18 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
         return refused("代表团已在其他窗口或由其他人修改过，本次保存未生效。请刷新页面后重新填写。",
                        "The delegation was changed in another tab or by someone else; this save was "
                        "not applied. Reload the page and enter it again.", d)
-    if d.status == "approved":
-        return refused("报名已经组委会批准并锁定；如需更换运动员，请提交更换申请。",
-                       "The entry is approved and locked; ask for a substitution instead.", d)
     if d.status == "withdrawn":
         return refused("该报名已退出。", "This registration has been withdrawn.", d)
-    info = stage_of(d, at) if d.id else stage_at(definition_of(games).stages, at)
-    if not may_edit_names(info):
-        return Outcome(False, [_names_deadline_violation(d, info)], status="refused", delegation=d)
     before = export_document(d) if d.id else None
+    # Documents (insurance proof, health certificate...) may be added until check-in,
+    # whatever the stage, and adding them neither unlocks nor un-submits the entry.
+    documents_only = before is not None and _only_documents_added(before, data)
+    if d.status == "approved" and not documents_only:
+        return refused("报名已经组委会批准并锁定；如需更换运动员，请提交更换申请。",
+                       "The entry is approved and locked; ask for a substitution instead.", d)
+    info = stage_of(d, at) if d.id else stage_at(definition_of(games).stages, at)
+    if not may_edit_names(info) and not documents_only:
+        return Outcome(False, [_names_deadline_violation(d, info)], status="refused", delegation=d)
     declared_before = sorted((x["event"], x["count"]) for x in (before or {}).get("declarations", []))
     declared_after = sorted(doc.declarations)
     stages = definition_of(games).stages
@@ -146,7 +149,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
         db.session.flush()
     replace_contents(d, doc)
     d.version = (d.version or 0) + 1
-    if d.status in ("submitted", "returned"):
+    if d.status in ("submitted", "returned") and not documents_only:
         d.status = "draft"
     after = export_document(d)
     record(actor, "delegation.save", "delegation", str(d.id), delegation=d,
@@ -154,6 +157,18 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
            after=None if before else after)
     violations = judge(games, doc, at, exclude_delegation_id=d.id)
     return Outcome(True, _dedupe(violations), status="saved", delegation=d)
+
+
+def _only_documents_added(before: dict, data: dict) -> bool:
+    """True when the new document is the stored one with documents added, and nothing else
+    (the workspace's upload builds it so; anything else goes through the stage rules)."""
+    def strip(doc):
+        return {**doc, "people": [{k: v for k, v in p.items() if k != "documents"} for p in doc.get("people", [])
+                                  if isinstance(p, dict)]}
+    old = {p["ref"]: set(p.get("documents") or []) for p in before.get("people", [])}
+    new = {p.get("ref"): set(p.get("documents") or []) for p in data.get("people", []) if isinstance(p, dict)}
+    return (old.keys() == new.keys() and all(old[r] <= new[r] for r in old) and old != new
+            and strip(data) == strip(before))
 
 
 # --- submitting, approving, returning -------------------------------------------------------
