@@ -195,8 +195,9 @@ def dashboard(d):
         rows.append({"code": code, "declared": declared, "entered": entered, "cap": cap,
                      "problems": len([v for v in ws.by_event(code) if v.is_error])})
     counts = Counter(v.code for v in ws.violations)
+    from ..money.services import entry_valid, totals
     return _render("workspace/dashboard.html", ws, rows=rows, counts=counts, submit_form=VersionedForm(),
-                   time_left=_time_left(ws))
+                   time_left=_time_left(ws), money=totals(d), valid=entry_valid(d))
 
 
 def _time_left(ws):

@@ -155,9 +155,10 @@ def review(d):
     subs = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
                               .order_by(Substitution.id.desc())).all()
     extensions = services.extensions_of(d)
+    from ..money.services import entry_valid, totals
     return render_template("organiser/review.html", ws=ws, d=d, doc=ws.doc, ret=ret, ext=ext, wd=wd,
                            audit=audit, subs=subs, decision=DecisionForm(), approve_form=FlaskForm(),
-                           extensions=extensions)
+                           extensions=extensions, money=totals(d), valid=entry_valid(d))
 
 
 def _flash_outcome(out, ok_message):
