@@ -52,7 +52,7 @@ def write_transaction():
 
 def transactional(fn):
     """Run a service in one write transaction. It commits unless the service refused
-    (an Outcome whose status is "refused" or "invalid") or raised: then nothing is kept.
+    (an Outcome whose status is "refused", "invalid" or "stale") or raised: then nothing is kept.
     A transactional service called from another joins the caller's transaction."""
     import functools
 
@@ -62,7 +62,7 @@ def transactional(fn):
             return fn(*args, **kwargs)
         with write_transaction() as session:
             result = fn(*args, **kwargs)
-            if getattr(result, "status", None) in ("refused", "invalid"):
+            if getattr(result, "status", None) in ("refused", "invalid", "stale"):
                 session.rollback()
                 session.begin()  # write_transaction commits an empty transaction
             return result

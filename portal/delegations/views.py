@@ -43,11 +43,13 @@ EDITORS = ("organiser", "admin")  # organisers may enter on a unit's behalf (pap
 class Workspace:
     """What every workspace page shows: the document, the stage, the violations."""
 
-    def __init__(self, d, at=None):
+    def __init__(self, d, at=None, doc=None):
+        """`doc`: what the leader typed, when a save was refused, so that the page shows it
+        (and what would be wrong with it) instead of losing it."""
         self.d = d
         self.at = at or now()
         self.definition = definition_of(d.games)
-        self.doc = export_document(d)
+        self.doc = doc if doc is not None else export_document(d)
         self.stage = workflow.stage_of(d, self.at)
         parsed, problems = parse_document(self.doc)
         self.violations = _dedupe(problems + judge(d.games, parsed, self.at, exclude_delegation_id=d.id))
@@ -449,9 +451,12 @@ def entries(d):
             refs = [r for r in request.form.getlist("people") if r in ws.people]
             new_doc = edit.set_individual(ws.doc, code, refs)
         out = _save(d, new_doc, form.version.data, _("已保存 %(event)s 的报名。", event=ws.event_label(code)), None)
-        if out is not None:
-            flash(_refusal_text(out), "error")
-        return redirect(url_for(".entries", delegation_id=d.id) + f"#event-{code.replace('.', '-')}")
+        if out is None:
+            return redirect(url_for(".entries", delegation_id=d.id) + f"#event-{code.replace('.', '-')}")
+        flash(_refusal_text(out), "error")
+        if out.status == "stale":  # show the other tab's version, never silently overwrite it
+            return redirect(url_for(".entries", delegation_id=d.id))
+        return _render("workspace/entries.html", Workspace(d, doc=new_doc), form=form), 409
     return _render("workspace/entries.html", ws, form=form)
 
 
@@ -478,11 +483,14 @@ def roles(d):
         officials = rows("official", ("person", "role", "sport"))
         staff = rows("staff", ("person", "role"))
         companions = rows("companion", ("person", "accompanies"))
-        out = _save(d, edit.set_roles(ws.doc, officials, staff, companions), form.version.data,
-                    _("已保存官员和随队人员。"), None)
-        if out is not None:
-            flash(_refusal_text(out), "error")
-        return redirect(url_for(".roles", delegation_id=d.id))
+        new_doc = edit.set_roles(ws.doc, officials, staff, companions)
+        out = _save(d, new_doc, form.version.data, _("已保存官员和随队人员。"), None)
+        if out is None:
+            return redirect(url_for(".roles", delegation_id=d.id))
+        flash(_refusal_text(out), "error")
+        if out.status == "stale":
+            return redirect(url_for(".roles", delegation_id=d.id))
+        return _render("workspace/roles.html", Workspace(d, doc=new_doc), form=form), 409
     return _render("workspace/roles.html", ws, form=form)
 
 

@@ -123,9 +123,11 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
                        delegation)
     d = lock_row(Delegation, delegation.id) if delegation.id else delegation
     if expected_version is not None and d.version != expected_version:
-        return refused("代表团已在其他窗口或由其他人修改过，本次保存未生效。请刷新页面后重新填写。",
-                       "The delegation was changed in another tab or by someone else; this save was "
-                       "not applied. Reload the page and enter it again.", d)
+        stale = refused("代表团已在其他窗口或由其他人修改过，本次保存未生效。请查看最新内容后重新填写。",
+                        "The delegation was changed in another tab or by someone else; this save was "
+                        "not applied. Check the latest version and enter your change again.", d)
+        stale.status = "stale"
+        return stale
     if d.status == "withdrawn":
         return refused("该报名已退出。", "This registration has been withdrawn.", d)
     before = export_document(d) if d.id else None

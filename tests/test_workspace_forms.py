@@ -1,0 +1,61 @@
+"""Workspace forms: a refused save keeps what was typed; a stale form is refused."""
+import datetime as dt
+import re
+
+from builders import doc, id_for, individual, person
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+def setup_leader(app, db, unit="hainan"):
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    d = save(new_delegation(find_games("nmsg-2019"), unit),
+             doc("nmsg-2019", unit=unit, people=[person("p1", year=2019, unit=unit)], entries=[individual("chess.MI", "p1")]),
+             Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
+    create_account(f"{unit}-l", "l", "leader", Actor("t"), delegation=d, password="password-123")
+    client = app.test_client()
+    app.config["WTF_CSRF_ENABLED"] = False
+    with app.app_context():
+        client.post("/login", data={"username": f"{unit}-l", "password": "password-123"})
+    return d, client
+
+
+def test_stale_person_form_is_refused_and_keeps_the_typing(app, db):
+    d, client = setup_leader(app, db)
+    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=CHINA)
+    try:
+        old_version = d.version
+        with app.app_context():  # tab 1 saves
+            r = client.post(f"/d/{d.id}/people/p1", data={"version": old_version, "name": "新名字", "id_type": "resident_id",
+                                                        "id_number": id_for("1995-05-05", "M", "460100")})
+            assert r.status_code == 302, r.get_data(as_text=True)[:300]
+            assert "/people" in r.headers["Location"], r.headers["Location"]
+        with app.app_context():  # tab 2, built on the old version
+            r = client.post(f"/d/{d.id}/people/p1", data={"version": old_version, "name": "另一个名字",
+                                                        "id_type": "resident_id", "id_number": ""})
+        page = r.get_data(as_text=True)
+        assert r.status_code == 200 and "其他窗口" in page and 'value="另一个名字"' in page
+        from portal.delegations.services import export_document
+        db.session.rollback()  # end this session's read snapshot
+        assert export_document(d)["people"][0]["name"] == "新名字"
+    finally:
+        app.config.pop("FIXED_NOW")
+        app.config["WTF_CSRF_ENABLED"] = True
+
+
+def test_refused_declaration_keeps_the_numbers(app, db):
+    d, client = setup_leader(app, db, "guizhou")
+    app.config["FIXED_NOW"] = dt.datetime(2019, 6, 2, tzinfo=CHINA)  # after the declaration deadline
+    try:
+        with app.app_context():
+            r = client.post(f"/d/{d.id}/declarations", data={"version": d.version, "count-chess.WI": "2",
+                                                             "count-chess.MI": "1"})
+        page = r.get_data(as_text=True)
+        assert "DEADLINE_PASSED" not in page  # message, not code, for the leader
+        assert "截止" in page and re.search(r'name="count-chess.WI" value="2"', page)
+    finally:
+        app.config.pop("FIXED_NOW")
+        app.config["WTF_CSRF_ENABLED"] = True
