@@ -58,3 +58,17 @@ def test_import_statement_then_leader_sees_his_statement(app, db):
                                                   "first_night": "2015-07-13", "last_night": "2015-07-15",
                                                   "rooms": "1", "people": "2"})
     assert "最早 2015-07-14 入住" in r.get_data(as_text=True)
+
+
+def test_excess_staff_listed_for_full_rate(app, db):
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.money import statement
+    from portal.workflow.services import new_delegation, save
+    people = [person(f"a{i}", "M", docs=("insurance_proof",)) for i in range(5)] + \
+             [person(f"s{i}", "M", "1970-01-01", name=f"工作人员{i}", docs=("insurance_proof",)) for i in range(4)]
+    d = save(new_delegation(find_games("nmsg-2009"), "sichuan"),
+             doc("nmsg-2009", unit="sichuan", people=people, entries=[individual("go.AMI", *[f"a{i}" for i in range(5)])],
+                 staff=[{"person": "s0", "role": "head"}] + [{"person": f"s{i}", "role": "staff"} for i in (1, 2, 3)]),
+             Actor("t"), dt.datetime(2009, 5, 1, tzinfo=CHINA)).delegation
+    assert statement.statement(d)["full_rate"] == ["工作人员3"]

@@ -30,8 +30,17 @@ def statement(d: Delegation) -> dict:
         running += sign[e.kind] * e.amount
         lines.append({"entry": e, "balance": running})
     definition = definition_of(d.games)
+    full_rate = []
+    if definition.money.staff_excess_full_rate:
+        # 总则 七(二): staff beyond the allowance lose the preferential rate.
+        from ..delegations.services import export_document, judge
+        from ..rules import parse_document
+        parsed, _ = parse_document(export_document(d))
+        names = {p.ref: p.name for p in parsed.people}
+        full_rate = [names.get(ref, ref) for v in judge(d.games, parsed) if v.code == "STAFF_EXCESS" for ref in v.people]
     return {"d": d, "lines": lines, "totals": t, "status": account_status(t), "reference": payment_reference(d),
-            "payee": definition.money.payee, "valid": entry_valid(d), "currency": definition.money.currency}
+            "payee": definition.money.payee, "valid": entry_valid(d), "currency": definition.money.currency,
+            "full_rate": full_rate}
 
 
 def to_xlsx(data: dict, title: str) -> bytes:
