@@ -324,3 +324,13 @@ def test_documents_can_be_added_after_approval_and_the_deadline(svc, actor, db):
     changed = add_document_kind(export_document(d), "p1", "photo")
     changed["people"][0]["name"] = "改名"
     assert not svc.save(d, changed, actor, at("2019-11-07T10:00:00+08:00")).ok
+
+
+def test_import_of_a_malformed_document_exits_2(cli, db, tmp_path):
+    d = nmsg19()
+    d["people"][0]["birth_date"] = "1995/5/5"
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(d, ensure_ascii=False), encoding="utf-8")
+    result = cli.invoke(args=["delegation", "import", str(path), "--received-at", "2019-08-01T10:00:00+08:00"])
+    assert result.exit_code == 2
+    assert json.loads(result.output)["violations"][0]["path"] == "people[0].birth_date"

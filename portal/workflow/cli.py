@@ -61,8 +61,8 @@ def register(app: Flask) -> None:
         if outcome.message:
             rep["message"] = {"zh": outcome.message[0], "en": outcome.message[1]}
         click.echo(json.dumps(rep, ensure_ascii=False, indent=2))
-        if outcome.status == "invalid":
-            sys.exit(2 if not outcome.violations or outcome.violations[0].path == "" else 1)
+        if outcome.status == "invalid":  # malformed: nothing can be stored
+            sys.exit(2)
         sys.exit(0 if outcome.ok else 1)
 
     @group.command("export")
