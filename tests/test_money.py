@@ -229,3 +229,12 @@ def test_companion_warning(judge):
             companions=[{"person": "m1", "accompanies": "b"}, {"person": "m2", "accompanies": "b"}])
     found = judge(d)
     assert [v.code for v in found] == ["COMPANION_EXCESS"] and found[0].severity == "warning"
+
+
+def test_unpaid_entries_are_left_out_of_the_pairing_list(clubs, actor, db):
+    from portal.money.services import import_statement
+    from portal.workflow.exports import entry_rows
+    games, d = clubs
+    import_statement(games, (BANK / "ccb-2015-07.xlsx").read_bytes(), "ccb.xlsx", actor)  # pays b and d
+    units = {row[0] for row in entry_rows(games, "gomoku.MCA")[1]}
+    assert units == {"河西棋院", "和平棋友会"}

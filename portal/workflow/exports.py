@@ -42,6 +42,9 @@ def delegations_of(games: Games, include_drafts: bool = False) -> list[Delegatio
 
 
 def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[list[str], list[list]]:
+    """Who plays `event`. Where an entry counts only once its fee arrived (youth-gomoku-2015:
+    "未收到报名材料和报名费均视为报名无效，不予编排"), unpaid delegations are left out."""
+    from ..money.services import entry_valid
     definition = definition_of(games)
     show_rating = any(r.kind == "rating_exception" for r in definition.rules) or event.startswith("chess.")
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
@@ -49,6 +52,8 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
               "台次 board", "替补 reserve"] + (["等级分 FIDE rating"] if show_rating else [])
     rows = []
     for d in delegations_of(games, include_drafts):
+        if entry_valid(d) is False:
+            continue
         doc = export_document(d)
         people = {p["ref"]: p for p in doc["people"]}
         for e in doc["entries"]:
