@@ -197,9 +197,15 @@ def dashboard(d):
         rows.append({"code": code, "declared": declared, "entered": entered, "cap": cap,
                      "problems": len([v for v in ws.by_event(code) if v.is_error])})
     counts = Counter(v.code for v in ws.violations)
+    from ..workflow.models import Place
+    place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
+    position = None
+    if place is not None and place.status == "waitlisted":
+        position = 1 + len(db.session.scalars(select(Place.id).where(
+            Place.games_id == place.games_id, Place.status == "waitlisted", Place.seq < place.seq)).all())
     from ..money.services import entry_valid, totals
     return _render("workspace/dashboard.html", ws, rows=rows, counts=counts, submit_form=VersionedForm(),
-                   time_left=_time_left(ws), money=totals(d), valid=entry_valid(d))
+                   time_left=_time_left(ws), money=totals(d), valid=entry_valid(d), place=place, position=position)
 
 
 def _time_left(ws):
