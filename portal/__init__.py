@@ -16,7 +16,7 @@ def create_app(config: dict | None = None) -> Flask:
                 template_folder="../templates", static_folder="../static")
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.update(
-        SECRET_KEY=os.environ.get("SECRET_KEY", "dev-only-change-me"),
+        SECRET_KEY=os.environ.get("SECRET_KEY") or _instance_secret(app.instance_path),
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=10 * 1024 * 1024,
@@ -53,6 +53,25 @@ def create_app(config: dict | None = None) -> Flask:
         app.register_blueprint(blueprint)
     register_cli(app)
     return app
+
+
+def _instance_secret(instance_path: str) -> str:
+    """Without SECRET_KEY in the environment: a random key kept in the instance folder, so
+    sessions survive a restart and no key is ever committed."""
+    import secrets
+    path = os.path.join(instance_path, "secret_key")
+    try:
+        with open(path, encoding="ascii") as f:
+            key = f.read().strip()
+            if key:
+                return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_urlsafe(48)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(key)
+    return key
 
 
 @event.listens_for(Engine, "connect")
