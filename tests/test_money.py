@@ -238,3 +238,11 @@ def test_unpaid_entries_are_left_out_of_the_pairing_list(clubs, actor, db):
     import_statement(games, (BANK / "ccb-2015-07.xlsx").read_bytes(), "ccb.xlsx", actor)  # pays b and d
     units = {row[0] for row in entry_rows(games, "gomoku.MCA")[1]}
     assert units == {"河西棋院", "和平棋友会"}
+
+
+def test_signed_amount_with_a_credit_flag(clubs, actor):
+    from portal.money.services import import_statement
+    games, d = clubs
+    out = import_statement(games, (BANK / "boc-2015-07-signed.csv").read_bytes(), "boc.csv", actor)
+    assert out["ok"] and out["imported"] == 2 and (out["reference"], out["name_amount"]) == (1, 1)
+    assert totals(d["a"])["payment"] == Decimal("600.00") and totals(d["b"])["payment"] == Decimal("200.00")

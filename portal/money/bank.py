@@ -20,6 +20,10 @@ DATE = ("交易日期", "记账日期", "交易时间", "入账日期", "日期"
 CREDIT = ("收入金额", "贷方发生额", "贷方金额", "收入", "贷方", "存入金额", "credit")
 PAYER = ("对方户名", "对方账户名称", "付款人户名", "付款人名称", "对方名称", "对方单位", "payer")
 MEMO = ("附言", "摘要", "用途", "备注", "交易附言", "memo")
+# Layouts with one signed amount column and, perhaps, a debit/credit flag.
+AMOUNT = ("交易金额", "发生额", "金额", "amount")
+DIRECTION = ("借贷标志", "借贷方向", "收支标志", "收支", "借贷", "方向")
+CREDIT_MARKS = ("贷", "收", "入", "C", "CR", "+")
 MAX_HEADER_SCAN = 30
 
 
@@ -81,8 +85,8 @@ def read_statement(data: bytes, filename: str) -> Statement:
     for r in range(min(MAX_HEADER_SCAN, len(raw))):
         labels = [str(v).strip() for v in raw.iloc[r].tolist()]
         found = {k: _find(labels, names) for k, names in (("date", DATE), ("credit", CREDIT), ("payer", PAYER),
-                                                          ("memo", MEMO))}
-        if found["date"] is not None and found["credit"] is not None:
+                                                          ("memo", MEMO), ("amount", AMOUNT), ("direction", DIRECTION))}
+        if found["date"] is not None and (found["credit"] is not None or found["amount"] is not None):
             header_at, cols = r, found
             break
     if header_at is None:
@@ -95,7 +99,16 @@ def read_statement(data: bytes, filename: str) -> Statement:
     body = body[(first != "") & ~first.str.contains("合计|总计|total", case=False, regex=True)]
     out = pd.DataFrame({"row": body["row"].to_numpy()})
     out["date_raw"] = body.iloc[:, cols["date"]].astype(str).str.strip().to_numpy()
-    out["amount_raw"] = body.iloc[:, cols["credit"]].astype(str).str.strip().to_numpy()
+    if cols["credit"] is not None:
+        out["amount_raw"] = body.iloc[:, cols["credit"]].astype(str).str.strip().to_numpy()
+    else:
+        amount = body.iloc[:, cols["amount"]].astype(str).str.strip()
+        if cols["direction"] is not None:
+            flag = body.iloc[:, cols["direction"]].astype(str).str.strip().str.upper()
+            credit = flag.str.startswith(CREDIT_MARKS)
+            # A debit becomes a negative amount, and so is not a payment received.
+            amount = amount.where(credit, "-" + amount.str.lstrip("+-"))
+        out["amount_raw"] = amount.to_numpy()
     out["payer"] = body.iloc[:, cols["payer"]].astype(str).str.strip().to_numpy() if cols["payer"] is not None else ""
     out["memo"] = body.iloc[:, cols["memo"]].astype(str).str.strip().to_numpy() if cols["memo"] is not None else ""
 
