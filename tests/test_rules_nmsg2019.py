@@ -139,6 +139,13 @@ def test_rating_rule_for_women_in_mens_events(judge, rating, ok, event):
     assert codes(judge(d)) == ([] if ok else ["GENDER_NOT_ALLOWED"])
 
 
+def test_rating_without_its_list_is_taken_as_the_regulations(judge):
+    w = reg("w1", "F", fide_rating={"value": 2450})
+    assert judge(doc(G, people=[w], entries=[individual("chess.MI", "w1")])) == []
+    w = reg("w1", "F", fide_rating={"value": 2449})
+    assert codes(judge(doc(G, people=[w], entries=[individual("chess.MI", "w1")]))) == ["GENDER_NOT_ALLOWED"]
+
+
 def test_rating_on_another_list_does_not_count(judge):
     w = reg("w1", "F", fide_rating={"value": 2500, "list": "2019-06-01"})
     assert codes(judge(doc(G, people=[w], entries=[individual("chess.MI", "w1")]))) == ["GENDER_NOT_ALLOWED"]

@@ -97,7 +97,9 @@ class CheckContext:
         for rule in self._rating_rules:
             if (event in rule.events and self.gender.get(ref) == rule.gender
                     and p.fide_rating >= rule.min_rating
-                    and p.fide_list == rule.list):
+                    # A rating given without its list is taken as the regulation's list;
+                    # a rating from another list does not count.
+                    and (p.fide_list is None or p.fide_list == rule.list)):
                 return rule
         return None
 
