@@ -1,7 +1,6 @@
 """The main paths in a real browser: Debian's Chromium driven by Playwright, against the
 app served on localhost with the real database."""
 import datetime as dt
-import io
 import os
 import shutil
 import threading

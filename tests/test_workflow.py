@@ -6,7 +6,7 @@ import json
 import pytest
 import yaml
 
-from builders import doc, individual, person, team
+from builders import doc, individual, person
 from conftest import CHINA
 
 UTC = dt.timezone.utc

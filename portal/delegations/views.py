@@ -5,7 +5,6 @@ Views are thin: load (the access decorator), build the new document with `edit`,
 workflow service, redirect or re-render with what was typed."""
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import secrets

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
@@ -19,6 +20,9 @@ from ..extensions import db
 from ..games.services import definition_of
 from ..rules.engine import CHINA
 from .models import LedgerEntry
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SIGN = {"charge": 1, "credit": -1, "payment": -1, "refund": 1, "forfeit": 0}
 

@@ -2,7 +2,6 @@
 and room lists; and, in the delegation workspace, the statement and rooms."""
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal, InvalidOperation
 from io import BytesIO
 
