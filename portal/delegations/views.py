@@ -161,11 +161,14 @@ def _save(d, new_doc, form_version, success, back):
         version = int(form_version) if form_version not in (None, "") else None
     except ValueError:
         version = None
+    was = d.status
     out = workflow.save(d, new_doc, actor(), now(), expected_version=version)
     if out.ok:
         errors = [v for v in out.violations if v.is_error]
         flash(success + (" " + _("还有 %(n)d 个问题待解决，见右侧。", n=len(errors)) if errors else ""),
               "success" if not errors else "warning")
+        if was in ("submitted", "returned") and d.status == "draft":
+            flash(_("修改后报名回到草稿状态，请改完后重新提交。"), "info")
         return None
     return out
 
