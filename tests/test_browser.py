@@ -174,3 +174,39 @@ def test_an_individual_registers_himself_for_shaanxi(server, browser, app, db):
     assert "DOCUMENT_MISSING" in page.inner_text("aside.problems")  # documents due at check-in: warnings
     page.click(".tabs >> text=费用")
     assert "100.00" in page.inner_text("main")  # the deposit
+
+
+def test_organiser_returns_with_a_reason_then_approves(server, browser, app, db):
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import import_document
+    from builders import doc, individual, person
+    app.config["FIXED_NOW"] = dt.datetime(2019, 8, 20, 10, 0, tzinfo=CHINA)
+    d = import_document(find_games("nmsg-2019"), doc("nmsg-2019", unit="gansu",
+                        people=[person("p1", year=2019, unit="gansu", name="马骏")], entries=[individual("chess.MI", "p1")]),
+                        dt.datetime(2019, 8, 10, tzinfo=CHINA), Actor("t")).delegation
+    create_account("org2", "组委会", "organiser", Actor("t"), password="organiser-pass-2")
+    create_account("gansu-l", "甘肃 领队", "leader", Actor("t"), delegation=d, password="gansu-pass-1")
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    login(page, server, "org2", "organiser-pass-2")
+    page.click("header >> text=待办")
+    assert "甘肃省" in page.inner_text("main")
+    page.click("main a.btn >> text=审核")
+    page.select_option("#item", "person:p1")
+    page.fill("#reason", "请补充马骏的注册证明")
+    page.click("text=退回并说明理由")
+    assert "已退回" in page.content()
+    page.click("text=退出")
+
+    login(page, server, "gansu-l", "gansu-pass-1")
+    assert "请补充马骏的注册证明" in page.inner_text("main")
+    page.click("#submit-delegation")
+    assert "报名已提交" in page.content()
+    page.click("text=退出")
+
+    login(page, server, "org2", "organiser-pass-2")
+    page.goto(f"{server}/org/d/{d.id}")
+    page.click("#approve")
+    assert "已批准" in page.content()
+    assert "delegation.approve" in page.inner_text("main")  # in the audit trail on the page
