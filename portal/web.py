@@ -121,3 +121,11 @@ def init_web(app: Flask) -> None:
 
 def is_en() -> bool:
     return str(get_locale()) == "en"
+
+
+def outcome_text(out, errors_only: bool = False) -> str:
+    """A service Outcome's message, or its violations, in the user's language."""
+    en = is_en()
+    if out.message:
+        return out.message[1] if en else out.message[0]
+    return "；".join(v.en if en else v.zh for v in out.violations if v.is_error or not errors_only)

@@ -5,10 +5,16 @@ from __future__ import annotations
 import copy
 
 
-def _uses(entry) -> list[str]:
+def entry_people(entry: dict) -> list[str]:
+    """The people of an entry: its lineup's members, or its list of people."""
     if entry.get("lineup") is not None:
         return [s["person"] for s in entry["lineup"]]
     return list(entry.get("people") or [])
+
+
+def athletes(doc: dict) -> set[str]:
+    """Everyone entered in some event."""
+    return {r for e in doc.get("entries", []) for r in entry_people(e)}
 
 
 def next_ref(doc: dict, prefix: str = "p") -> str:
@@ -37,7 +43,7 @@ def delete_person(doc: dict, ref: str) -> dict:
             e["lineup"] = [s for s in e["lineup"] if s["person"] != ref]
         else:
             e["people"] = [r for r in e.get("people") or [] if r != ref]
-    doc["entries"] = [e for e in doc["entries"] if _uses(e)]
+    doc["entries"] = [e for e in doc["entries"] if entry_people(e)]
     for section in ("officials", "staff"):
         doc[section] = [x for x in doc.get(section) or [] if x["person"] != ref]
     doc["companions"] = [c for c in doc.get("companions") or [] if c["person"] != ref]
@@ -97,7 +103,7 @@ def add_document_kind(doc: dict, ref: str, kind: str) -> dict:
 def roles_of(doc: dict, ref: str) -> list[str]:
     out = []
     for e in doc["entries"]:
-        if ref in _uses(e):
+        if ref in entry_people(e):
             out.append(e["event"])
     out += [o["role"] for o in doc.get("officials") or [] if o["person"] == ref]
     out += [s["role"] for s in doc.get("staff") or [] if s["person"] == ref]

@@ -1,6 +1,8 @@
 """Workspace forms. Every state-changing form carries the CSRF token and the delegation's
 version (a form built on an older version is refused, not silently applied)."""
 from flask_babel import lazy_gettext as _l
+
+from ..rules import idnumber
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, DateField, HiddenField, IntegerField, SelectField, StringField, TextAreaField
@@ -33,6 +35,38 @@ class PersonForm(VersionedForm):
     fide_rating = IntegerField(_l("国际棋联等级分"), validators=[Optional(), NumberRange(0, 3500)])
     fide_list = DateField(_l("等级分公布日期"), validators=[Optional()])
     club = StringField(_l("俱乐部（团体排名用）"), validators=[Optional(), Length(max=200)])
+
+
+    def to_person(self, ref: str, existing: dict | None = None) -> dict:
+        """The person as a delegation/1 object; birth date and gender come from a valid
+        resident ID number when they are left blank."""
+        number = idnumber.normalise(self.id_number.data or "") or None
+        person = dict(existing or {}, ref=ref, name=(self.name.data or "").strip(), id_type=self.id_type.data,
+                      id_number=number, club=(self.club.data or "").strip() or None)
+        parsed = None
+        if number and self.id_type.data in ("resident_id", "household_register"):
+            parsed, _problem = idnumber.parse(number)
+        gender = self.gender.data or (parsed.gender if parsed else None)
+        birth = self.birth_date.data or (parsed.birth_date if parsed else None)
+        person["gender"] = gender
+        person["birth_date"] = birth.isoformat() if birth else None
+        if self.registration_unit.data or self.registration_year.data:
+            person["registration"] = {"unit": (self.registration_unit.data or "").strip().lower() or None,
+                                      "year": self.registration_year.data}
+        else:
+            person["registration"] = None
+        if self.university_code.data:
+            person["university"] = {"code": self.university_code.data.strip(), "full_time": bool(self.full_time.data),
+                                    "graduation_date": self.graduation_date.data.isoformat() if self.graduation_date.data else None}
+        else:
+            person["university"] = None
+        if self.fide_rating.data is not None:
+            person["fide_rating"] = {"value": self.fide_rating.data,
+                                     "list": self.fide_list.data.isoformat() if self.fide_list.data else None}
+        else:
+            person["fide_rating"] = None
+        person.setdefault("documents", [])
+        return person
 
 
 class UploadForm(VersionedForm):

@@ -10,7 +10,7 @@ import os
 import secrets
 from collections import Counter
 
-from ..web import is_en
+from ..web import is_en, outcome_text
 from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request, send_file,
                    session, url_for)
 from flask_babel import gettext as _
@@ -107,7 +107,7 @@ class Workspace:
         refs = []
         for e in self.doc["entries"]:
             if e["event"] == code:
-                for r in e.get("people") or [s["person"] for s in e.get("lineup") or []]:
+                for r in edit.entry_people(e):
                     if r not in refs:
                         refs.append(r)
         return refs
@@ -146,7 +146,7 @@ class Workspace:
 
     @property
     def athlete_count(self) -> int:
-        return len({r for e in self.doc["entries"] for r in (e.get("people") or [s["person"] for s in e.get("lineup") or []])})
+        return len(edit.athletes(self.doc))
 
     def missing_documents(self) -> list:
         return [v for v in self.violations if v.code == "DOCUMENT_MISSING"]
@@ -156,7 +156,7 @@ def _render(template, ws: Workspace, **kw):
     return render_template(template, ws=ws, d=ws.d, doc=ws.doc, **kw)
 
 
-def _save(d, new_doc, form_version, success, back):
+def _save(d, new_doc, form_version, success):
     try:
         version = int(form_version) if form_version not in (None, "") else None
     except ValueError:
@@ -174,10 +174,7 @@ def _save(d, new_doc, form_version, success, back):
 
 
 def _refusal_text(out) -> str:
-    en = is_en()
-    if out.message:
-        return out.message[1] if en else out.message[0]
-    return "；".join(v.en if en else v.zh for v in out.violations) or _("保存失败。")
+    return outcome_text(out) or _("保存失败。")
 
 
 # --- dashboard --------------------------------------------------------------------------------
@@ -239,8 +236,7 @@ def declarations(d):
         if bad:
             flash(_("人数须为 0 或正整数：") + "、".join(bad), "error")
         else:
-            out = _save(d, edit.set_declarations(ws.doc, counts), form.version.data, _("已保存报项。"),
-                        url_for(".declarations", delegation_id=d.id))
+            out = _save(d, edit.set_declarations(ws.doc, counts), form.version.data, _("已保存报项。"))
             if out is None:
                 return redirect(url_for(".declarations", delegation_id=d.id))
             flash(_refusal_text(out), "error")
@@ -263,36 +259,6 @@ def people(d):
         by_ref.setdefault(f.person_ref, []).append(f)
     return _render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(),
                    roles_of=lambda ref: edit.roles_of(ws.doc, ref))
-
-
-def _person_from_form(form: PersonForm, ref: str, existing: dict | None) -> dict:
-    number = idnumber.normalise(form.id_number.data or "") or None
-    person = dict(existing or {}, ref=ref, name=(form.name.data or "").strip(), id_type=form.id_type.data,
-                  id_number=number, club=(form.club.data or "").strip() or None)
-    parsed = None
-    if number and form.id_type.data in ("resident_id", "household_register"):
-        parsed, _problem = idnumber.parse(number)
-    gender = form.gender.data or (parsed.gender if parsed else None)
-    birth = form.birth_date.data or (parsed.birth_date if parsed else None)
-    person["gender"] = gender
-    person["birth_date"] = birth.isoformat() if birth else None
-    if form.registration_unit.data or form.registration_year.data:
-        person["registration"] = {"unit": (form.registration_unit.data or "").strip().lower() or None,
-                                  "year": form.registration_year.data}
-    else:
-        person["registration"] = None
-    if form.university_code.data:
-        person["university"] = {"code": form.university_code.data.strip(), "full_time": bool(form.full_time.data),
-                                "graduation_date": form.graduation_date.data.isoformat() if form.graduation_date.data else None}
-    else:
-        person["university"] = None
-    if form.fide_rating.data is not None:
-        person["fide_rating"] = {"value": form.fide_rating.data,
-                                 "list": form.fide_list.data.isoformat() if form.fide_list.data else None}
-    else:
-        person["fide_rating"] = None
-    person.setdefault("documents", [])
-    return person
 
 
 def _fill_form(form: PersonForm, p: dict):
@@ -340,9 +306,9 @@ def person(d, ref):
                     form.id_number.errors.append(problem)
             if problem is None:
                 new_ref = ref or edit.next_ref(ws.doc)
-                p = _person_from_form(form, new_ref, existing)
+                p = form.to_person(new_ref, existing)
                 out = _save(d, edit.upsert_person(ws.doc, p), form.version.data,
-                            _("已保存 %(name)s。", name=p["name"]), None)
+                            _("已保存 %(name)s。", name=p["name"]))
                 if out is None:
                     return redirect(url_for(".people", delegation_id=d.id) + f"#person-{new_ref}")
                 flash(_refusal_text(out), "error")
@@ -367,7 +333,7 @@ def delete_person(d, ref):
     if ref not in ws.people:
         abort(404)
     out = _save(d, edit.delete_person(ws.doc, ref), form.version.data,
-                _("已删除 %(name)s。", name=ws.people[ref]["name"]), None)
+                _("已删除 %(name)s。", name=ws.people[ref]["name"]))
     if out is not None:
         flash(_refusal_text(out), "error")
     return redirect(url_for(".people", delegation_id=d.id))
@@ -458,7 +424,7 @@ def entries(d):
         else:
             refs = [r for r in request.form.getlist("people") if r in ws.people]
             new_doc = edit.set_individual(ws.doc, code, refs)
-        out = _save(d, new_doc, form.version.data, _("已保存 %(event)s 的报名。", event=ws.event_label(code)), None)
+        out = _save(d, new_doc, form.version.data, _("已保存 %(event)s 的报名。", event=ws.event_label(code)))
         if out is None:
             return redirect(url_for(".entries", delegation_id=d.id) + f"#event-{code.replace('.', '-')}")
         flash(_refusal_text(out), "error")
@@ -492,7 +458,7 @@ def roles(d):
         staff = rows("staff", ("person", "role"))
         companions = rows("companion", ("person", "accompanies"))
         new_doc = edit.set_roles(ws.doc, officials, staff, companions)
-        out = _save(d, new_doc, form.version.data, _("已保存官员和随队人员。"), None)
+        out = _save(d, new_doc, form.version.data, _("已保存官员和随队人员。"))
         if out is None:
             return redirect(url_for(".roles", delegation_id=d.id))
         flash(_refusal_text(out), "error")
@@ -616,7 +582,7 @@ def confirm_upload(d):
         pending = json.load(f)
     if pending["delegation_id"] != d.id:
         abort(404)
-    out = _save(d, pending["document"], form.version.data, _("已按上传的文件更新报名。"), None)
+    out = _save(d, pending["document"], form.version.data, _("已按上传的文件更新报名。"))
     if out is not None:
         flash(_refusal_text(out), "error")
         return redirect(url_for(".upload", delegation_id=d.id))
@@ -642,7 +608,7 @@ def substitutions(d):
             if form.in_ref.data:
                 incoming = dict(ws.people[form.in_ref.data])
             elif person_form.name.data:
-                incoming = _person_from_form(person_form, edit.next_ref(ws.doc, "s"), None)
+                incoming = person_form.to_person(edit.next_ref(ws.doc, "s"))
                 if d.unit_code and not incoming.get("registration"):
                     incoming["registration"] = None
             else:

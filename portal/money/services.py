@@ -99,7 +99,8 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
     from .models import RoomRequest
     definition = definition_of(d.games)
     doc = export_document(d)
-    athletes = {r for e in doc["entries"] for r in (e.get("people") or [s["person"] for s in e.get("lineup") or []])}
+    from ..delegations.edit import athletes as athletes_of
+    athletes = athletes_of(doc)
     team_groups = {e["event"] for e in doc["entries"] if e.get("lineup") is not None
                    or next((x.kind for x in definition.events if x.code == e["event"]), "") == "team"}
     out = {}

@@ -21,7 +21,7 @@ from ..delegations.views import Workspace, bp as workspace
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
-from ..web import is_en
+from ..web import is_en, outcome_text
 from . import services, statement as statements
 from .models import BankLine, RoomRequest
 
@@ -273,7 +273,7 @@ def rooms_request(d):
         if out.ok:
             flash(_("已预订。"), "success")
             return redirect(url_for("workspace.rooms", delegation_id=d.id))
-        flash((out.message[1] if is_en() else out.message[0]) if out.message else _("预订未成功。"),
+        flash(outcome_text(out) or _("预订未成功。"),
               "warning" if out.status == "waitlisted" else "error")
     mine = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id)
                               .order_by(RoomRequest.night, RoomRequest.id)).all()

@@ -14,6 +14,7 @@ from openpyxl.styles import Font
 from sqlalchemy import select
 
 from ..delegations.models import Delegation
+from ..delegations.edit import entry_people
 from ..delegations.services import export_document
 from ..extensions import db
 from ..games.models import Games, Unit
@@ -100,7 +101,7 @@ def summary_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], 
             refs = set()
             for e in doc["entries"]:
                 if e["event"] == code:
-                    refs.update(e.get("people") or [s["person"] for s in e.get("lineup") or []])
+                    refs.update(entry_people(e))
             counts.append(len(refs))
             totals[i] += len(refs)
             athletes |= refs

@@ -19,7 +19,7 @@ from ..delegations.forms import PersonForm
 from ..extensions import db
 from ..games.services import definition_of, find_games
 from ..rules.document import FORMAT
-from ..web import is_en
+from ..web import is_en, outcome_text
 from .services import import_document, stage_at
 
 bp = Blueprint("registration", __name__)
@@ -35,7 +35,6 @@ class SelfRegistrationForm(PersonForm):
 
 @bp.route("/register/<slug>", methods=["GET", "POST"])
 def register(slug):
-    from ..delegations.views import _person_from_form
     games = find_games(slug)
     if games is None:
         abort(404)
@@ -52,7 +51,7 @@ def register(slug):
         elif problem := password_problem(form.password.data):
             form.password.errors.append(problem[1] if is_en() else problem[0])
         else:
-            person = _person_from_form(form, "p1", None)
+            person = form.to_person("p1")
             document = {"format": FORMAT, "games": slug, "unit": None, "declarations": [], "people": [person],
                         "entries": [{"event": form.event.data, "people": ["p1"]}], "officials": [], "staff": [],
                         "companions": []}
@@ -68,6 +67,6 @@ def register(slug):
                 return redirect(url_for("workspace.dashboard", delegation_id=outcome.delegation.id))
             problems = [v for v in outcome.violations if v.is_error]
             if outcome.message:
-                flash(outcome.message[1] if is_en() else outcome.message[0], "error")
+                flash(outcome_text(outcome), "error")
     return render_template("registration/register.html", games=games, definition=definition, form=form,
                            stage=stage, problems=problems)

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 
 from ..audit.services import Actor, document_changes, record
 from ..db_tx import lock_row, transactional
+from ..delegations.edit import athletes, entry_people
 from ..delegations.models import Delegation
 from ..delegations.services import _dedupe, export_document, judge, replace_contents
 from ..extensions import db
@@ -86,7 +87,7 @@ def change_window_closed(closes: dt.datetime | None) -> Violation:
                      f"Changes closed at {when} China time; no more substitutions are accepted.")
 
 
-def _names_deadline_violation(delegation: Delegation, info: StageInfo) -> Violation:
+def _names_deadline_violation(delegation: Delegation) -> Violation:
     stages = definition_of(delegation.games).stages
     return deadline_passed(NAMES, closes_at(stages, NAMES, extensions_of(delegation)))
 
@@ -139,7 +140,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
                        "The entry is approved and locked; ask for a substitution instead.", d)
     info = stage_of(d, at) if d.id else stage_at(definition_of(games).stages, at)
     if not may_edit_names(info) and not documents_only:
-        return Outcome(False, [_names_deadline_violation(d, info)], status="refused", delegation=d)
+        return Outcome(False, [_names_deadline_violation(d)], status="refused", delegation=d)
     declared_before = sorted((x["event"], x["count"]) for x in (before or {}).get("declarations", []))
     declared_after = sorted(doc.declarations)
     stages = definition_of(games).stages
@@ -175,13 +176,6 @@ def _only_documents_added(before: dict, data: dict) -> bool:
 
 # --- submitting, approving, returning -------------------------------------------------------
 
-def _athlete_count(doc: dict) -> int:
-    refs = set()
-    for e in doc.get("entries", []):
-        refs.update(e.get("people") or [s["person"] for s in e.get("lineup") or []])
-    return len(refs)
-
-
 @transactional
 def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
            received_at: dt.datetime | None = None) -> Outcome:
@@ -197,7 +191,7 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
         return refused("该报名已退出。", "This registration has been withdrawn.", d)
     info = stage_of(d, when)
     if not may_edit_names(info):
-        return Outcome(False, [_names_deadline_violation(d, info)], status="refused", delegation=d)
+        return Outcome(False, [_names_deadline_violation(d)], status="refused", delegation=d)
     document = export_document(d)
     doc, _ = parse_document(document)
     violations = _dedupe(judge(games, doc, when, exclude_delegation_id=d.id))
@@ -205,7 +199,7 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
         return Outcome(False, violations, status="refused", delegation=d)
     status = "submitted"
     if definition.capacity is not None:
-        status, extra = _take_place(d, games, definition.capacity, _athlete_count(document), when)
+        status, extra = _take_place(d, games, definition.capacity, len(athletes(document)), when)
         violations += extra
     d.status = status
     d.submitted_at, d.received_at = at, when
@@ -345,8 +339,7 @@ def apply_substitution(document: dict, event: str, out_ref: str, incoming: dict)
                     slot["person"] = in_ref
         else:
             entry["people"] = [in_ref if r == out_ref else r for r in entry["people"]]
-    still_used = any(out_ref in (e.get("people") or [s["person"] for s in e.get("lineup") or []])
-                     for e in doc["entries"])
+    still_used = out_ref in athletes(doc)
     still_used |= any(x.get("person") == out_ref or x.get("accompanies") == out_ref
                       for section in ("officials", "staff", "companions") for x in doc.get(section) or [])
     if not still_used:
@@ -379,8 +372,7 @@ def request_substitution(delegation: Delegation, event: str, out_ref: str, incom
     if blocked:
         return blocked
     before = export_document(d)
-    if not any(e["event"] == event and out_ref in (e.get("people") or [s["person"] for s in e.get("lineup") or []])
-               for e in before["entries"]):
+    if not any(e["event"] == event and out_ref in entry_people(e) for e in before["entries"]):
         return refused(f"{out_ref} 没有报名 {event}。", f"{out_ref} is not entered in {event}.", d)
     after = apply_substitution(before, event, out_ref, incoming)
     doc, problems = parse_document(after)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from io import BytesIO
 
-from ..web import is_en
+from ..web import outcome_text
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -19,6 +19,7 @@ from ..accounts.access import delegation_view, roles
 from ..accounts.views import actor
 from ..audit.models import AuditLog
 from ..clock import now
+from ..delegations.edit import athletes as edit_athletes
 from ..delegations.models import Delegation
 from ..delegations.services import export_document
 from ..extensions import db
@@ -34,7 +35,8 @@ ORG = ("organiser", "admin")
 
 
 class ReturnForm(FlaskForm):
-    item = SelectField(_l("涉及"), validators=[Optional()])
+    # Choices are built per delegation for the page; the service checks what comes back.
+    item = SelectField(_l("涉及"), validators=[Optional()], validate_choice=False)
     reason = TextAreaField(_l("理由"), validators=[DataRequired(message=_l("请填写理由")), Length(max=1000)])
 
 
@@ -46,7 +48,7 @@ class ExtensionForm(FlaskForm):
 
 
 class WithdrawForm(FlaskForm):
-    event = SelectField(_l("项目"), validators=[Optional()])
+    event = SelectField(_l("项目"), validators=[Optional()], validate_choice=False)
     excused = BooleanField(_l("理由成立（不可抗力），不处罚"))
     reason = StringField(_l("说明"), validators=[Optional(), Length(max=1000)])
 
@@ -94,7 +96,7 @@ def games_view(slug):
     rows = []
     for d in delegations:
         doc = export_document(d)
-        athletes = {r for e in doc["entries"] for r in (e.get("people") or [s["person"] for s in e.get("lineup") or []])}
+        athletes = edit_athletes(doc)
         rows.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
                      "people": len(doc["people"]), "athletes": len(athletes),
                      "events": len({e["event"] for e in doc["entries"]})})
@@ -165,10 +167,7 @@ def _flash_outcome(out, ok_message):
     if out.ok:
         flash(ok_message, "success")
     else:
-        en = is_en()
-        text = (out.message[1] if en else out.message[0]) if out.message else \
-            "；".join(v.en if en else v.zh for v in out.violations if v.is_error)
-        flash(text or _("操作未完成。"), "error")
+        flash(outcome_text(out, errors_only=True) or _("操作未完成。"), "error")
 
 
 @bp.post("/d/<int:delegation_id>/approve")
@@ -184,7 +183,6 @@ def approve(d):
 @delegation_view(*ORG, leader=False)
 def return_(d):
     form = ReturnForm()
-    form.item.choices = [(request.form.get("item", ""), "")]
     if not form.validate_on_submit():
         flash(_("退回时须说明理由。"), "error")
         return redirect(url_for(".review", delegation_id=d.id))
@@ -211,12 +209,10 @@ def extension(d):
 @delegation_view(*ORG, leader=False)
 def withdraw(d):
     form = WithdrawForm()
-    form.event.choices = [(request.form.get("event", ""), "")]
     if not form.validate_on_submit():
         abort(400)
     out = services.withdraw(d, form.event.data or None, form.excused.data, actor(), now(), form.reason.data)
-    en = is_en()
-    _flash_outcome(out, (out.message[1] if en else out.message[0]) if out.message else "")
+    _flash_outcome(out, outcome_text(out))
     return redirect(url_for(".review", delegation_id=d.id))
 
 
