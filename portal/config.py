@@ -6,8 +6,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-# Reference data kept outside the repository (shared/data beside the clone).
-DEFAULT_UNIVERSITIES_CSV = ROOT.parent / "shared" / "data" / "universities.csv"
+# Public reference data shipped with the repository (fixtures/reference/README.md).
+DEFAULT_UNIVERSITIES_CSV = FIXTURES / "reference" / "universities.csv"
 
 
 def database_url(instance_path: str) -> str:
