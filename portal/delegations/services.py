@@ -32,8 +32,10 @@ def _dedupe(violations: list[Violation]) -> list[Violation]:
     return out
 
 
-def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None = None) -> dict[str, str]:
-    """Identity numbers used by the other delegations of these Games -> who uses them."""
+def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None = None,
+                     reveal: bool = False) -> dict[str, str]:
+    """The document's identity numbers that other delegations of these Games use -> who uses
+    them, for the organisers (`reveal`); for anyone else -> "" (never another unit's people)."""
     q = (select(Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name)
          .join(Delegation, Person.delegation_id == Delegation.id)
          .where(Delegation.games_id == games.id, Person.id_number.is_not(None),
@@ -57,8 +59,8 @@ def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None =
         # A person registering alone re-checks his own stored entry: not a duplicate.
         mine = {n for n in out if out[n] == "个人报名"}
         if mine == own_numbers:
-            return {n: w for n, w in out.items() if n not in mine}
-    return out
+            out = {n: w for n, w in out.items() if n not in mine}
+    return out if reveal else dict.fromkeys(out, "")
 
 
 def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:
@@ -77,20 +79,25 @@ def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:
 
 
 def judge(games: Games, doc: Doc, at: dt.datetime | None = None,
-          exclude_delegation_id: int | None = None) -> list[Violation]:
-    """Every rule violation of a parsed document, with what the database knows."""
+          exclude_delegation_id: int | None = None, *, stored: bool = True,
+          reveal: bool = False) -> list[Violation]:
+    """Every rule violation of a parsed document, with what the database knows (`stored`:
+    other delegations' identity numbers, sanctions); `reveal`: name the delegation that
+    already holds an identity number (organisers only)."""
     return check_delegation(
         definition_of(games), doc, at=at,
         unit=unit_info(doc.unit_code) if doc.unit_code else None,
         universities=universities_map(fallback_csv=universities_csv()),
-        other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id),
-        sanctioned=sanctions_for(games, doc.unit_code),
+        other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id, reveal) if stored else {},
+        sanctioned=sanctions_for(games, doc.unit_code) if stored else {},
     )
 
 
 def check_document(data: Any, at: dt.datetime | None = None,
-                   exclude_delegation_id: int | None = None) -> tuple[dict, int]:
-    """The `check` report for a decoded document, and the exit status (0, 1 or 2)."""
+                   exclude_delegation_id: int | None = None, *, stored: bool = True,
+                   reveal: bool = False) -> tuple[dict, int]:
+    """The `check` report for a decoded document, and the exit status (0, 1 or 2).
+    `stored` and `reveal` as for `judge`."""
     doc, problems = parse_document(data)
     games_slug = doc.games if doc else None
     unit = doc.unit if doc else (data.get("unit") if isinstance(data, dict) else None)
@@ -101,7 +108,7 @@ def check_document(data: Any, at: dt.datetime | None = None,
         if doc.games:
             problems.append(schema_error("games", f"未知的比赛“{doc.games}”", f"unknown Games {doc.games!r}"))
         return report(games_slug, unit, _dedupe(problems)), UNUSABLE
-    violations = problems + judge(games, doc, at, exclude_delegation_id)
+    violations = problems + judge(games, doc, at, exclude_delegation_id, stored=stored, reveal=reveal)
     rep = report(games_slug, unit, _dedupe(violations))
     return rep, OK if rep["ok"] else ERRORS
 

@@ -37,6 +37,11 @@ STAFF = ("organiser", "admin", "accountant")
 EDITORS = ("organiser", "admin")  # organisers may enter on a unit's behalf (paper forms)
 
 
+def sees_other_delegations() -> bool:
+    """Only the organisers learn which delegation already holds an identity number."""
+    return current_user.is_authenticated and current_user.role in EDITORS
+
+
 # --- shared context --------------------------------------------------------------------------
 
 class Workspace:
@@ -51,7 +56,8 @@ class Workspace:
         self.doc = doc if doc is not None else export_document(d)
         self.stage = workflow.stage_of(d, self.at)
         parsed, problems = parse_document(self.doc)
-        self.violations = _dedupe(problems + judge(d.games, parsed, self.at, exclude_delegation_id=d.id))
+        self.violations = _dedupe(problems + judge(d.games, parsed, self.at, exclude_delegation_id=d.id,
+                                                   reveal=sees_other_delegations()))
         self.errors = [v for v in self.violations if v.is_error]
         self.warnings = [v for v in self.violations if not v.is_error]
         self.people = {p["ref"]: p for p in self.doc["people"]}
@@ -560,7 +566,7 @@ def upload(d):
     session.setdefault("pending_uploads", [])
     session["pending_uploads"] = (session["pending_uploads"] + [token])[-5:]
     parsed, _schema = parse_document(new_doc)
-    preview = _dedupe(judge(d.games, parsed, ws.at, exclude_delegation_id=d.id))
+    preview = _dedupe(judge(d.games, parsed, ws.at, exclude_delegation_id=d.id, reveal=sees_other_delegations()))
     confirm = ConfirmForm(formdata=None, token=token, version=d.version)
     return _render("workspace/upload_review.html", ws, changes=document_changes(ws.doc, new_doc), preview=preview,
                    confirm=confirm, filename=name)

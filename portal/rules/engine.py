@@ -39,6 +39,8 @@ class CheckContext:
     at: dt.datetime
     unit: UnitInfo | None = None
     universities: Mapping[str, UniversityInfo] = field(default_factory=dict)
+    # Identity numbers held by other delegations of these Games -> who holds them, or "" where
+    # the reader may not learn who (a leader, an entrant): see checks.identity.duplicates.
     other_id_numbers: Mapping[str, str] = field(default_factory=dict)
     # Events this unit lost at these Games (unexcused withdrawal at the previous edition).
     sanctioned: Mapping[str, str] = field(default_factory=dict)

@@ -65,13 +65,22 @@ def duplicates(ctx: CheckContext) -> list[Violation]:
                 f"ID number {number} appears {len(refs)} times in this delegation ({names(ctx, refs, 'en')}). "
                 f"Enter a person once and refer to him in each role.",
                 people=tuple(refs)))
-        other = ctx.other_id_numbers.get(number)
-        if other:
+        if number not in ctx.other_id_numbers:
+            continue
+        other = ctx.other_id_numbers[number]
+        if other:  # the organisers' view: who holds the number
             out.append(Violation(
                 "DUPLICATE_PERSON",
                 f"{names(ctx, refs)}（证件号码 {number}）已在本届比赛的另一代表团（{other}）报名，一人只能代表一个单位。",
                 f"{names(ctx, refs, 'en')} (ID {number}) is already entered by another delegation of these Games "
                 f"({other}); a person represents one unit only.",
+                people=tuple(refs)))
+        else:  # a leader's or an entrant's view: never another delegation's people
+            out.append(Violation(
+                "DUPLICATE_PERSON",
+                f"{names(ctx, refs)} 的证件号码已在本届比赛登记，一人只能代表一个单位。如有疑问，请联系组委会。",
+                f"The ID number of {names(ctx, refs, 'en')} is already registered for these Games; a person "
+                f"represents one unit only. Contact the organisers if this is unexpected.",
                 people=tuple(refs)))
     return out
 
