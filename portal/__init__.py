@@ -8,13 +8,13 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from .config import database_url
-from .extensions import csrf, db, migrate
+from .extensions import csrf, db, limiter, migrate
 
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
-    os.makedirs(app.instance_path, exist_ok=True)
+    _private_dir(app.instance_path)
     app.config.update(
         SECRET_KEY=os.environ.get("SECRET_KEY") or _instance_secret(app.instance_path),
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
@@ -24,9 +24,20 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         UPLOAD_FOLDER=os.path.join(app.instance_path, "uploads"),
         JSON_AS_ASCII=False,
+        # Sessions end after this long without a request, and this long after login whatever.
+        SESSION_IDLE_MINUTES=int(os.environ.get("SESSION_IDLE_MINUTES", 120)),
+        SESSION_ABSOLUTE_HOURS=int(os.environ.get("SESSION_ABSOLUTE_HOURS", 12)),
+        # Behind HTTPS (PREFERRED_URL_SCHEME=https): cookies only over HTTPS, and HSTS.
+        PREFERRED_URL_SCHEME=os.environ.get("PREFERRED_URL_SCHEME", "http"),
+        RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,  # a Redis outage must not lock everyone out
+        RATELIMIT_HEADERS_ENABLED=True,
     )
     if config:
         app.config.update(config)
+    if app.config["PREFERRED_URL_SCHEME"] == "https":
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["REMEMBER_COOKIE_SECURE"] = True
     from .clock import configure as configure_clock
     configure_clock(app)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
@@ -36,6 +47,7 @@ def create_app(config: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"),
                      render_as_batch=True)
     csrf.init_app(app)
+    limiter.init_app(app)
     app.json.ensure_ascii = False
 
     from . import db_tx, models  # noqa: F401  (transaction hooks; all tables known to Alembic)
@@ -53,6 +65,15 @@ def create_app(config: dict | None = None) -> Flask:
         app.register_blueprint(blueprint)
     register_cli(app)
     return app
+
+
+def _private_dir(path: str) -> None:
+    """instance/ holds the database, ID copies and pending uploads: owner only."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    try:
+        os.chmod(path, 0o700)
+    except PermissionError:  # a folder someone else owns: leave it as it is
+        pass
 
 
 def _instance_secret(instance_path: str) -> str:

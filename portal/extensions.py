@@ -1,4 +1,6 @@
 """Flask extensions, created once and bound in the application factory."""
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -22,3 +24,5 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
+# Storage (Redis where REDIS_URL is set, else memory) is chosen in the app factory.
+limiter = Limiter(key_func=get_remote_address, default_limits=[])

@@ -3,6 +3,8 @@ security headers."""
 from __future__ import annotations
 
 import datetime as dt
+import time
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, redirect, render_template, request, session, url_for
 from flask_babel import Babel, get_locale
@@ -20,13 +22,26 @@ def select_locale() -> str:
     return lang if lang in LANGS else "zh"
 
 
+def safe_next(target: str | None, default: str = "/") -> str:
+    """A `next` (or referrer path) only when it stays on this site: a path beginning with one
+    "/", with no scheme, host, backslash or control character (browsers drop tabs and
+    newlines, so "/\t/evil.example" would become "//evil.example")."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return default
+    if "\\" in target or any(ord(c) < 32 or ord(c) == 127 for c in target):
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return default
+    return target
+
+
 @bp.post("/lang")
 def set_language():
     lang = request.form.get("lang")
     if lang in LANGS:
         session["lang"] = lang
-    target = request.form.get("next") or "/"
-    return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
+    return redirect(safe_next(request.form.get("next")))
 
 
 def mask_id(number: str | None) -> str:
@@ -67,9 +82,37 @@ def init_web(app: Flask) -> None:
     login.login_message = None
 
     @login.user_loader
-    def load_user(user_id):
+    def load_user(session_id):
+        # "id:session_version": a session from before a logout, a password change or a
+        # disabled account carries an old version and is no longer anyone's.
         from .accounts.models import User
-        return db.session.get(User, int(user_id))
+        user_id, _sep, version = str(session_id).partition(":")
+        if not user_id.isdigit() or not version.isdigit():
+            return None
+        user = db.session.get(User, int(user_id))
+        if user is None or user.session_version != int(version):
+            return None
+        return user
+
+    @app.before_request
+    def session_timeouts():
+        """Idle and absolute session lifetimes (real time, not the demo clock)."""
+        if "_user_id" not in session:
+            return None
+        from flask_login import logout_user
+        t = time.time()
+        started, seen = session.get("auth_at"), session.get("seen_at")
+        idle = app.config["SESSION_IDLE_MINUTES"] * 60
+        absolute = app.config["SESSION_ABSOLUTE_HOURS"] * 3600
+        if started is None or seen is None or t - seen > idle or t - started > absolute:
+            logout_user()
+            for key in ("auth_at", "seen_at"):
+                session.pop(key, None)
+            session["timed_out"] = True
+            return None
+        if t - seen > 60:  # refresh at most once a minute: fewer cookie rewrites
+            session["seen_at"] = t
+        return None
 
     app.jinja_env.filters["mask_id"] = mask_id
     app.jinja_env.filters["china_time"] = china_time
@@ -102,6 +145,13 @@ def init_web(app: Flask) -> None:
 
     @app.after_request
     def security_headers(response):
+        # Pages and downloads carry personal data: never kept by a browser or a proxy.
+        if not request.path.startswith("/static/"):
+            response.headers["Cache-Control"] = "no-store"
+            response.headers["Pragma"] = "no-cache"
+        response.headers["Server"] = "portal"  # no product versions
+        if app.config.get("PREFERRED_URL_SCHEME") == "https":
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
@@ -109,14 +159,31 @@ def init_web(app: Flask) -> None:
                                     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'")
         return response
 
-    for code in (403, 404, 413):
-        app.register_error_handler(code, lambda e, c=code: (render_template("errors/error.html", code=c), c))
+    def error_page(e, code):
+        if request.path.startswith("/api/"):
+            from .rules.violations import report, schema_error
+            zh, en = ERROR_TEXTS.get(code, ("请求无效", "bad request"))
+            return report(None, None, [schema_error("", zh, en)]), code
+        return render_template("errors/error.html", code=code), code
+
+    for code in (400, 403, 404, 405, 413, 429):
+        app.register_error_handler(code, lambda e, c=code: error_page(e, c))
 
     from flask_wtf.csrf import CSRFError
 
     @app.errorhandler(CSRFError)
     def csrf_error(e):
         return render_template("errors/error.html", code=400, csrf=True), 400
+
+
+ERROR_TEXTS = {
+    400: ("请求无效", "bad request"),
+    403: ("无权访问", "forbidden"),
+    404: ("找不到该页面", "not found"),
+    405: ("不支持该请求方法", "method not allowed"),
+    413: ("上传的内容太大", "the request body is too large"),
+    429: ("请求过于频繁，请稍后再试", "too many requests; try again later"),
+}
 
 
 def is_en() -> bool:

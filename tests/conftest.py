@@ -92,7 +92,9 @@ def app():
     from portal import create_app
     from portal.games.services import all_fixture_slugs, import_universities, load_games, load_units
 
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": True, "SECRET_KEY": "test"})
+    # Rate limits are off for the suite at large (it logs in hundreds of times from one
+    # address); tests/security turns them on.
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": True, "SECRET_KEY": "test", "RATELIMIT_ENABLED": False})
     with app.app_context():
         from flask_migrate import upgrade
         upgrade()

@@ -24,7 +24,7 @@ TABLE = {
     ("accounts.password", "GET"): (L, A, A, A, A), ("accounts.password", "POST"): (L, A, A, A, A),
     ("accounts.invitation", "GET"): ALL, ("accounts.invitation", "POST"): ALL,
     ("accounts.leader_accounts", "GET"): ORG, ("accounts.leader_accounts", "POST"): ORG,
-    ("accounts.reinvite", "POST"): ORG,
+    ("accounts.reinvite", "POST"): ORG, ("accounts.account_action", "POST"): ORG,
     ("workspace.dashboard", "GET"): LEADER_READ,
     ("workspace.declarations", "GET"): LEADER_READ, ("workspace.declarations", "POST"): LEADER_WRITE,
     ("workspace.people", "GET"): LEADER_READ,
@@ -101,7 +101,7 @@ def world(app, db):
     _, token = create_account("invitee", "invitee", "leader", actor, delegation=da)
     return {"delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
-            "filename": "app.css", "line_id": line.id}
+            "filename": "app.css", "line_id": line.id, "action": "unlock"}
 
 
 OVERRIDES = {"registration.register": {"slug": "shaanxi-mind-2025"}}  # a Games that takes individuals

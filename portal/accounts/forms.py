@@ -11,12 +11,12 @@ class LoginForm(FlaskForm):
 
 class PasswordForm(FlaskForm):
     current = PasswordField(_l("当前密码"), validators=[DataRequired()])
-    password = PasswordField(_l("新密码"), validators=[DataRequired(), Length(min=8, max=128)])
+    password = PasswordField(_l("新密码"), validators=[DataRequired(), Length(min=10, max=128)])
     confirm = PasswordField(_l("再次输入新密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
 
 
 class InvitationForm(FlaskForm):
-    password = PasswordField(_l("设置密码"), validators=[DataRequired(), Length(min=8, max=128)])
+    password = PasswordField(_l("设置密码"), validators=[DataRequired(), Length(min=10, max=128)])
     confirm = PasswordField(_l("再次输入密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
 
 

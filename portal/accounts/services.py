@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -12,37 +13,110 @@ from ..audit.services import Actor, record
 from ..extensions import db
 from ..games.models import utcnow
 from .models import User
+from .passwords import password_problem
 
 INVITATION_DAYS = 14
-MIN_PASSWORD = 8
+LOCK_AFTER_FAILURES = 5
+LOCK_MINUTES = 15
 
 
 def hash_password(password: str) -> str:
     return generate_password_hash(password, method="scrypt")
 
 
+_DUMMY_HASH = hash_password("x" * 12)
+
+
 def authenticate(username: str, password: str) -> User | None:
     user = db.session.scalar(select(User).where(User.username == (username or "").strip()))
     if user is None or not user.active or not user.password_hash:
         # Same work either way, so that timing does not tell which usernames exist.
-        check_password_hash(hash_password("x" * 12), password or "")
+        check_password_hash(_DUMMY_HASH, password or "")
         return None
     return user if check_password_hash(user.password_hash, password or "") else None
 
 
-def password_problem(password: str) -> tuple[str, str] | None:
-    if len(password or "") < MIN_PASSWORD:
-        return (f"密码至少 {MIN_PASSWORD} 位", f"at least {MIN_PASSWORD} characters")
-    if password.isdigit():
-        return ("密码不能全是数字", "not digits only")
-    return None
+@dataclass(frozen=True)
+class LoginResult:
+    user: User | None = None
+    locked_until: dt.datetime | None = None  # set when the account is locked
+
+
+def attempt_login(username: str, password: str, ip: str | None, at: dt.datetime | None = None) -> LoginResult:
+    """Check a login; count failures and lock the account for LOCK_MINUTES after
+    LOCK_AFTER_FAILURES of them in a row. A locked account is refused even with the right
+    password. Security time is real time, not the portal's (demo) clock."""
+    at = at or utcnow()
+    user = db.session.scalar(select(User).where(User.username == (username or "").strip()))
+    if user is not None and user.locked_until is not None and user.locked_until > at:
+        return LoginResult(locked_until=user.locked_until)
+    found = authenticate(username, password)
+    if found is not None:
+        if found.failed_logins or found.locked_until:
+            found.failed_logins, found.locked_until = 0, None
+            db.session.commit()
+        return LoginResult(user=found)
+    if user is not None and user.active and user.password_hash:
+        user.failed_logins = (user.failed_logins or 0) + 1
+        if user.failed_logins >= LOCK_AFTER_FAILURES:
+            user.failed_logins = 0
+            user.locked_until = at + dt.timedelta(minutes=LOCK_MINUTES)
+            record(Actor("系统 (system)", ip=ip), "account.locked", "user", user.username,
+                   delegation=user.delegation, after={"locked_until": user.locked_until.isoformat()},
+                   reason=f"{LOCK_AFTER_FAILURES} failed logins")
+        db.session.commit()
+        if user.locked_until is not None and user.locked_until > at:
+            return LoginResult(locked_until=user.locked_until)
+    return LoginResult()
+
+
+def password_problem_for(user: User | None, password: str, username: str | None = None,
+                         names: tuple[str, ...] = ()) -> tuple[str, str] | None:
+    """The policy of passwords.py for this account: its username, name and unit too."""
+    if user is not None:
+        names += (user.display_name,)
+        d = user.delegation
+        if d is not None:
+            from ..games.models import Unit
+            unit = db.session.scalar(select(Unit).where(Unit.code == d.unit_code)) if d.unit_code else None
+            names += (d.unit_code or "", d.unit_name or "", unit.name_zh if unit else "", unit.name_en if unit else "")
+    return password_problem(password, username=username or (user.username if user else None), names=names)
+
+
+def end_sessions(user: User) -> None:
+    """Every session of this account ends at its next request (the caller commits)."""
+    user.session_version = (user.session_version or 1) + 1
 
 
 def set_password(user: User, password: str, actor: Actor) -> None:
     user.password_hash = hash_password(password)
     user.invitation_hash = None
     user.invitation_expires = None
+    user.failed_logins, user.locked_until = 0, None
+    end_sessions(user)  # a stolen session dies with the old password
     record(actor, "account.password", "user", user.username)
+    db.session.commit()
+
+
+def set_active(user: User, active: bool, actor: Actor) -> None:
+    before = {"active": user.active}
+    user.active = active
+    if not active:
+        end_sessions(user)
+    record(actor, "account.enable" if active else "account.disable", "user", user.username,
+           delegation=user.delegation, before=before, after={"active": active})
+    db.session.commit()
+
+
+def unlock(user: User, actor: Actor) -> None:
+    before = {"locked_until": user.locked_until.isoformat() if user.locked_until else None}
+    user.failed_logins, user.locked_until = 0, None
+    record(actor, "account.unlock", "user", user.username, delegation=user.delegation, before=before)
+    db.session.commit()
+
+
+def logout_everywhere(user: User) -> None:
+    end_sessions(user)
     db.session.commit()
 
 

@@ -1,16 +1,17 @@
 """Log in and out, change a password, accept an invitation, create leader accounts."""
 from __future__ import annotations
 
-from urllib.parse import urlparse
+import time
 
-from ..web import is_en
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from ..web import is_en, safe_next
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask_wtf import FlaskForm
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 
 from ..audit.services import Actor
-from ..extensions import db
+from ..extensions import db, limiter
 from . import services
 from .access import roles
 from .forms import InvitationForm, LoginForm, NewLeaderForm, PasswordForm
@@ -24,23 +25,35 @@ def actor() -> Actor:
                  ip=request.remote_addr, role=current_user.role)
 
 
-def _safe_next(target: str | None) -> str | None:
-    if not target:
-        return None
-    parts = urlparse(target)
-    return target if not parts.scheme and not parts.netloc and target.startswith("/") else None
+# Per client address; the account lockout (services.attempt_login) covers one account
+# tried from many addresses.
+LOGIN_LIMIT = "10 per minute;60 per hour"
+FORM_LIMIT = "10 per minute;60 per hour"
+
+
+def start_session(user) -> None:
+    login_user(user)
+    session.pop("timed_out", None)
+    session["auth_at"] = session["seen_at"] = time.time()
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(LOGIN_LIMIT, methods=["POST"])
 def login():
     form = LoginForm()
+    if request.method == "GET" and session.pop("timed_out", None):
+        flash(_("登录已超时，请重新登录。"), "info")
     if form.validate_on_submit():
-        user = services.authenticate(form.username.data, form.password.data)
-        if user is None:
+        result = services.attempt_login(form.username.data, form.password.data, request.remote_addr)
+        if result.locked_until is not None:
+            from ..web import china_time
+            flash(_("密码连续输错次数过多，账号已暂时锁定，请在 %(time)s（北京时间）之后再试，或联系组委会解锁。",
+                    time=china_time(result.locked_until, "%H:%M")), "error")
+        elif result.user is None:
             flash(_("用户名或密码不对。"), "error")
         else:
-            login_user(user)
-            return redirect(_safe_next(request.args.get("next")) or url_for("home"))
+            start_session(result.user)
+            return redirect(safe_next(request.args.get("next"), url_for("home")))
     from ..games.models import Games
     from ..games.services import definition_of
     from ..clock import now
@@ -57,6 +70,7 @@ def login():
 @bp.post("/logout")
 @login_required
 def logout():
+    services.logout_everywhere(current_user)  # ends this account's sessions on every device
     logout_user()
     flash(_("已退出登录。"), "info")
     return redirect(url_for("accounts.login"))
@@ -64,36 +78,49 @@ def logout():
 
 @bp.route("/password", methods=["GET", "POST"])
 @login_required
+@limiter.limit(FORM_LIMIT, methods=["POST"])
 def password():
     form = PasswordForm()
     if form.validate_on_submit():
         if services.authenticate(current_user.username, form.current.data) is None:
             form.current.errors.append(_("当前密码不对"))
-        elif problem := services.password_problem(form.password.data):
+        elif problem := services.password_problem_for(current_user, form.password.data):
             form.password.errors.append(problem[0] if not is_en() else problem[1])
         else:
-            services.set_password(current_user, form.password.data, actor())
-            flash(_("密码已修改。"), "success")
+            user = current_user._get_current_object()
+            services.set_password(user, form.password.data, actor())
+            start_session(user)  # this session goes on; every other one has ended
+            flash(_("密码已修改，其他设备上的登录已退出。"), "success")
             return redirect(url_for("home"))
     return render_template("accounts/password.html", form=form)
 
 
 @bp.route("/invite/<token>", methods=["GET", "POST"])
+@limiter.limit(FORM_LIMIT)
 def invitation(token):
     user = services.user_for_invitation(token)
     if user is None:
         return render_template("accounts/invitation_invalid.html"), 404
     form = InvitationForm()
     if form.validate_on_submit():
-        if problem := services.password_problem(form.password.data):
+        if problem := services.password_problem_for(user, form.password.data):
             form.password.errors.append(problem[0] if not is_en() else problem[1])
         else:
             services.set_password(user, form.password.data, Actor(user.display_name, user_id=user.id,
                                                                   ip=request.remote_addr))
-            login_user(user)
+            start_session(user)
             flash(_("密码已设置，欢迎使用。"), "success")
             return redirect(url_for("home"))
     return render_template("accounts/invitation.html", form=form, user=user)
+
+
+def _new_leader_form() -> NewLeaderForm:
+    from ..games.models import Games, Unit
+    form = NewLeaderForm()
+    form.games.choices = [(g.slug, g.name_zh) for g in db.session.scalars(select(Games).order_by(Games.slug))]
+    form.unit.choices = [("", "—")] + [(u.code, f"{u.name_zh} ({u.code})")
+                                       for u in db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code))]
+    return form
 
 
 @bp.route("/org/accounts", methods=["GET", "POST"])
@@ -103,12 +130,9 @@ def leader_accounts():
     from ..workflow.services import new_delegation
     from ..delegations.models import Delegation
 
-    form = NewLeaderForm()
+    form = _new_leader_form()
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
-    form.games.choices = [(g.slug, g.name_zh) for g in all_games]
-    form.unit.choices = [(u.code, f"{u.name_zh} ({u.code})") for u in db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code))]
     link = None
-    form.unit.choices = [("", "—")] + form.unit.choices
     if form.validate_on_submit():
         from ..games.services import definition_of
         games = next(g for g in all_games if g.slug == form.games.data)
@@ -133,17 +157,47 @@ def leader_accounts():
             user, token = services.create_account(form.username.data, form.display_name.data, "leader",
                                                   actor(), delegation=d)
             link = url_for("accounts.invitation", token=token, _external=True)
-            flash(_("账号已创建。请把下面的一次性邀请链接交给领队（只显示这一次）。"), "success")
+    return _accounts_page(form, link)
+
+
+def _accounts_page(form, link=None):
+    """The accounts page. An invitation link is shown on this response only: never put in
+    a flash message, which would travel in the (signed, not encrypted) session cookie."""
     leaders = db.session.scalars(select(User).where(User.role == "leader").order_by(User.username)).all()
-    return render_template("accounts/leaders.html", form=form, leaders=leaders, link=link)
+    from ..games.models import utcnow
+    return render_template("accounts/leaders.html", form=form, leaders=leaders, link=link, real_now=utcnow(),
+                           action_form=FlaskForm())
+
+
+def _leader_account(user_id) -> User:
+    user = db.session.get(User, user_id)
+    if user is None or user.role != "leader":
+        abort(404)
+    return user
 
 
 @bp.post("/org/accounts/<int:user_id>/invite")
 @roles("organiser", "admin")
 def reinvite(user_id):
-    user = db.session.get(User, user_id)
-    if user is None or user.role != "leader":
-        abort(404)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    user = _leader_account(user_id)
     token = services.renew_invitation(user, actor())
-    flash(_("新的一次性邀请链接：") + " " + url_for("accounts.invitation", token=token, _external=True), "success")
+    return _accounts_page(_new_leader_form(), url_for("accounts.invitation", token=token, _external=True))
+
+
+@bp.post("/org/accounts/<int:user_id>/<action>")
+@roles("organiser", "admin")
+def account_action(user_id, action):
+    """Disable (ends every session at once), enable, or unlock after failed logins."""
+    if not FlaskForm().validate_on_submit() or action not in ("disable", "enable", "unlock"):
+        abort(400)
+    user = _leader_account(user_id)
+    if action == "unlock":
+        services.unlock(user, actor())
+        flash(_("已解锁 %(name)s。", name=user.username), "success")
+    else:
+        services.set_active(user, action == "enable", actor())
+        flash(_("已停用 %(name)s，其登录已全部退出。", name=user.username) if action == "disable"
+              else _("已启用 %(name)s。", name=user.username), "success")
     return redirect(url_for("accounts.leader_accounts"))

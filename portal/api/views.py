@@ -4,13 +4,14 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
-from ..extensions import csrf
+from ..extensions import csrf, limiter
 from ..rules.violations import report, schema_error
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 @bp.post("/check")
+@limiter.limit("60 per minute;1000 per hour")
 @csrf.exempt  # stateless and read-only: no session, no cookie, nothing changed
 def check():
     from ..cli import parse_instant

@@ -6,13 +6,14 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_login import login_user
 from sqlalchemy import select
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
 from ..accounts.models import User
-from ..accounts.services import create_account, password_problem
+from ..accounts.services import create_account, password_problem_for
+from ..accounts.views import start_session
+from ..extensions import limiter
 from ..audit.services import Actor
 from ..clock import now
 from ..delegations.forms import PersonForm
@@ -29,11 +30,12 @@ class SelfRegistrationForm(PersonForm):
     event = SelectField(_l("项目"))
     username = StringField(_l("用户名（登录用）"), validators=[DataRequired(), Length(min=3, max=80),
                                                          Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
-    password = PasswordField(_l("设置密码"), validators=[DataRequired(), Length(min=8, max=128)])
+    password = PasswordField(_l("设置密码"), validators=[DataRequired(), Length(min=10, max=128)])
     confirm = PasswordField(_l("再次输入密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
 
 
 @bp.route("/register/<slug>", methods=["GET", "POST"])
+@limiter.limit("5 per minute;30 per hour", methods=["POST"])
 def register(slug):
     games = find_games(slug)
     if games is None:
@@ -48,7 +50,8 @@ def register(slug):
     if request.method == "POST" and stage.stage in ("declaration", "names") and form.validate_on_submit():
         if db.session.scalar(select(User).where(User.username == form.username.data.strip())):
             form.username.errors.append(_("该用户名已被使用"))
-        elif problem := password_problem(form.password.data):
+        elif problem := password_problem_for(None, form.password.data, form.username.data,
+                                                      names=(form.name.data or "",)):
             form.password.errors.append(problem[1] if is_en() else problem[0])
         else:
             person = form.to_person("p1")
@@ -60,7 +63,7 @@ def register(slug):
                 user, _token = create_account(form.username.data, person["name"], "leader",
                                               Actor(person["name"], ip=request.remote_addr),
                                               delegation=outcome.delegation, password=form.password.data)
-                login_user(user)
+                start_session(user)
                 flash(_("报名成功，等待组委会审核。") if outcome.status == "submitted"
                       else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
                       "success" if outcome.status == "submitted" else "warning")
