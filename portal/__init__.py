@@ -64,6 +64,8 @@ def create_app(config: dict | None = None) -> Flask:
     for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp, registration_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
+    from .retention import purge_pending
+    purge_pending(app.instance_path)  # uploads never confirmed are not kept past a day
     return app
 
 
@@ -102,4 +104,12 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
         cur = dbapi_connection.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA journal_mode=WAL")
+        # The database holds ID numbers: its files are the owner's only.
+        for _seq, name, path in cur.execute("PRAGMA database_list").fetchall():
+            for suffix in ("", "-wal", "-shm"):
+                if path and os.path.exists(path + suffix):
+                    try:
+                        os.chmod(path + suffix, 0o600)
+                    except PermissionError:
+                        pass
         cur.close()

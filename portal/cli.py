@@ -79,6 +79,35 @@ def register_cli(app: Flask) -> None:
             click.echo(report_text(rep, lang), nl=False)
         sys.exit(status)
 
+    @app.cli.group("privacy")
+    def privacy():
+        """Personal data housekeeping."""
+
+    @privacy.command("purge-pending")
+    @click.option("--hours", type=float, default=24.0, show_default=True)
+    def purge_pending_cmd(hours):
+        """Delete uploads that were never confirmed, older than HOURS."""
+        from flask import current_app
+        from .retention import purge_pending
+        click.echo(f"deleted {purge_pending(current_app.instance_path, hours * 3600)} pending uploads")
+
+    @privacy.command("retention")
+    @click.option("--days", type=click.IntRange(0, 3650), default=180, show_default=True,
+                  help="Keep personal data this many days after a Games ends.")
+    @click.option("--games", "slug", default=None, help="Only this Games.")
+    @click.option("--dry-run", is_flag=True, help="Say what would go; change nothing.")
+    @click.option("--at", "at", default=None, help="Judge from this date (ISO 8601; default today).")
+    def retention_cmd(days, slug, dry_run, at):
+        """Delete ID copies and documents and mask ID numbers of Games that ended DAYS ago."""
+        from flask import current_app
+        from .clock import now
+        from .retention import apply_retention
+        today = (parse_instant(at) if at else now()).astimezone(CHINA).date()
+        rep = apply_retention(current_app.config["UPLOAD_FOLDER"], today, days, slug=slug, dry_run=dry_run)
+        verb = "would delete" if dry_run else "deleted"
+        click.echo(f"{', '.join(rep.games) or 'no Games'} past retention: {verb} {rep.files} documents, "
+                   f"{'would mask' if dry_run else 'masked'} {rep.id_numbers} ID numbers")
+
     @app.cli.command("demo")
     @click.option("--universities", "csv_path", type=click.Path(), default=None)
     def demo(csv_path):

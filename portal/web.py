@@ -11,6 +11,7 @@ from flask_babel import Babel, get_locale
 from flask_login import LoginManager, current_user
 
 from .extensions import db
+from .privacy import mask_id, mask_ids_in, sees_full_ids
 from .rules.engine import CHINA
 
 bp = Blueprint("web", __name__)
@@ -42,14 +43,6 @@ def set_language():
     if lang in LANGS:
         session["lang"] = lang
     return redirect(safe_next(request.form.get("next")))
-
-
-def mask_id(number: str | None) -> str:
-    """Shown where the full number is not needed: 330102********1235."""
-    if not number:
-        return ""
-    n = str(number)
-    return n[:6] + "*" * max(len(n) - 10, 0) + n[-4:] if len(n) > 10 else n[:2] + "*" * max(len(n) - 4, 0) + n[-2:]
 
 
 def china_time(value: dt.datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
@@ -127,7 +120,11 @@ def init_web(app: Flask) -> None:
             from sqlalchemy import select
             row = db.session.scalar(select(Unit).where(Unit.code == d.unit_code)) if d.unit_code else None
             return getattr(row, field) if row else (d.unit_name or d.unit_code or "")
-        return {"lang": lang, "msg": lambda v: v.en if lang == "en" else v.zh,
+        def msg(v):
+            text = v.en if lang == "en" else v.zh
+            # Messages quote identity numbers; an accountant reads them masked.
+            return text if sees_full_ids() else mask_ids_in(text)
+        return {"lang": lang, "msg": msg, "full_ids": sees_full_ids(),
                 "t": lambda zh, en: en if lang == "en" else zh,
                 "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en")}
 

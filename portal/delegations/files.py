@@ -55,9 +55,16 @@ def check_upload(data: bytes) -> tuple[str, str] | tuple[None, tuple[str, str]]:
 def store(folder: str, delegation_id: int, data: bytes, ext: str) -> str:
     digest = hashlib.sha256(data).hexdigest()
     path = os.path.join(folder, str(delegation_id))
-    os.makedirs(path, exist_ok=True)
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
     target = os.path.join(path, f"{digest}.{ext}")
     if not os.path.exists(target):
-        with open(target, "wb") as f:
-            f.write(data)
+        write_private(target, data)
     return digest
+
+
+def write_private(path: str, data: bytes) -> None:
+    """Create a file readable and writable by the owner only (ID copies, pending uploads)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)

@@ -28,8 +28,9 @@ from ..workflow import services as workflow
 from ..workflow.models import ReviewNote, Substitution
 from ..workflow.stages import STAGE_NAMES, may_edit_declarations, may_edit_names
 from . import edit
-from .files import UploadedFile, check_upload, store
+from .files import UploadedFile, check_upload, store, write_private
 from .forms import ConfirmForm, FileUploadForm, PersonForm, SubstitutionForm, UploadForm, VersionedForm
+from ..privacy import mask_id, masked_document, record_access, sees_full_ids
 from .services import _dedupe, export_document, judge
 
 bp = Blueprint("workspace", __name__, url_prefix="/d")
@@ -296,6 +297,10 @@ def person(d, ref):
         form.version.data = d.version
         if existing:
             _fill_form(form, existing)
+            if sees_full_ids():
+                record_access("personal_data.view", [(ref, existing["name"])], delegation=d, what="person")
+            else:
+                form.id_number.data = mask_id(existing.get("id_number"))
         elif d.unit_code:
             form.registration_unit.data = d.unit_code
     elif form.validate_on_submit():
@@ -386,6 +391,8 @@ def file(d, file_id):
     path = os.path.join(current_app.config["UPLOAD_FOLDER"], str(d.id), f"{f.sha256}.{ext}")
     if not os.path.exists(path):
         abort(404)
+    name = next((p.name for p in d.people if p.ref == f.person_ref), f.person_ref)
+    record_access("personal_data.download", [(f.person_ref, name)], delegation=d, what=f.kind)
     return send_file(path, mimetype=f.content_type, download_name=f.filename,
                      as_attachment=f.content_type == "application/pdf")
 
@@ -498,10 +505,19 @@ def submit(d):
 
 # --- JSON and Excel round trips ---------------------------------------------------------------------
 
+def _exported(d, doc: dict, what: str) -> dict:
+    """The document as this reader may take it away: full identity numbers (and a record of
+    the export) for the leader and the organisers, masked for anyone else."""
+    if not sees_full_ids():
+        return masked_document(doc)
+    record_access("personal_data.export", [(p["ref"], p["name"]) for p in doc["people"]], delegation=d, what=what)
+    return doc
+
+
 @bp.get("/<int:delegation_id>/document.json")
 @delegation_view(*STAFF)
 def download_json(d):
-    data = json.dumps(export_document(d), ensure_ascii=False, indent=2).encode("utf-8")
+    data = json.dumps(_exported(d, export_document(d), "document.json"), ensure_ascii=False, indent=2).encode("utf-8")
     from io import BytesIO
     name = f"{d.games.slug}-{d.unit_code or d.id}.json"
     return send_file(BytesIO(data), mimetype="application/json", as_attachment=True, download_name=name)
@@ -512,7 +528,7 @@ def download_json(d):
 def download_excel(d):
     from .excel import write_workbook
     ws = Workspace(d)
-    data = write_workbook(ws.definition, ws.doc)
+    data = write_workbook(ws.definition, _exported(d, ws.doc, "entry-form.xlsx"))
     name = f"{d.games.slug}-{d.unit_code or d.id}-报名表.xlsx"
     from io import BytesIO
     return send_file(BytesIO(data), as_attachment=True, download_name=name,
@@ -521,7 +537,7 @@ def download_excel(d):
 
 def _pending_path(token: str) -> str:
     folder = os.path.join(current_app.instance_path, "pending")
-    os.makedirs(folder, exist_ok=True)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
     return os.path.join(folder, f"{token}.json")
 
 
@@ -561,8 +577,8 @@ def upload(d):
     if problems:
         return _render("workspace/upload.html", ws, form=form, upload_problems=problems), 422
     token = secrets.token_urlsafe(16)
-    with open(_pending_path(token), "w", encoding="utf-8") as f:
-        json.dump({"delegation_id": d.id, "document": new_doc, "filename": name}, f, ensure_ascii=False)
+    write_private(_pending_path(token), json.dumps({"delegation_id": d.id, "document": new_doc, "filename": name},
+                                                   ensure_ascii=False).encode("utf-8"))
     session.setdefault("pending_uploads", [])
     session["pending_uploads"] = (session["pending_uploads"] + [token])[-5:]
     parsed, _schema = parse_document(new_doc)

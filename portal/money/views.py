@@ -197,9 +197,15 @@ def insurance():
             rows.append({"d": d, "p": p, "has_proof": "insurance_proof" in (p.get("documents") or [])})
     if request.args.get("format") == "xlsx" and definition.money.insurance == "organiser_buys":
         from ..workflow.exports import to_xlsx
+        from ..privacy import mask_id, record_access, sees_full_ids
+        full = sees_full_ids()  # the organisers buy the insurance; an accountant gets masked numbers
         header = ["姓名 name", "性别 gender", "出生日期 birth date", "证件类型 ID type", "证件号码 ID number", "单位 unit"]
         data = [[r["p"]["name"], r["p"].get("gender") or "", r["p"].get("birth_date") or "", r["p"].get("id_type") or "",
-                 r["p"].get("id_number") or "", r["d"].unit_code or r["d"].unit_name or ""] for r in rows]
+                 (r["p"].get("id_number") or "") if full else mask_id(r["p"].get("id_number")),
+                 r["d"].unit_code or r["d"].unit_name or ""] for r in rows]
+        if full:
+            record_access("personal_data.export", [(r["p"]["ref"], r["p"]["name"]) for r in rows],
+                          what="insurance.xlsx", games_slug=games.slug)
         return send_file(BytesIO(to_xlsx("insurance", header, data)), as_attachment=True,
                          download_name=f"{games.slug}-insurance.xlsx",
                          mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")

@@ -73,7 +73,7 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
 
 
 def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:
-    from ..web import mask_id
+    from ..privacy import mask_id
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
     header = ["单位 unit", "姓名 name", "性别 gender", "出生日期 birth date", "证件号码 ID (masked)", "身份 roles", "状态 status"]
     rows = []

@@ -229,19 +229,39 @@ def decide(sub_id, decision):
                     else url_for(".queue"))
 
 
+AUDIT_PAGE = 100
+
+
 @bp.get("/audit")
 @roles(*ORG)
 def audit():
-    """The audit log, per delegation or per person (ref), newest first."""
+    """The audit log, newest first, filtered in SQL by delegation, action (or its family:
+    "personal_data" finds every look and export) and person (name or reference)."""
+    import json as _json
+
+    from sqlalchemy import String, cast, or_
     q = select(AuditLog)
     delegation_id = request.args.get("delegation", type=int)
-    person = request.args.get("person")
+    action = (request.args.get("action") or "").strip()[:60]
+    person = (request.args.get("person") or "").strip()[:100]
+    page = max(1, min(request.args.get("page", 1, type=int) or 1, 10_000))
     if delegation_id:
         q = q.where(AuditLog.delegation_id == delegation_id)
-    rows = db.session.scalars(q.order_by(AuditLog.id.desc()).limit(500)).all()
+    if action:
+        q = q.where(or_(AuditLog.action == action, AuditLog.action.startswith(action + ".")))
     if person:
-        rows = [r for r in rows if person in str(r.before or "") + str(r.after or "") + (r.object_key or "")]
-    return render_template("organiser/audit.html", rows=rows, delegation_id=delegation_id, person=person)
+        escaped = _json.dumps(person)[1:-1]  # how the JSON columns spell a Chinese name
+        like = [AuditLog.object_key.contains(person, autoescape=True)]
+        for column in (AuditLog.before, AuditLog.after):
+            like += [cast(column, String).contains(person, autoescape=True),
+                     cast(column, String).contains(escaped, autoescape=True)]
+        q = q.where(or_(*like))
+    rows = db.session.scalars(q.order_by(AuditLog.id.desc()).offset((page - 1) * AUDIT_PAGE)
+                              .limit(AUDIT_PAGE + 1)).all()
+    actions = db.session.scalars(select(AuditLog.action).distinct().order_by(AuditLog.action)).all()
+    return render_template("organiser/audit.html", rows=rows[:AUDIT_PAGE], delegation_id=delegation_id,
+                           person=person, action=action, actions=actions, page=page,
+                           more=len(rows) > AUDIT_PAGE)
 
 
 @bp.get("/games/<slug>/export/<kind>.<fmt>")

@@ -1,0 +1,61 @@
+"""Personal data (PIPL art. 28: ID numbers and ID copies, many of them children's): who
+sees full identity numbers, masking for everyone else, and a record of every look.
+
+Leaders see their own delegation's numbers where they edit them; organisers where they
+review; accountants never. Every view of a full record, download of a document or export
+with identity numbers is written to the audit log: who, when, what, how many people."""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from flask import request
+from flask_login import current_user
+
+from .audit.services import Actor, record
+from .extensions import db
+
+FULL_ID_ROLES = ("leader", "organiser", "admin")
+# An 18-character resident ID (or 15-digit old one) inside a longer text, such as a message.
+_ID_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(\d{17}[\dXx]|\d{15})(?![0-9A-Za-z])")
+
+
+def mask_id(number: str | None) -> str:
+    """Shown where the full number is not needed: 330102********1235."""
+    if not number:
+        return ""
+    n = str(number)
+    return n[:4] + "*" * max(len(n) - 8, 0) + n[-4:] if len(n) > 10 else n[:2] + "*" * max(len(n) - 4, 0) + n[-2:]
+
+
+def mask_ids_in(text: str) -> str:
+    return _ID_IN_TEXT.sub(lambda m: mask_id(m.group(1)), text or "")
+
+
+def sees_full_ids() -> bool:
+    return current_user.is_authenticated and current_user.role in FULL_ID_ROLES
+
+
+def masked_document(doc: dict) -> dict:
+    """A delegation document with every identity number masked."""
+    return {**doc, "people": [{**p, "id_number": mask_id(p.get("id_number")) or None} for p in doc["people"]]}
+
+
+def _actor() -> Actor:
+    u = current_user
+    return Actor(f"{u.display_name} ({u.username})", user_id=u.id, ip=request.remote_addr, role=u.role)
+
+
+def record_access(action: str, people: Iterable[tuple[str, str]], *, delegation=None, what: str,
+                  games_slug: str | None = None) -> None:
+    """Write who looked at or exported whose personal data, and commit it at once (the
+    look happened, whatever the request does next). `people`: (ref, name) pairs."""
+    people = list(people)
+    key = "、".join(f"{name}" for _ref, name in people[:10])
+    if len(people) > 10:
+        key += f" 等 {len(people)} 人"
+    row = record(_actor(), action, "personal_data", key[:200] or None, delegation=delegation,
+                 after={"what": what, "count": len(people), "refs": [ref for ref, _n in people[:500]]})
+    if games_slug and row.games_slug is None:
+        row.games_slug = games_slug
+    db.session.commit()
