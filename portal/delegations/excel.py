@@ -149,9 +149,8 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
     role_rows += [["随队", c["person"], "companion", None, c.get("accompanies")] for c in doc.get("companions") or []]
     roles = _sheet(wb, ROLES[0], ROLES[1], role_rows)
     _list_validation(roles, rng("G", 4), 1, "官员、团部 或 随队")
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
+    from ..sheets import workbook_bytes
+    return workbook_bytes(wb)
 
 
 # --- reading -------------------------------------------------------------------------------------

@@ -60,7 +60,6 @@ def to_xlsx(data: dict, title: str) -> bytes:
         e = line["entry"]
         row = [e.value_date or e.created_at.date(), KIND_NAMES[e.kind][0], e.description, e.amount, line["balance"]]
         ws.append(row)
-        ws.cell(row=ws.max_row, column=3).data_type = "s"
         for col in (4, 5):
             ws.cell(row=ws.max_row, column=col).number_format = "#,##0.00"
     t = data["totals"]
@@ -71,9 +70,8 @@ def to_xlsx(data: dict, title: str) -> bytes:
         ws.cell(row=ws.max_row, column=4).number_format = "#,##0.00"
     for col, width in zip("ABCDE", (14, 10, 48, 16, 14)):
         ws.column_dimensions[col].width = width
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
+    from ..sheets import workbook_bytes
+    return workbook_bytes(wb)
 
 
 def to_pdf(data: dict, title: str) -> bytes:

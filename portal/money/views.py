@@ -169,7 +169,7 @@ def post_entry():
 @bp.get("/report.xlsx")
 @roles(*READERS)
 def report_xlsx():
-    from ..workflow.exports import to_xlsx
+    from ..sheets import to_xlsx
     games, _all = _games_arg()
     rows = services.reconciliation(games)
     header = ["单位 unit", "参考码 reference", "应付 expected", "已收 received", "已退 refunded", "余额 balance", "状态 status"]
@@ -196,7 +196,7 @@ def insurance():
         for p in export_document(d)["people"]:
             rows.append({"d": d, "p": p, "has_proof": "insurance_proof" in (p.get("documents") or [])})
     if request.args.get("format") == "xlsx" and definition.money.insurance == "organiser_buys":
-        from ..workflow.exports import to_xlsx
+        from ..sheets import to_xlsx
         from ..privacy import mask_id, record_access, sees_full_ids
         full = sees_full_ids()  # the organisers buy the insurance; an accountant gets masked numbers
         header = ["姓名 name", "性别 gender", "出生日期 birth date", "证件类型 ID type", "证件号码 ID number", "单位 unit"]

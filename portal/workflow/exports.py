@@ -1,17 +1,12 @@
 """Exports for the competition: per-event entry lists (Excel and CSV) for the pairing
 programs, delegation rosters, a summary of entries per unit and event.
 
-No cell may be read as a formula: in CSV a value starting with = + - @ or a control
-character gets a leading apostrophe (OWASP's advice); in Excel such a value is written as
-a string cell."""
+No cell may be read as a formula: every sheet is written by portal/sheets.py."""
 from __future__ import annotations
 
-import csv
-import io
-
-from openpyxl import Workbook
-from openpyxl.styles import Font
 from sqlalchemy import select
+
+
 
 from ..delegations.models import Delegation
 from ..delegations.edit import entry_people
@@ -19,15 +14,6 @@ from ..delegations.services import export_document
 from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
-
-RISKY = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_safe(value):
-    if isinstance(value, str) and value.startswith(RISKY):
-        return "'" + value
-    return value
-
 
 def _unit_label(d: Delegation, units: dict) -> str:
     if d.unit_code:
@@ -108,32 +94,3 @@ def summary_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], 
         rows.append([_unit_label(d, units), d.status] + counts + [len(athletes)])
     rows.append(["合计 total", ""] + totals + [sum(r[-1] for r in rows)])
     return header, rows
-
-
-def to_csv(header, rows) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([csv_safe(h) for h in header])
-    for row in rows:
-        writer.writerow([csv_safe(v) for v in row])
-    return ("\ufeff" + out.getvalue()).encode("utf-8")  # BOM: Excel opens UTF-8 CSV correctly
-
-
-def to_xlsx(title: str, header, rows) -> bytes:
-    wb = Workbook()
-    ws = wb.active
-    ws.title = title[:31]
-    ws.append(header)
-    for c in ws[1]:
-        c.font = Font(bold=True)
-    for r, row in enumerate(rows, start=2):
-        for c, value in enumerate(row, start=1):
-            cell = ws.cell(row=r, column=c, value=value)
-            if isinstance(value, str):
-                cell.data_type = "s"  # never a formula, whatever the text starts with
-    for i in range(1, len(header) + 1):
-        ws.column_dimensions[ws.cell(row=1, column=i).column_letter].width = 16
-    ws.freeze_panes = "A2"
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()

@@ -26,6 +26,7 @@ from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
 from ..rules.engine import CHINA
+from ..sheets import to_csv, to_xlsx
 from . import exports, services
 from .models import Place, Substitution
 from .stages import STAGE_NAMES, stage_at
@@ -281,10 +282,10 @@ def export(slug, kind, fmt):
         header, rows = exports.entry_rows(g, kind, drafts)
         title = kind
     if fmt == "csv":
-        return send_file(BytesIO(exports.to_csv(header, rows)), mimetype="text/csv", as_attachment=True,
+        return send_file(BytesIO(to_csv(header, rows)), mimetype="text/csv", as_attachment=True,
                          download_name=f"{slug}-{title}.csv")
     if fmt == "xlsx":
-        return send_file(BytesIO(exports.to_xlsx(title, header, rows)), as_attachment=True,
+        return send_file(BytesIO(to_xlsx(title, header, rows)), as_attachment=True,
                          download_name=f"{slug}-{title}.xlsx",
                          mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
     abort(404)
