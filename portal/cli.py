@@ -62,13 +62,11 @@ def register_cli(app: Flask) -> None:
         except OSError as exc:
             click.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
             sys.exit(UNUSABLE)
+        from .rules.jsontext import JsonTextError, load_json
         try:
-            data = json.loads(raw.decode("utf-8-sig"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            where = f"line {exc.lineno}, column {exc.colno}: " if isinstance(exc, json.JSONDecodeError) else ""
-            rep = report(None, None, [schema_error(
-                "", f"{file} 不是有效的 JSON（{where}{exc.msg if hasattr(exc, 'msg') else exc}）",
-                f"{file} is not valid JSON ({where}{getattr(exc, 'msg', exc)})")])
+            data = load_json(raw)
+        except JsonTextError as exc:
+            rep = report(None, None, [schema_error("", f"{file}：{exc.zh}", f"{file}: {exc.en}")])
             status = UNUSABLE
         else:
             ensure_schema()

@@ -26,3 +26,9 @@ migrate = Migrate()
 csrf = CSRFProtect()
 # Storage (Redis where REDIS_URL is set, else memory) is chosen in the app factory.
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
+
+
+def rate_limit(setting: str):
+    """A limit read from the app's config (RATE_LIMIT_LOGIN...) at request time."""
+    from flask import current_app
+    return limiter.limit(lambda: current_app.config[setting], methods=["POST"])

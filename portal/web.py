@@ -161,7 +161,11 @@ def init_web(app: Flask) -> None:
             from .rules.violations import report, schema_error
             zh, en = ERROR_TEXTS.get(code, ("请求无效", "bad request"))
             return report(None, None, [schema_error("", zh, en)]), code
-        return render_template("errors/error.html", code=code), code
+        from werkzeug.exceptions import default_exceptions
+        default = getattr(default_exceptions.get(code), "description", None)
+        detail = getattr(e, "description", None)
+        return render_template("errors/error.html", code=code,
+                               detail=detail if detail and detail != default else None), code
 
     for code in (400, 403, 404, 405, 413, 429):
         app.register_error_handler(code, lambda e, c=code: error_page(e, c))

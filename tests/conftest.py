@@ -92,9 +92,11 @@ def app():
     from portal import create_app
     from portal.games.services import all_fixture_slugs, import_universities, load_games, load_units
 
-    # Rate limits are off for the suite at large (it logs in hundreds of times from one
-    # address); tests/security turns them on.
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": True, "SECRET_KEY": "test", "RATELIMIT_ENABLED": False})
+    # Rate limits are wide for the suite at large (it logs in hundreds of times from one
+    # address); tests/security sets the production limits.
+    wide = "100000 per minute"
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": True, "SECRET_KEY": "test", "RATE_LIMIT_LOGIN": wide,
+                      "RATE_LIMIT_FORMS": wide, "RATE_LIMIT_REGISTER": wide, "RATE_LIMIT_API": wide})
     with app.app_context():
         from flask_migrate import upgrade
         upgrade()

@@ -11,7 +11,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 
 from ..audit.services import Actor
-from ..extensions import db, limiter
+from ..extensions import db, rate_limit
 from . import services
 from .access import roles
 from .forms import InvitationForm, LoginForm, NewLeaderForm, PasswordForm
@@ -25,12 +25,6 @@ def actor() -> Actor:
                  ip=request.remote_addr, role=current_user.role)
 
 
-# Per client address; the account lockout (services.attempt_login) covers one account
-# tried from many addresses.
-LOGIN_LIMIT = "10 per minute;60 per hour"
-FORM_LIMIT = "10 per minute;60 per hour"
-
-
 def start_session(user) -> None:
     login_user(user)
     session.pop("timed_out", None)
@@ -38,7 +32,7 @@ def start_session(user) -> None:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(LOGIN_LIMIT, methods=["POST"])
+@rate_limit("RATE_LIMIT_LOGIN")
 def login():
     form = LoginForm()
     if request.method == "GET" and session.pop("timed_out", None):
@@ -78,7 +72,7 @@ def logout():
 
 @bp.route("/password", methods=["GET", "POST"])
 @login_required
-@limiter.limit(FORM_LIMIT, methods=["POST"])
+@rate_limit("RATE_LIMIT_FORMS")
 def password():
     form = PasswordForm()
     if form.validate_on_submit():
@@ -96,7 +90,7 @@ def password():
 
 
 @bp.route("/invite/<token>", methods=["GET", "POST"])
-@limiter.limit(FORM_LIMIT)
+@rate_limit("RATE_LIMIT_FORMS")
 def invitation(token):
     user = services.user_for_invitation(token)
     if user is None:

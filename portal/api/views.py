@@ -4,14 +4,14 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
-from ..extensions import csrf, limiter
+from ..extensions import csrf, rate_limit
 from ..rules.violations import report, schema_error
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 @bp.post("/check")
-@limiter.limit("60 per minute;1000 per hour")
+@rate_limit("RATE_LIMIT_API")
 @csrf.exempt  # stateless and read-only: no session, no cookie, nothing changed
 def check():
     from ..cli import parse_instant
@@ -22,9 +22,11 @@ def check():
     except Exception as exc:  # click.BadParameter
         rep = report(None, None, [schema_error("at", "时间格式无效", str(getattr(exc, "message", exc)))])
         return jsonify(rep), 400
-    data = request.get_json(silent=True)
-    if data is None:
-        rep = report(None, None, [schema_error("", "请求正文不是有效的 JSON", "the request body is not valid JSON")])
+    from ..rules.jsontext import JsonTextError, load_json
+    try:
+        data = load_json(request.get_data(cache=False))
+    except JsonTextError as exc:
+        rep = report(None, None, [schema_error("", "请求正文" + exc.zh, "the request body is " + exc.en)])
         return jsonify(rep), 400
     # Without an account the document is judged on its own: no stored identity numbers or
     # sanctions, so the API can never tell a stranger who is registered.

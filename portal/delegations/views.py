@@ -23,6 +23,7 @@ from ..clock import now
 from ..extensions import db
 from ..games.services import definition_of
 from ..rules import idnumber, parse_document
+from ..rules.jsontext import JsonTextError, load_json
 from ..rules.definition import BoardRule, QuotaRule, TeamMakeupRule
 from ..workflow import services as workflow
 from ..workflow.models import ReviewNote, Substitution
@@ -397,6 +398,18 @@ def file(d, file_id):
                      as_attachment=f.content_type == "application/pdf")
 
 
+MAX_TEAM_ROWS = 50  # a team is at most a dozen players; the form adds a few empty rows
+
+
+def _row_count(field: str, most: int) -> int:
+    """How many rows a form says it sends: a whole number up to `most`, else a 400 that
+    names the field (the loop it sizes stays bounded)."""
+    raw = (request.form.get(field) or "0").strip()
+    if not raw.isdigit() or int(raw) > most:
+        abort(400, description=_("表单字段 %(field)s 无效：应为 0 到 %(most)d 之间的整数。", field=field, most=most))
+    return int(raw)
+
+
 # --- entries and teams -----------------------------------------------------------------------------
 
 @bp.route("/<int:delegation_id>/entries", methods=["GET", "POST"])
@@ -414,7 +427,7 @@ def entries(d):
         if event.is_team:
             label = (request.form.get("team") or "A").strip()[:20] or "A"
             lineup, problems = [], []
-            for i in range(int(request.form.get("rows", "0") or 0)):
+            for i in range(_row_count("rows", MAX_TEAM_ROWS)):
                 ref = request.form.get(f"person-{i}") or ""
                 if not ref:
                     continue
@@ -460,7 +473,7 @@ def roles(d):
 
         def rows(prefix, keys):
             out = []
-            for i in range(int(request.form.get(f"{prefix}-rows", "0") or 0)):
+            for i in range(_row_count(f"{prefix}-rows", len(ws.people) + 10)):
                 item = {k: (request.form.get(f"{prefix}-{k}-{i}") or None) for k in keys}
                 if item.get("person"):
                     if item["person"] not in ws.people:
@@ -559,15 +572,17 @@ def upload(d):
     new_doc = None
     if name.lower().endswith(".json") or raw[:1] in (b"{", b"["):
         try:
-            new_doc = json.loads(raw.decode("utf-8-sig"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            problems.append((name, _("不是有效的 JSON 文件：%(e)s", e=str(exc))))
+            new_doc = load_json(raw)
+        except JsonTextError as exc:
+            problems.append((name, exc.en if is_en() else exc.zh))
     else:
         try:
             new_doc = read_workbook(raw, ws.definition, ws.doc)
         except ExcelError as exc:
             problems = exc.problems
-    if new_doc is not None and not problems:
+    if not problems and not isinstance(new_doc, dict):
+        problems = [(name, _("文件内容应是一份报名文档（JSON 对象），而不是其他内容。"))]
+    if not problems:
         parsed, schema = parse_document(new_doc)
         if schema:
             en = is_en()

@@ -48,7 +48,11 @@ def _read_raw(data: bytes, filename: str) -> pd.DataFrame:
             _check_container(data)
         except ExcelError as exc:
             raise StatementError(("文件不是有效的 Excel 文件", exc.problems[0][1])) from None
-        return pd.read_excel(io.BytesIO(data), header=None, dtype=str, engine="openpyxl")
+        try:
+            return pd.read_excel(io.BytesIO(data), header=None, dtype=str, engine="openpyxl")
+        except Exception:  # a damaged or hostile workbook (openpyxl parses with defusedxml)
+            raise StatementError(("无法读取这个 Excel 文件（可能已损坏）",
+                                  "the workbook cannot be read (damaged?)")) from None
     for encoding in ("utf-8-sig", "gb18030"):
         try:
             text = data.decode(encoding)

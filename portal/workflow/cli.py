@@ -38,13 +38,14 @@ def register(app: Flask) -> None:
         except click.BadParameter as exc:
             click.echo(f"error: --received-at: {exc.message}", err=True)
             sys.exit(2)
+        from ..rules.jsontext import JsonTextError, load_json
         try:
-            data = json.loads(Path(file).read_text(encoding="utf-8-sig"))
+            data = load_json(Path(file).read_bytes())
         except OSError as exc:
             click.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
             sys.exit(2)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            click.echo(json.dumps(report(None, None, [schema_error("", f"{file} 不是有效的 JSON", f"{file} is not valid JSON ({exc})")]),
+        except JsonTextError as exc:
+            click.echo(json.dumps(report(None, None, [schema_error("", f"{file}：{exc.zh}", f"{file}: {exc.en}")]),
                                   ensure_ascii=False, indent=2))
             sys.exit(2)
         ensure_schema()

@@ -13,7 +13,7 @@ from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 from ..accounts.models import User
 from ..accounts.services import create_account, password_problem_for
 from ..accounts.views import start_session
-from ..extensions import limiter
+from ..extensions import rate_limit
 from ..audit.services import Actor
 from ..clock import now
 from ..delegations.forms import PersonForm
@@ -35,7 +35,7 @@ class SelfRegistrationForm(PersonForm):
 
 
 @bp.route("/register/<slug>", methods=["GET", "POST"])
-@limiter.limit("5 per minute;30 per hour", methods=["POST"])
+@rate_limit("RATE_LIMIT_REGISTER")
 def register(slug):
     games = find_games(slug)
     if games is None:
