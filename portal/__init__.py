@@ -51,8 +51,8 @@ def create_app(config: dict | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"),
                      render_as_batch=True)
+    limiter.init_app(app)  # before CSRF: a request without a token still counts against the limit
     csrf.init_app(app)
-    limiter.init_app(app)
     app.json.ensure_ascii = False
 
     from . import db_tx, models  # noqa: F401  (transaction hooks; all tables known to Alembic)

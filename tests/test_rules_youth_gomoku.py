@@ -78,7 +78,7 @@ def test_one_team_per_unit_per_group(judge):
 def test_a_player_registering_alone_cannot_enter_a_team(judge):
     people = [kid("b1", "M", "2006-01-01"), kid("g1", "F", "2006-03-03")]
     entries = [individual("gomoku.MCA", "b1"), individual("gomoku.WCA", "g1"), team("gomoku.TCA", "b1", "g1")]
-    assert codes(judge(doc(G, unit=None, people=people, entries=entries))) == ["UNIT_NOT_ELIGIBLE"]
+    assert codes(judge(doc(G, unit=None, people=people, entries=entries))) == ["QUOTA_EXCEEDED", "UNIT_NOT_ELIGIBLE"]
 
 
 @pytest.mark.parametrize("unit", [None, CLUB, {"name": "南开中学", "kind": "school"}, "tianjin", "shenzhen"])

@@ -56,7 +56,8 @@ def store(folder: str, delegation_id: int, data: bytes, ext: str) -> str:
     digest = hashlib.sha256(data).hexdigest()
     path = os.path.join(folder, str(delegation_id))
     os.makedirs(path, mode=0o700, exist_ok=True)
-    os.chmod(folder, 0o700)
+    for made in (folder, path):  # also folders made before this rule
+        os.chmod(made, 0o700)
     target = os.path.join(path, f"{digest}.{ext}")
     if not os.path.exists(target):
         write_private(target, data)

@@ -17,9 +17,10 @@ DOC_NAMES = {
 @rule_check("officials")
 def officials(ctx: CheckContext, rule) -> list[Violation]:
     sports = {s.code for s in ctx.games.sports}
+    # An official without a sport counts against every sport's allowance: the allowance
+    # cannot be escaped by leaving the sport blank (officials_name_their_sport reports it).
     mine = [o for o in ctx.delegation.officials
-            if o.sport == rule.sport or rule.sport is None
-            or (o.sport is None and len(sports) == 1)]
+            if o.sport == rule.sport or rule.sport is None or o.sport is None]
     if not mine:
         return []
     entered = {e for e in ctx.entries_by_event
@@ -146,3 +147,49 @@ def companions(ctx: CheckContext) -> list[Violation]:
             f"The delegation brings {len(ctx.delegation.companions)} companions for {len(ctx.athletes)} athletes; "
             f"at most {cap} per athlete is advised.", people=tuple(loose)))
     return out
+
+
+@builtin_check
+def individual_registration(ctx: CheckContext) -> list[Violation]:
+    """A person registering alone (`"unit": null`) is one athlete, with at most the companions
+    the regulation allows: never a second athlete under one counted place, never officials
+    or delegation staff (youth-gomoku-2015 十一(一), shaanxi-mind-2025 五: 以个人名义报名)."""
+    d = ctx.delegation
+    if d.unit is not None:
+        return []
+    out = []
+    if len(ctx.athletes) > 1:
+        out.append(Violation(
+            "QUOTA_EXCEEDED",
+            f"个人报名只能报一名运动员，现有 {len(ctx.athletes)} 名（{names(ctx, ctx.athletes)}）。"
+            f"其他人请各自报名，或由单位统一报名。",
+            f"An individual registration is for one athlete; it has {len(ctx.athletes)} "
+            f"({names(ctx, ctx.athletes, 'en')}). Others register on their own, or through a unit.",
+            people=tuple(ctx.athletes)))
+    extra = [o.person for o in d.officials] + [s.person for s in d.staff]
+    if extra:
+        out.append(Violation(
+            "OFFICIALS_LIMIT",
+            f"个人报名不能登记领队、教练或工作人员（{names(ctx, extra)}）；家长等请登记为随队人员。",
+            f"An individual registration has no leaders, coaches or staff ({names(ctx, extra, 'en')}); "
+            f"register parents as companions.",
+            people=tuple(dict.fromkeys(extra))))
+    return out
+
+
+@builtin_check
+def officials_name_their_sport(ctx: CheckContext) -> list[Violation]:
+    """Where the Games have several sports and officials are allowed per sport (nmsg-2009
+    总则六), a leader or coach must say which sport he serves; until he does, he counts
+    against every sport's allowance (see `officials`)."""
+    if len(ctx.games.sports) < 2 or not any(r.kind == "officials" and r.sport for r in ctx.games.rules):
+        return []
+    loose = [o.person for o in ctx.delegation.officials if o.sport is None]
+    if not loose:
+        return []
+    return [Violation(
+        "OFFICIALS_LIMIT",
+        f"{names(ctx, loose)} 没有注明所属大项。本届比赛按大项核定领队、教练人数，请为每位领队、教练选择大项。",
+        f"{names(ctx, loose, 'en')}: no sport given. These Games allow leaders and coaches per sport; "
+        f"choose the sport of each.",
+        people=tuple(dict.fromkeys(loose)))]

@@ -1,0 +1,83 @@
+"""No identity oracle (issue 8, 1): nobody learns from a duplicate ID number who holds it,
+unless he is an organiser."""
+from __future__ import annotations
+
+import datetime as dt
+
+from builders import doc, individual, person
+
+from attack import get, login, post
+
+
+def _probe(world):
+    """Leader A's document re-using B's person's ID number."""
+    spy = person("p9", year=2019, name="探子")
+    spy["id_number"] = world["b_ids"][0]
+    spy["birth_date"] = world["b_people"][0]["birth_date"]
+    return doc("nmsg-2019", people=[spy], entries=[individual("chess.MI", "p9")])
+
+
+def _leaks(text: str) -> list[str]:
+    return [w for w in ("秘密选手", "江苏", "jiangsu", "Jiangsu") if w in text]
+
+
+def test_the_anonymous_api_judges_the_document_alone(app, world):
+    client = app.test_client()
+    for _ in range(3):
+        r = post(app, client, "/api/v1/check?at=2019-08-01T00:00:00%2B08:00", json=_probe(world))
+        assert r.status_code == 200
+        body = r.get_data(as_text=True)
+        assert _leaks(body) == [] and "DUPLICATE_PERSON" not in body
+
+
+def test_a_leader_learns_only_that_the_number_is_taken(app, world):
+    client = login(app, "leader_a")
+    r = post(app, client, "/api/v1/check?at=2019-08-01T00:00:00%2B08:00", json=_probe(world))
+    body = r.get_json()
+    dup = [v for v in body["violations"] if v["code"] == "DUPLICATE_PERSON"]
+    assert dup and "联系组委会" in dup[0]["message"]["zh"] and "organisers" in dup[0]["message"]["en"]
+    assert _leaks(r.get_data(as_text=True)) == []
+
+
+def test_the_workspace_does_not_name_the_other_delegation(app, world, no_csrf):
+    from portal.extensions import db
+    d = world["a"]
+    client = login(app, "leader_a")
+    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=dt.timezone.utc)
+    try:
+        r = post(app, client, f"/d/{d.id}/people/new", data={
+            "version": d.version, "name": "探子", "id_type": "resident_id", "id_number": world["b_ids"][0],
+            "gender": "M", "birth_date": world["b_people"][0]["birth_date"]}, follow_redirects=True)
+        page = r.get_data(as_text=True)
+        assert "已在本届比赛登记" in page and _leaks(page) == []
+        assert _leaks(get(app, client, f"/d/{d.id}").get_data(as_text=True)) == []
+        organiser = login(app, "organiser")
+        assert "江苏" in get(app, organiser, f"/d/{d.id}").get_data(as_text=True)
+    finally:
+        app.config.pop("FIXED_NOW", None)
+        db.session.rollback()
+
+
+def test_the_public_registration_form_does_not_name_the_holder(app, db, no_csrf):
+    """shaanxi-mind-2025 takes individuals: an entrant registered, a stranger tries his ID."""
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import import_document
+    games = find_games("shaanxi-mind-2025")
+    at = dt.datetime(2025, 9, 1, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    holder = person("p1", born="2012-04-04", name="秘密选手", unit=None, area="610102")
+    event = next(e["code"] for e in games.definition["events"])
+    out = import_document(games, doc("shaanxi-mind-2025", unit=None, people=[holder],
+                                     entries=[individual(event, "p1")]), at, Actor("t"))
+    assert out.status in ("submitted", "waitlisted"), out
+    app.config["FIXED_NOW"] = at
+    try:
+        client = app.test_client()
+        r = post(app, client, "/register/shaanxi-mind-2025", data={
+            "name": "探子", "id_type": "resident_id", "id_number": holder["id_number"], "gender": "M",
+            "birth_date": "2012-04-04", "event": event, "username": "spy-user", "password": "x7-long-passphrase",
+            "confirm": "x7-long-passphrase"})
+        page = r.get_data(as_text=True)
+        assert "已在本届比赛登记" in page and "秘密选手" not in page
+    finally:
+        app.config.pop("FIXED_NOW", None)
