@@ -64,8 +64,8 @@ def test_invitation_declare_enter_fix_and_submit(server, browser, db):
 
     # The leader sets his password through the link and lands on his dashboard.
     page.goto(link)
-    page.fill("#password", "anhui-pass-2019")
-    page.fill("#confirm", "anhui-pass-2019")
+    page.fill("#password", "yellow-mountain-pine-19")
+    page.fill("#confirm", "yellow-mountain-pine-19")
     page.click("text=设置并登录")
     assert "安徽省" in page.inner_text("h1")
     assert "第一次报名" in page.content()
@@ -167,8 +167,8 @@ def test_an_individual_registers_himself_for_shaanxi(server, browser, app, db):
     page.fill("#name", "秦岭")
     page.fill("#club", "安康棋院")
     page.fill("#username", "qinling")
-    page.fill("#password", "qinling-pass-1")
-    page.fill("#confirm", "qinling-pass-1")
+    page.fill("#password", "south-river-stone-25")
+    page.fill("#confirm", "south-river-stone-25")
     page.click("#register")
     assert "报名成功" in page.content()
     assert "DOCUMENT_MISSING" in page.inner_text("aside.problems")  # documents due at check-in: warnings

@@ -9,7 +9,7 @@ import zipfile
 import pytest
 from openpyxl import load_workbook
 
-from attack import get, login, post
+from security.attack import get, login, post
 from builders import doc, individual, person
 
 CHINA = dt.timezone(dt.timedelta(hours=8))

@@ -6,7 +6,7 @@ import datetime as dt
 
 from builders import doc, individual, person
 
-from attack import get, login, post
+from security.attack import get, login, post
 
 
 def _probe(world):

@@ -5,7 +5,7 @@ import base64
 import os
 import zlib
 
-from attack import PASSWORD, get, login, post
+from security.attack import PASSWORD, get, login, post
 
 
 def _try(app, client, username, password):

@@ -11,7 +11,7 @@ import zipfile
 
 import pytest
 
-from attack import get, login
+from security.attack import get, login
 
 ROLES = ("leader_a", "leader_b", "organiser", "accountant")
 
@@ -111,7 +111,7 @@ def test_views_downloads_and_exports_are_audited(app, world, db):
 
 
 def test_a_document_download_is_audited(app, world, db, no_csrf):
-    from attack import post
+    from security.attack import post
     d = world["a"]
     leader = login(app, "leader_a")
     png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64

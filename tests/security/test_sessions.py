@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from attack import PASSWORD, get, login, post
+from security.attack import PASSWORD, get, login, post
 
 
 def _alive(app, client, url) -> bool:
