@@ -26,7 +26,7 @@ class User(UserMixin, db.Model):
     role: Mapped[str] = mapped_column(String(20))
     # werkzeug scrypt hash; None until the invitation is accepted.
     password_hash: Mapped[str | None] = mapped_column(String(255))
-    delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     active: Mapped[bool] = mapped_column(default=True)
     # One-time invitation: only its SHA-256 is stored.
     invitation_hash: Mapped[str | None] = mapped_column(String(64), unique=True)

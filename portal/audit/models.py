@@ -20,7 +20,7 @@ class AuditLog(db.Model):
     __table_args__ = (Index("ix_audit_log_delegation", "delegation_id", "at"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"), index=True)
     actor: Mapped[str] = mapped_column(String(100))  # kept even if the account goes
     ip: Mapped[str | None] = mapped_column(String(64))
     action: Mapped[str] = mapped_column(String(60))

@@ -21,7 +21,7 @@ SIGNATURES = {b"%PDF-": ("application/pdf", "pdf"), b"\xff\xd8\xff": ("image/jpe
 class UploadedFile(db.Model):
     __tablename__ = "uploaded_file"
     id: Mapped[int] = mapped_column(primary_key=True)
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     person_ref: Mapped[str] = mapped_column(String(40))
     kind: Mapped[str] = mapped_column(String(40))
     filename: Mapped[str] = mapped_column(String(200))

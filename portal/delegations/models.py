@@ -104,7 +104,7 @@ class Entry(db.Model):
 
     __tablename__ = "entry"
     id: Mapped[int] = mapped_column(primary_key=True)
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     event_code: Mapped[str] = mapped_column(String(40))
     team: Mapped[str | None] = mapped_column(String(20))
     is_lineup: Mapped[bool] = mapped_column(default=False)
@@ -116,8 +116,8 @@ class Entry(db.Model):
 class EntryMember(db.Model):
     __tablename__ = "entry_member"
     id: Mapped[int] = mapped_column(primary_key=True)
-    entry_id: Mapped[int] = mapped_column(ForeignKey("entry.id", ondelete="CASCADE"))
-    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"))
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entry.id", ondelete="CASCADE"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"), index=True)
     board: Mapped[int | None]
     reserve: Mapped[bool] = mapped_column(default=False)
     position: Mapped[int] = mapped_column(default=0)
@@ -127,8 +127,8 @@ class EntryMember(db.Model):
 class Official(db.Model):
     __tablename__ = "official"
     id: Mapped[int] = mapped_column(primary_key=True)
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
-    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"), index=True)
     role: Mapped[str] = mapped_column(String(20))
     sport: Mapped[str | None] = mapped_column(String(30))
     position: Mapped[int] = mapped_column(default=0)
@@ -138,8 +138,8 @@ class Official(db.Model):
 class StaffMember(db.Model):
     __tablename__ = "staff_member"
     id: Mapped[int] = mapped_column(primary_key=True)
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
-    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"), index=True)
     role: Mapped[str] = mapped_column(String(20))
     position: Mapped[int] = mapped_column(default=0)
     person: Mapped[Person] = relationship()
@@ -148,9 +148,9 @@ class StaffMember(db.Model):
 class Companion(db.Model):
     __tablename__ = "companion"
     id: Mapped[int] = mapped_column(primary_key=True)
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
-    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"))
-    accompanies_id: Mapped[int | None] = mapped_column(ForeignKey("person.id", ondelete="SET NULL"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"), index=True)
+    accompanies_id: Mapped[int | None] = mapped_column(ForeignKey("person.id", ondelete="SET NULL"), index=True)
     position: Mapped[int] = mapped_column(default=0)
     person: Mapped[Person] = relationship(foreign_keys=[person_id])
     accompanies: Mapped[Person | None] = relationship(foreign_keys=[accompanies_id])

@@ -41,7 +41,7 @@ class LedgerEntry(db.Model):
     unit_amount: Mapped[Decimal | None] = mapped_column(Money)
     description: Mapped[str] = mapped_column(String(300))
     source_key: Mapped[str | None] = mapped_column(String(200))
-    bank_line_id: Mapped[int | None] = mapped_column(ForeignKey("bank_line.id", ondelete="RESTRICT"))
+    bank_line_id: Mapped[int | None] = mapped_column(ForeignKey("bank_line.id", ondelete="RESTRICT"), index=True)
     actor: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     # When the money moved (China date): a bank line's booking date, or the day recorded.
@@ -55,7 +55,7 @@ class BankLine(db.Model):
     __tablename__ = "bank_line"
     __table_args__ = (UniqueConstraint("fingerprint"),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    games_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    games_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), index=True)
     # Hash of date, amount, payer, memo and the line's occurrence: a re-import adds nothing.
     fingerprint: Mapped[str] = mapped_column(String(64))
     statement_name: Mapped[str] = mapped_column(String(200))
@@ -64,7 +64,7 @@ class BankLine(db.Model):
     amount: Mapped[Decimal] = mapped_column(Money)
     payer: Mapped[str] = mapped_column(String(200))
     memo: Mapped[str] = mapped_column(String(500))
-    matched_delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="SET NULL"))
+    matched_delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="SET NULL"), index=True)
     match_method: Mapped[str | None] = mapped_column(String(20))  # reference, name_amount, manual
     imported_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
@@ -81,7 +81,7 @@ class RoomRequest(db.Model):
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     room_type: Mapped[str] = mapped_column(String(40))
     night: Mapped[dt.date]
     rooms: Mapped[int] = mapped_column(default=1)

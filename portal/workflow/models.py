@@ -33,7 +33,7 @@ class ReviewNote(db.Model):
 
     __tablename__ = "review_note"
     id: Mapped[int] = mapped_column(primary_key=True)
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     item_type: Mapped[str] = mapped_column(String(20))  # delegation, person, event, team
     item_key: Mapped[str | None] = mapped_column(String(100))
     reason: Mapped[str] = mapped_column(String(1000))
@@ -51,7 +51,7 @@ class Substitution(db.Model):
         Index("ix_substitution_status", "status"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     event_code: Mapped[str] = mapped_column(String(40))
     out_ref: Mapped[str] = mapped_column(String(40))
     in_person: Mapped[dict] = mapped_column(JSON)  # the incoming person, as in the document
@@ -68,7 +68,7 @@ class Substitution(db.Model):
 class Withdrawal(db.Model):
     __tablename__ = "withdrawal"
     id: Mapped[int] = mapped_column(primary_key=True)
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     event_code: Mapped[str | None] = mapped_column(String(40))  # None: the whole registration
     at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     excused: Mapped[bool] = mapped_column(default=False)

@@ -1,0 +1,225 @@
+"""Soak the portal under gunicorn: a generated Games, every heavy page requested N times
+per role, and a count of what went wrong (dropped connections, non-200 answers, worker
+deaths seen in gunicorn's log). Exit status 1 if anything did.
+
+    .venv/bin/python benchmarks/soak.py --db sqlite --units 43 --big 1000,2000 --requests 20
+    .venv/bin/python benchmarks/soak.py --db postgres --units 43 --big 1000,2000 --requests 20
+
+The CI-sized run is tests/test_soak.py (a few delegations, a few requests per page)."""
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PASSWORD = "soak-test-passphrase-1"
+PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+
+
+def database(kind: str, workdir: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{workdir / 'soak.db'}"
+    import sqlalchemy as sa
+    name = f"soak_{os.getpid()}"
+    engine = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    engine.dispose()
+    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+
+
+def drop_database(url: str) -> None:
+    if url.startswith("postgresql"):
+        import sqlalchemy as sa
+        engine = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+        engine.dispose()
+
+
+def prepare(url: str, units: int, sizes: tuple[int, int], big: tuple[int, ...]) -> dict:
+    """Schema, reference data, the Games and its delegations, one account per role."""
+    os.environ["DATABASE_URL"] = url
+    from portal import create_app
+    app = create_app({"SECRET_KEY": "soak"})
+    with app.app_context():
+        from flask_migrate import upgrade
+        upgrade()
+        from portal.accounts.services import create_account
+        from portal.audit.services import Actor
+        from portal.config import DEFAULT_UNIVERSITIES_CSV
+        from portal.games.services import import_universities, load_units
+        from benchmarks.national import documents, load
+        load_units()
+        import_universities(DEFAULT_UNIVERSITIES_CSV)
+        docs = documents(units, sizes, big)
+        started = time.perf_counter()
+        outcomes = load(docs)
+        loaded = time.perf_counter() - started
+        biggest = max(outcomes, key=lambda o: len(o.delegation.people)).delegation
+        create_account("soak-org", "组委会", "organiser", Actor("soak"), password=PASSWORD)
+        create_account("soak-acc", "财务", "accountant", Actor("soak"), password=PASSWORD)
+        create_account("soak-leader", "领队", "leader", Actor("soak"), delegation=biggest, password=PASSWORD)
+        return {"people": sum(len(d["people"]) for d in docs), "delegations": len(docs), "load_s": loaded,
+                "big_id": biggest.id}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    def __init__(self, base: str):
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def get(self, path: str, timeout: float = 120) -> tuple[int, bytes]:
+        try:
+            with self.opener.open(self.base + path, timeout=timeout) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+    def login(self, username: str) -> None:
+        _status, page = self.get("/login")
+        token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page) or \
+            re.search(rb'name="csrf_token" value="([^"]+)"', page)
+        data = urllib.parse.urlencode({"csrf_token": token.group(1).decode(), "username": username,
+                                       "password": PASSWORD}).encode()
+        with self.opener.open(self.base + "/login", data=data, timeout=60) as r:
+            if "/login" in r.geturl():
+                raise RuntimeError(f"login as {username} failed")
+
+
+def start_gunicorn(url: str, port: int, workers: int, log: Path) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "soak", "PYTHONFAULTHANDLER": "1",
+           "GUNICORN_WORKERS": str(workers), "GUNICORN_BIND": f"127.0.0.1:{port}"}
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "app:app"],
+                            cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    for _ in range(120):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc
+        except OSError:
+            time.sleep(0.25)
+    proc.kill()
+    raise RuntimeError("gunicorn did not start: " + log.read_text(errors="replace")[-2000:])
+
+
+def soak(base: str, pages: dict[str, list[str]], requests: int) -> dict:
+    results = {"requests": 0, "dropped": 0, "bad_status": 0, "times": {}}
+    for username, paths in pages.items():
+        client = Client(base)
+        client.login(username)
+        for path in paths:
+            times = results["times"].setdefault(f"{username} {path}", [])
+            for _ in range(requests):
+                results["requests"] += 1
+                started = time.perf_counter()
+                try:
+                    status, _body = client.get(path)
+                except (urllib.error.URLError, ConnectionError, OSError):
+                    results["dropped"] += 1
+                    continue
+                times.append(time.perf_counter() - started)
+                if status != 200:
+                    results["bad_status"] += 1
+    return results
+
+
+def run(db: str, units: int, sizes: tuple[int, int], big: tuple[int, ...], requests: int, workers: int,
+        quiet: bool = False, only: str | None = None) -> dict:
+    workdir = Path(tempfile.mkdtemp(prefix="soak-"))
+    url = database(db, workdir)
+    proc = None
+    try:
+        # Set-up in a child process: the server must not inherit anything from it.
+        info = subprocess.run([sys.executable, "-c", (
+            "import json,sys; sys.path.insert(0, %r); from benchmarks.soak import prepare; "
+            "print(json.dumps(prepare(%r, %d, %r, %r)))") % (str(ROOT), url, units, sizes, big)],
+            cwd=ROOT, capture_output=True, text=True, env={**os.environ, "DATABASE_URL": url}, timeout=3600)
+        if info.returncode != 0:
+            raise RuntimeError(info.stderr[-3000:])
+        import json
+        facts = json.loads(info.stdout.strip().splitlines()[-1])
+        port = free_port()
+        log = workdir / "gunicorn.log"
+        proc = start_gunicorn(url, port, workers, log)
+        big_id = facts["big_id"]
+        pages = {
+            "soak-org": ["/org/games/nmsg-2009", "/org/", "/org/queue", f"/org/d/{big_id}",
+                         "/org/games/nmsg-2009/export/roster.csv"],
+            "soak-acc": ["/money/?games=nmsg-2009"],
+            "soak-leader": [f"/d/{big_id}", f"/d/{big_id}/people", f"/d/{big_id}/entries"],
+        }
+        if only:
+            pages = {user: [p for p in paths if only in p] for user, paths in pages.items()}
+        results = soak(f"http://127.0.0.1:{port}", {u: p for u, p in pages.items() if p}, requests)
+        text = log.read_text(errors="replace")
+        results["worker_deaths"] = len(re.findall(r"terminated due to signal|WORKER TIMEOUT|was sent SIG", text))
+        results.update(facts)
+        results["log_tail"] = text[-3000:] if results["worker_deaths"] or results["dropped"] else ""
+        if not quiet:
+            report(db, results)
+        return results
+    finally:
+        if proc is not None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        drop_database(url)
+
+
+def report(db: str, r: dict) -> None:
+    print(f"{db}: {r['delegations']} delegations, {r['people']} people (loaded in {r['load_s']:.1f} s)")
+    print(f"{'page':58} {'n':>4} {'p50 s':>7} {'max s':>7}")
+    for key, times in r["times"].items():
+        if times:
+            times = sorted(times)
+            print(f"{key:58} {len(times):4d} {times[len(times) // 2]:7.2f} {times[-1]:7.2f}")
+    print(f"requests {r['requests']}, dropped {r['dropped']}, non-200 {r['bad_status']}, "
+          f"worker deaths {r['worker_deaths']}")
+    if r["log_tail"]:
+        print(r["log_tail"])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    ap.add_argument("--units", type=int, default=43)
+    ap.add_argument("--sizes", default="30,150")
+    ap.add_argument("--big", default="1000,2000")
+    ap.add_argument("--requests", type=int, default=20)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", default=None, help="only the pages whose path contains this")
+    a = ap.parse_args()
+    sizes = tuple(int(x) for x in a.sizes.split(","))
+    big = tuple(int(x) for x in a.big.split(",") if x)
+    bad = 0
+    for db in (["sqlite", "postgres"] if a.db == "both" else [a.db]):
+        r = run(db, a.units, sizes, big, a.requests, a.workers, only=a.only)
+        bad += r["dropped"] + r["bad_status"] + r["worker_deaths"]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""gunicorn settings for the portal (`gunicorn -c gunicorn.conf.py app:app`).
+
+Why these:
+- sync workers: each request runs on its worker's main thread; the pages are short
+  database work, and one slow page cannot stall another worker's requests.
+- no preload: each worker imports the app itself after the fork, so no database engine,
+  connection pool, open socket or C-extension state is shared between processes. Should
+  preload ever be turned on, post_fork below still disposes the inherited pools.
+- timeout 60: the slowest legitimate request (a big delegation's Excel import) stays well
+  under it; a stuck worker is replaced instead of holding a deadline-night queue.
+- max_requests with jitter: workers are recycled now and then, so a slow leak in a
+  library never grows into an outage, and never all workers at once.
+"""
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", "4"))
+worker_class = "sync"
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+graceful_timeout = 30
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
+max_requests_jitter = 100
+preload_app = False
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+accesslog = "-"
+
+
+def post_fork(server, worker):
+    """A worker never uses a connection opened by its parent (only possible with preload)."""
+    import sys
+    app_module = sys.modules.get("app")
+    app = getattr(app_module, "app", None)
+    if app is not None:
+        with app.app_context():
+            from portal.extensions import db
+            db.engine.dispose(close=False)
