@@ -19,15 +19,14 @@ from ..accounts.access import delegation_view, roles
 from ..accounts.views import actor
 from ..audit.models import AuditLog
 from ..clock import now
-from ..delegations.edit import athletes as edit_athletes
-from ..delegations.models import Delegation
-from ..delegations.services import export_document
+from ..delegations.models import Delegation, Entry
 from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
 from ..rules.engine import CHINA
 from ..sheets import to_csv, to_xlsx
 from . import exports, services
+from .counts import delegation_counts
 from .models import Place, Substitution
 from .stages import STAGE_NAMES, stage_at
 
@@ -94,13 +93,9 @@ def games_view(slug):
         q = q.where(Delegation.status == status)
     delegations = db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
-    rows = []
-    for d in delegations:
-        doc = export_document(d)
-        athletes = edit_athletes(doc)
-        rows.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
-                     "people": len(doc["people"]), "athletes": len(athletes),
-                     "events": len({e["event"] for e in doc["entries"]})})
+    counts = delegation_counts(g)  # three aggregate queries, whatever the number of delegations
+    rows = [{"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
+             **counts.get(d.id, {"people": 0, "athletes": 0, "events": 0})} for d in delegations]
     return render_template("organiser/games.html", g=g, rows=rows, status=status,
                            events=definition_of(g).events)
 
@@ -117,9 +112,9 @@ def queue():
             q = q.join(Games).where(Games.slug == f_games)
         if f_unit:
             q = q.where(Delegation.unit_code == f_unit)
+        if f_event:
+            q = q.where(Delegation.id.in_(select(Entry.delegation_id).where(Entry.event_code == f_event)))
         for d in db.session.scalars(q.order_by(Delegation.submitted_at)):
-            if f_event and f_event not in {e["event"] for e in export_document(d)["entries"]}:
-                continue
             items.append({"kind": "delegation", "d": d, "at": d.submitted_at, "what": _("报名待审核")})
     if f_kind in ("", "substitution"):
         q = select(Substitution).join(Delegation).where(Substitution.status == "pending")
