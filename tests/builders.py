@@ -3,6 +3,7 @@ changes only what it is about."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
 
 from portal.rules.idnumber import make
@@ -34,14 +35,32 @@ def person(ref, gender="M", born="1995-05-05", *, unit="zhejiang", year=None, na
     return p
 
 
+@functools.lru_cache(maxsize=None)
+def _definition(slug):
+    import yaml
+    from portal.config import FIXTURES
+    from portal.rules import GamesDefinition
+    path = FIXTURES / "games" / f"{slug}.yaml"
+    return GamesDefinition.model_validate(yaml.safe_load(path.read_text(encoding="utf-8"))) if path.exists() else None
+
+
+def _declarable(games, event, named):
+    """As many as are named, but never more than the regulation lets a unit declare (so a
+    test of a quota on names is not also a test of the declaration)."""
+    from portal.rules.checks.entries import declared_max
+    definition = _definition(games)
+    cap = declared_max(definition, event) if definition else None
+    return max(1, min(named, cap) if cap is not None else named)
+
+
 def doc(games, unit="zhejiang", people=(), entries=(), declarations=None, officials=(), staff=(),
         companions=()):
-    if declarations is None:  # declare whatever is entered
-        seen = []
+    if declarations is None:  # declare whatever is entered, as many as are named
+        named: dict[str, set] = {}
         for e in entries:
-            if e["event"] not in seen:
-                seen.append(e["event"])
-        declarations = [{"event": e, "count": 1} for e in seen]
+            refs = e.get("people") or [s["person"] for s in e.get("lineup") or []]
+            named.setdefault(e["event"], set()).update(refs)
+        declarations = [{"event": e, "count": _declarable(games, e, len(refs))} for e, refs in named.items()]
     return {"format": "delegation/1", "games": games, "unit": unit, "declarations": list(declarations),
             "people": list(people), "entries": list(entries), "officials": list(officials),
             "staff": list(staff), "companions": list(companions)}

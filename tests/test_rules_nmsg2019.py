@@ -57,13 +57,15 @@ def test_individual_quota_at_and_over_the_limit(judge, event, gender, cap, born)
 
 
 def test_declaring_more_than_the_quota_is_refused_at_the_first_stage(judge):
+    import datetime as dt
+    may = dt.datetime(2019, 5, 1, tzinfo=dt.timezone(dt.timedelta(hours=8)))
     d = doc(G, declarations=[{"event": "chess.WI", "count": 4}, {"event": "chess.MTR", "count": 4},
                              {"event": "chess.MTR", "count": 0}])
-    assert codes(judge(d)) == ["QUOTA_EXCEEDED"]
+    assert codes(judge(d, at=may)) == ["QUOTA_EXCEEDED"]
     d = doc(G, declarations=[{"event": "chess.MTR", "count": 5}])
-    assert codes(judge(d)) == ["QUOTA_EXCEEDED"]
+    assert codes(judge(d, at=may)) == ["QUOTA_EXCEEDED"]
     d = doc(G, declarations=[{"event": "chess.UT", "count": 5}, {"event": "chess.YXT", "count": 4}])
-    assert judge(d) == []
+    assert judge(d, at=may) == []
 
 
 # --- team make-up and boards ------------------------------------------------------------------
@@ -139,16 +141,24 @@ def test_rating_rule_for_women_in_mens_events(judge, rating, ok, event):
     assert codes(judge(d)) == ([] if ok else ["GENDER_NOT_ALLOWED"])
 
 
-def test_rating_without_its_list_is_taken_as_the_regulations(judge):
+def test_a_rating_without_its_list_date_needs_the_list(judge):
+    """五(二): 国际等级分在2450以上的女棋手可参加男子项目的比赛。以2019年1月1日国际棋联公布的等级分为准。
+    A rating given without its list is not taken as the 2019-01-01 list: the leader is
+    asked for the rating on that list (RATING_LIST_REQUIRED names it)."""
     w = reg("w1", "F", fide_rating={"value": 2450})
+    [v] = judge(doc(G, people=[w], entries=[individual("chess.MI", "w1")]))
+    assert v.code == "RATING_LIST_REQUIRED" and "2019-01-01" in v.zh and "2019-01-01" in v.en
+    w = reg("w1", "F", fide_rating={"value": 2450, "list": "2019-01-01"})
     assert judge(doc(G, people=[w], entries=[individual("chess.MI", "w1")])) == []
-    w = reg("w1", "F", fide_rating={"value": 2449})
+    w = reg("w1", "F", fide_rating={"value": 2449, "list": "2019-01-01"})
     assert codes(judge(doc(G, people=[w], entries=[individual("chess.MI", "w1")]))) == ["GENDER_NOT_ALLOWED"]
 
 
-def test_rating_on_another_list_does_not_count(judge):
+def test_a_rating_on_another_list_needs_the_regulations_list(judge):
+    """以2019年1月1日国际棋联公布的等级分为准: a 2019-06-01 rating does not count."""
     w = reg("w1", "F", fide_rating={"value": 2500, "list": "2019-06-01"})
-    assert codes(judge(doc(G, people=[w], entries=[individual("chess.MI", "w1")]))) == ["GENDER_NOT_ALLOWED"]
+    [v] = judge(doc(G, people=[w], entries=[individual("chess.MI", "w1")]))
+    assert v.code == "RATING_LIST_REQUIRED" and "2019-06-01" in v.zh and "2019-01-01" in v.zh
 
 
 def test_rated_woman_counts_toward_the_mens_quota_and_team(judge):

@@ -228,7 +228,7 @@ def test_a_substitution_is_judged_as_the_delegation_would_be(svc, actor, db):
     d = stored(svc, actor, nmsg19())
     woman = reg("n1", "F")
     out = svc.request_substitution(d, "chess.MI", "p1", woman, "伤病", actor, at("2019-10-01T10:00:00+08:00"))
-    assert not out.ok and [v.code for v in out.violations] == ["GENDER_NOT_ALLOWED"]
+    assert not out.ok and [v.code for v in out.violations if v.is_error] == ["GENDER_NOT_ALLOWED"]
 
 
 def test_youth_gomoku_change_fee_and_two_day_freeze(svc, actor, db):

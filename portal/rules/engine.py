@@ -99,9 +99,21 @@ class CheckContext:
         for rule in self._rating_rules:
             if (event in rule.events and self.gender.get(ref) == rule.gender
                     and p.fide_rating >= rule.min_rating
-                    # A rating given without its list is taken as the regulation's list;
-                    # a rating from another list does not count.
-                    and (p.fide_list is None or p.fide_list == rule.list)):
+                    # Only a rating on the list the regulation names counts; a rating
+                    # given without its list, or on another, is RATING_LIST_REQUIRED.
+                    and p.fide_list == rule.list):
+                return rule
+        return None
+
+    def rating_claim_without_its_list(self, ref: str, event: str) -> RatingExceptionRule | None:
+        """The rating rule this person seems to claim for this event (rated high enough,
+        of the rule's gender) with a missing or different rating list."""
+        p = self.people.get(ref)
+        if p is None or p.fide_rating is None:
+            return None
+        for rule in self._rating_rules:
+            if (event in rule.events and self.gender.get(ref) == rule.gender
+                    and p.fide_rating >= rule.min_rating and p.fide_list != rule.list):
                 return rule
         return None
 

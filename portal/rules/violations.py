@@ -37,6 +37,11 @@ SEVERITY = {
     "SANCTIONED": ERROR,
     # Added for youth-gomoku-2015 十三(一): more companions than advised per athlete.
     "COMPANION_EXCESS": WARNING,
+    "DECLARATION_EXCEEDED": ERROR,
+    "DECLARATION_UNFILLED": WARNING,
+    "RATING_LIST_REQUIRED": ERROR,
+    "ROOM_REQUIRED": WARNING,
+    "STAY_OUTSIDE_WINDOW": ERROR,
 }
 
 

@@ -48,6 +48,41 @@ def events_declared(ctx: CheckContext) -> list[Violation]:
 
 
 @builtin_check
+def names_within_declaration(ctx: CheckContext) -> list[Violation]:
+    """Once the declaration deadline has passed, the numbers declared bind the names:
+    more names than declared is DECLARATION_EXCEEDED, fewer DECLARATION_UNFILLED (a
+    warning: the organisers planned draws and rooms on the declared numbers). nmsg-2009
+    总则十(一)-(二): 第一次报名……参加的具体项目(包括小项)及参赛人数; 第二次报名……运动员名单."""
+    closes = ctx.games.stages.declaration_closes
+    if closes is None or ctx.at < closes:
+        return []
+    shown = format_deadline(closes)
+    out = []
+    for event, count in ctx.delegation.declarations:
+        if event not in ctx.events or count <= 0:
+            continue
+        named = len(ctx.entrants.get(event, []))
+        cap = declared_max(ctx.games, event)
+        if named > count and (cap is None or count < cap):  # at the cap, QUOTA_EXCEEDED says it
+            out.append(Violation(
+                "DECLARATION_EXCEEDED",
+                f"{ctx.event_name(event)}在第一次报名（截止 {shown} 北京时间）中报了 {count} 人，现在填了 {named} 人。"
+                f"名单人数不能超过报项人数，请删去 {named - count} 人。",
+                f"{ctx.event_name(event, 'en')}: {count} declared by the declaration deadline ({shown} China time), "
+                f"{named} named. Names may not exceed the declared number: remove {named - count}.",
+                event=event, people=tuple(ctx.entrants.get(event, []))))
+        elif named < count:
+            out.append(Violation(
+                "DECLARATION_UNFILLED",
+                f"{ctx.event_name(event)}报项 {count} 人，名单只有 {named} 人。组委会按报项人数安排编排和住宿，"
+                f"如确定不足请及时告知组委会。",
+                f"{ctx.event_name(event, 'en')}: {count} declared, {named} named. The organisers plan draws and "
+                f"rooms on the declared numbers; tell them if fewer will come.",
+                severity="warning", event=event))
+    return out
+
+
+@builtin_check
 def event_gender(ctx: CheckContext) -> list[Violation]:
     out = []
     for event, refs in ctx.entrants.items():
@@ -56,8 +91,8 @@ def event_gender(ctx: CheckContext) -> list[Violation]:
             continue
         for ref in refs:
             g = ctx.gender_in(ref, event)
-            if g is None or g == target:
-                continue
+            if g is None or g == target or ctx.rating_claim_without_its_list(ref, event):
+                continue  # a rating claimed on the wrong list is RATING_LIST_REQUIRED instead
             p = ctx.people[ref]
             hint_zh = hint_en = ""
             if any(event in r.events for r in ctx._rating_rules):
@@ -96,9 +131,10 @@ def age_bracket(ctx: CheckContext, rule) -> list[Violation]:
     return out
 
 
-def _declared_max(ctx: CheckContext, event: str) -> int | None:
-    caps = [r.max for r in ctx.games.rules_of(QuotaRule) if event in r.events]
-    for r in ctx.games.rules_of(TeamMakeupRule):
+def declared_max(games, event: str) -> int | None:
+    """The most athletes a unit may declare for an event (quota, or teams × team size)."""
+    caps = [r.max for r in games.rules_of(QuotaRule) if event in r.events]
+    for r in games.rules_of(TeamMakeupRule):
         if event in r.events and r.max_teams is not None and r.starters is not None:
             reserves = r.max_reserves
             if r.max_reserves_by_gender is not None:
@@ -132,7 +168,7 @@ def declared_numbers(ctx: CheckContext) -> list[Violation]:
     for i, (event, count) in enumerate(ctx.delegation.declarations):
         if event not in ctx.events:
             continue
-        cap = _declared_max(ctx, event)
+        cap = declared_max(ctx.games, event)
         if cap is not None and count > cap:
             out.append(Violation(
                 "QUOTA_EXCEEDED",

@@ -136,5 +136,22 @@ def accepted_id_types(ctx: CheckContext, rule) -> list[Violation]:
 
 @rule_check("rating_exception")
 def rating_exception(ctx: CheckContext, rule) -> list[Violation]:
-    # Not a check of its own: it widens GENDER_NOT_ALLOWED and team make-up counting.
-    return []
+    """The rule widens GENDER_NOT_ALLOWED and team make-up counting; here: a rating claimed
+    without the list the regulation names (nmsg-2019 五(二): 以2019年1月1日国际棋联公布的
+    等级分为准) is RATING_LIST_REQUIRED, naming the list."""
+    out = []
+    for event in rule.events:
+        for ref in ctx.entrants.get(event, []):
+            if ctx.rating_claim_without_its_list(ref, event) is not rule:
+                continue
+            p = ctx.people[ref]
+            given_zh = f"填写的是 {p.fide_list} 的等级分" if p.fide_list else "没有注明等级分所属的名单日期"
+            given_en = f"the rating given is from the {p.fide_list} list" if p.fide_list else "no list date is given"
+            out.append(Violation(
+                "RATING_LIST_REQUIRED",
+                f"{p.label} 以等级分 {p.fide_rating} 报{ctx.event_name(event)}，但{given_zh}。本项目以 {rule.list} "
+                f"国际棋联公布的等级分为准，请填写该名单上的等级分及名单日期 {rule.list}。",
+                f"{p.label} enters {ctx.event_name(event, 'en')} on a rating of {p.fide_rating}, but {given_en}. "
+                f"The regulation counts the FIDE list of {rule.list}: give the rating on that list and its date.",
+                event=event, people=(ref,)))
+    return out

@@ -1,0 +1,69 @@
+"""The regulations at their edges (issue 9), each test from the regulation's own words."""
+from __future__ import annotations
+
+import datetime as dt
+
+from builders import doc, individual, person, team
+from conftest import codes
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+AUG = dt.datetime(2009, 8, 1, tzinfo=CHINA)
+MAY = dt.datetime(2009, 5, 1, tzinfo=CHINA)
+
+
+def gp(ref, gender="M"):
+    return person(ref, gender, "1990-01-01", year=2009, docs=("insurance_proof",))
+
+
+def test_declared_numbers_bind_the_names_stage(judge):
+    """nmsg-2009 总则十(一)–(二): 第一次报名：2009年5月31日截止。各参赛单位须将参加的具体项目
+    (包括小项)及参赛人数报……第二次报名：2009年8月31日截止……运动员名单。
+    Declaring 1 for gomoku.MI and naming 4 after 31 May is DECLARATION_EXCEEDED; naming
+    fewer than declared is DECLARATION_UNFILLED, a warning."""
+    four = [gp(f"m{i}") for i in range(4)]
+    over = doc("nmsg-2009", people=four, entries=[individual("gomoku.MI", "m0", "m1", "m2", "m3")],
+               declarations=[{"event": "gomoku.MI", "count": 1}])
+    [v] = judge(over, at=AUG)
+    assert v.code == "DECLARATION_EXCEEDED" and v.is_error and v.event == "gomoku.MI" and "1" in v.zh
+    assert judge(over, at=MAY) == []  # before the deadline the declaration may still change
+    under = doc("nmsg-2009", people=four[:2], entries=[individual("gomoku.MI", "m0", "m1")],
+                declarations=[{"event": "gomoku.MI", "count": 3}])
+    [v] = judge(under, at=AUG)
+    assert v.code == "DECLARATION_UNFILLED" and not v.is_error
+    exact = doc("nmsg-2009", people=four[:2], entries=[individual("gomoku.MI", "m0", "m1")],
+                declarations=[{"event": "gomoku.MI", "count": 2}])
+    assert judge(exact, at=AUG) == []
+
+
+def test_an_official_without_a_sport_counts_against_every_sport(judge):
+    """nmsg-2009 五子棋规程 四(一)1: 每单位可报领队1人，教练1人。In a Games of six sports the
+    allowance is per sport: a leader who names no sport is an error (he must say which),
+    and he counts against the gomoku allowance, so three extra leaders cannot slip by."""
+    people = [gp("m0"), gp("l1"), gp("l2"), gp("l3"), gp("l4")]
+    officials = [{"person": "l1", "role": "leader", "sport": "gomoku"}] + \
+                [{"person": f"l{i}", "role": "leader", "sport": None} for i in (2, 3, 4)]
+    d = doc("nmsg-2009", people=people, entries=[individual("gomoku.MI", "m0")], officials=officials)
+    found = [v for v in judge(d, at=AUG) if v.code == "OFFICIALS_LIMIT"]
+    assert len(found) == 2
+    assert any(set(v.people) == {"l2", "l3", "l4"} and "大项" in v.zh for v in found)
+    ok = doc("nmsg-2009", people=people[:3], entries=[individual("gomoku.MI", "m0")],
+             officials=[{"person": "l1", "role": "leader", "sport": "gomoku"},
+                        {"person": "l2", "role": "coach", "sport": "gomoku"}])
+    assert codes(judge(ok, at=AUG), errors_only=True) == []
+
+
+def test_an_individual_registration_is_one_athlete(judge):
+    """youth-gomoku-2015 十一(一): 凡爱好五子棋运动的少年儿童均可通过单位报名或个人报名的方式参赛。
+    A person registering alone (unit null) is one athlete, plus companions; never a second
+    athlete or an official under one registration."""
+    a = person("a", "M", "2006-01-01", unit="tianjin", docs=("photo", "id_copy"))
+    b = person("b", "M", "2006-02-02", unit="tianjin", docs=("photo", "id_copy"))
+    parent = person("mum", "F", "1980-01-01", unit="tianjin")
+    two = doc("youth-gomoku-2015", unit=None, people=[a, b], entries=[individual("gomoku.MCA", "a", "b")])
+    assert "QUOTA_EXCEEDED" in codes(judge(two, at=dt.datetime(2015, 7, 1, tzinfo=CHINA)))
+    with_coach = doc("youth-gomoku-2015", unit=None, people=[a, parent], entries=[individual("gomoku.MCA", "a")],
+                     officials=[{"person": "mum", "role": "coach", "sport": None}])
+    assert "OFFICIALS_LIMIT" in codes(judge(with_coach, at=dt.datetime(2015, 7, 1, tzinfo=CHINA)))
+    with_parent = doc("youth-gomoku-2015", unit=None, people=[a, parent], entries=[individual("gomoku.MCA", "a")],
+                      companions=[{"person": "mum", "accompanies": "a"}])
+    assert codes(judge(with_parent, at=dt.datetime(2015, 7, 1, tzinfo=CHINA)), errors_only=True) == []
