@@ -8,6 +8,7 @@ Why these:
   preload ever be turned on, post_fork below still disposes the inherited pools.
 - timeout 60: the slowest legitimate request (a big delegation's Excel import) stays well
   under it; a stuck worker is replaced instead of holding a deadline-night queue.
+- on_starting runs `flask setup` (schema and reference data) once, before the workers.
 - max_requests with jitter: workers are recycled now and then, so a slow leak in a
   library never grows into an outage, and never all workers at once.
 """
@@ -23,6 +24,20 @@ max_requests_jitter = 100
 preload_app = False
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 accesslog = "-"
+
+
+def on_starting(server):
+    """Before any worker: schema and reference data, in a child process, so that the master
+    imports nothing of the app (a worker must not inherit its engine or pool). With four
+    workers starting on an empty database, none of them races to create tables."""
+    import subprocess
+    import sys
+    if os.environ.get("PORTAL_SETUP_ON_START", "1") != "1":
+        return
+    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "setup"], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError("portal set-up failed:\n" + result.stderr[-4000:])
+    server.log.info("portal set-up: %s", " ".join(result.stdout.split()) or "done")
 
 
 def post_fork(server, worker):

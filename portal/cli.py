@@ -17,10 +17,16 @@ from .extensions import db
 
 
 def ensure_schema() -> None:
-    """Create or upgrade the schema when a command runs on a fresh database."""
-    if "alembic_version" not in inspect(db.engine).get_table_names():
-        from flask_migrate import upgrade
-        upgrade()
+    """Create or upgrade the schema when a command runs on a fresh database (one process
+    at a time; the others wait, then find it there)."""
+    if "alembic_version" in inspect(db.engine).get_table_names():
+        return
+    from .reference_lock import reference_lock
+    with reference_lock():
+        db.engine.dispose()  # look again on a fresh connection, inside the lock
+        if "alembic_version" not in inspect(db.engine).get_table_names():
+            from flask_migrate import upgrade
+            upgrade()
 
 
 def parse_instant(value: str | None) -> dt.datetime | None:
@@ -76,6 +82,15 @@ def register_cli(app: Flask) -> None:
         else:
             click.echo(report_text(rep, lang), nl=False)
         sys.exit(status)
+
+    @app.cli.command("setup")
+    def setup_cmd():
+        """Create or upgrade the schema and load what a fresh database needs (units, the
+        Games of fixtures/, the universities list). Idempotent; safe to run at every start."""
+        from .games.services import ensure_reference_data
+        ensure_schema()
+        for line in ensure_reference_data(universities_csv()) or ["nothing to do"]:
+            click.echo(line)
 
     @app.cli.group("privacy")
     def privacy():

@@ -67,3 +67,56 @@ def test_an_individual_registration_is_one_athlete(judge):
     with_parent = doc("youth-gomoku-2015", unit=None, people=[a, parent], entries=[individual("gomoku.MCA", "a")],
                       companions=[{"person": "mum", "accompanies": "a"}])
     assert codes(judge(with_parent, at=dt.datetime(2015, 7, 1, tzinfo=CHINA)), errors_only=True) == []
+
+
+def test_a_non_refundable_fee_is_not_credited_when_an_event_is_withdrawn(db):
+    """youth-gomoku-2015 十一(八): 报名后因故未参赛者，报名费不退。Withdrawing the team event
+    after submission leaves the 200 team fee owed."""
+    from decimal import Decimal
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.money.services import totals
+    from portal.workflow.services import approve, import_document, withdraw
+    actor = Actor("t")
+    games = find_games("youth-gomoku-2015")
+    k = lambda ref, g: person(ref, g, "2000-06-06", unit="tianjin", docs=("photo", "id_copy"))  # noqa: E731
+    d = import_document(games, doc("youth-gomoku-2015", unit={"name": "南开少儿棋校", "kind": "school"},
+                                   people=[k("b1", "M"), k("g1", "F")],
+                                   entries=[individual("gomoku.MJA", "b1"), individual("gomoku.WJA", "g1"),
+                                            team("gomoku.TJA", "b1", "g1")]),
+                        dt.datetime(2015, 7, 1, tzinfo=CHINA), actor).delegation
+    assert totals(d)["expected"] == Decimal("600.00")  # 2 athletes + 1 team group
+    out = withdraw(d, "gomoku.TJA", False, actor, dt.datetime(2015, 7, 14, tzinfo=CHINA))
+    assert out.ok, out
+    approve(d, actor, dt.datetime(2015, 7, 14, 12, tzinfo=CHINA))
+    assert totals(d)["credit"] == Decimal("0.00") and totals(d)["expected"] == Decimal("600.00")
+
+
+def test_a_wait_listed_entrant_owes_no_deposit_until_promoted(db):
+    """shaanxi-mind-2025 十一(三): 参赛保证金100元……报到后原路退回，若报名后放弃参赛者保证金一律
+    不予退还; 报满即止. The deposit is due when a place is given, at once or on promotion; a
+    wait-listed entrant who leaves owes and forfeits nothing."""
+    from decimal import Decimal
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.money.services import totals
+    from portal.workflow.services import import_document, withdraw
+    actor = Actor("t")
+    games = find_games("shaanxi-mind-2025")
+    cap = games.definition["capacity"]
+    docs_ = ("id_copy", "health_certificate", "insurance_proof", "safety_pledge")
+    at = dt.datetime(2025, 9, 1, tzinfo=CHINA)
+    placed = []
+    for i in range(cap + 1):
+        p = person("p1", "M" if i % 2 else "F", (dt.date(1970, 1, 1) + dt.timedelta(days=i)).isoformat(), docs=docs_,
+                   area="610102")
+        placed.append(import_document(games, doc("shaanxi-mind-2025", unit=None, people=[p],
+                                                 entries=[individual("gomoku.OPEN", "p1")]), at, actor))
+    first, last = placed[0], placed[-1]
+    assert first.status == "submitted" and last.status == "waitlisted"
+    assert totals(first.delegation)["expected"] == Decimal("100.00")
+    assert totals(last.delegation)["expected"] == Decimal("0.00")
+    withdraw(first.delegation, None, False, actor, dt.datetime(2025, 9, 5, tzinfo=CHINA))  # frees a place
+    assert totals(last.delegation)["expected"] == Decimal("100.00")  # promoted: now due
+    second_last = placed[-2].delegation
+    assert totals(second_last)["expected"] == Decimal("100.00")

@@ -11,6 +11,7 @@ from sqlalchemy import delete, select
 
 from ..config import FIXTURES
 from ..extensions import db
+from ..reference_lock import reference_lock
 from ..rules.definition import GamesDefinition, UnitInfo, UniversityInfo
 from .models import Event, Games, Sport, Unit, University
 
@@ -72,6 +73,13 @@ def read_fixture(path: Path) -> GamesDefinition:
 
 
 def load_units(path: Path | None = None) -> int:
+    """Insert or update the units (idempotent; one process at a time)."""
+    with reference_lock():
+        db.session.rollback()  # read what another process may have just written
+        return _load_units(path)
+
+
+def _load_units(path: Path | None = None) -> int:
     path = path or FIXTURES / "units.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     try:
@@ -91,13 +99,19 @@ def load_units(path: Path | None = None) -> int:
 
 
 def load_games(slug_or_path: str) -> Games:
-    """Load or reload a Games fixture (idempotent). Raises FixtureError."""
+    """Load or reload a Games fixture (idempotent; one process at a time). Raises FixtureError."""
+    with reference_lock():
+        db.session.rollback()  # read what another process may have just written
+        return _load_games(slug_or_path)
+
+
+def _load_games(slug_or_path: str) -> Games:
     path = fixture_path(slug_or_path)
     definition = read_fixture(path)
     if path.parent == FIXTURES / "games" and path.stem != definition.slug:
         raise FixtureError(path, "slug", f"{definition.slug!r} differs from the file name {path.stem!r}")
     if db.session.scalar(select(Unit.id).limit(1)) is None:
-        load_units()
+        _load_units()
     games = db.session.scalar(select(Games).where(Games.slug == definition.slug))
     if games is None:
         games = Games(slug=definition.slug)
@@ -153,7 +167,9 @@ def find_or_load_games(slug: str) -> Games | None:
     """The Games by slug; loaded from fixtures/ first if it is not in the database."""
     games = find_games(slug)
     if games is None and (FIXTURES / "games" / f"{slug}.yaml").exists():
-        games = load_games(slug)
+        with reference_lock():
+            db.session.rollback()
+            games = find_games(slug) or _load_games(slug)  # another process may have loaded it
     return games
 
 
@@ -194,8 +210,13 @@ def read_universities(path: Path) -> pd.DataFrame:
 
 
 def import_universities(path: Path) -> int:
-    """Replace the universities list with the file's (all or nothing)."""
+    """Replace the universities list with the file's (all or nothing; one process at a time)."""
     frame = read_universities(path)
+    with reference_lock():
+        return _replace_universities(frame)
+
+
+def _replace_universities(frame) -> int:
     db.session.execute(delete(University))
     db.session.execute(University.__table__.insert(), frame.to_dict("records"))
     db.session.commit()
@@ -220,3 +241,21 @@ def universities_map(fallback_csv: Path | None = None) -> dict[str, UniversityIn
     result = {r["code"]: UniversityInfo.model_construct(**dict(r)) for r in rows}
     _universities_cache["map"] = (fingerprint, result)
     return result
+
+
+def ensure_reference_data(universities_path: Path | None = None) -> list[str]:
+    """What a fresh database needs before its first request: units, every Games of
+    fixtures/games that is not there yet, the universities list if empty. Idempotent and
+    safe when several processes start at once; says what it did."""
+    done = []
+    with reference_lock():
+        db.session.rollback()
+        if db.session.scalar(select(Unit.id).limit(1)) is None:
+            done.append(f"units: {_load_units()}")
+        for slug in all_fixture_slugs():
+            if find_games(slug) is None:
+                done.append(f"games: {_load_games(slug).slug}")
+        if universities_path is not None and Path(universities_path).exists() and \
+                db.session.scalar(select(University.code).limit(1)) is None:
+            done.append(f"universities: {_replace_universities(read_universities(Path(universities_path)))}")
+    return done

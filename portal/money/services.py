@@ -103,9 +103,14 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
     athletes = athletes_of(doc)
     team_groups = {e["event"] for e in doc["entries"] if e.get("lineup") is not None
                    or next((x.kind for x in definition.events if x.code == e["event"]), "") == "team"}
+    entrants = len(athletes)
+    if definition.capacity is not None and not _holds_a_place(d):
+        # 报满即止: a deposit is due only once a place is given, at once or on promotion
+        # from the wait list; a wait-listed entrant owes (and forfeits) nothing.
+        entrants = 0
     out = {}
     for fee in definition.money.fees:
-        qty = {"athlete": len(athletes), "entrant": len(athletes), "team_group": len(team_groups),
+        qty = {"athlete": len(athletes), "entrant": entrants, "team_group": len(team_groups),
                "delegation": 1}.get(fee.per)
         if qty is not None:
             out[fee.code] = (qty, fee.amount, fee.name.zh)
@@ -121,6 +126,11 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
     return out
 
 
+def _holds_a_place(d: Delegation) -> bool:
+    from ..workflow.models import Place
+    return db.session.scalar(select(Place.status).where(Place.delegation_id == d.id)) == "accepted"
+
+
 def posted_by_fee(d: Delegation) -> dict[str, Decimal]:
     """Net amount charged per fee code (charges minus credits)."""
     out: dict[str, Decimal] = {}
@@ -134,12 +144,18 @@ def posted_by_fee(d: Delegation) -> dict[str, Decimal]:
 
 def sync_charges(d: Delegation, actor: Actor) -> list[LedgerEntry]:
     """Post what the regulation charges and the ledger does not show yet (a charge), or
-    what it shows beyond that (a credit). Append-only and idempotent. A withdrawn
-    delegation is not credited: fees already charged are not refunded."""
+    what it shows beyond that (a credit). Append-only and idempotent.
+
+    Only what the regulation lets go back is credited when quantities drop: room nights
+    given up. A fee of the regulation is never credited that way: `never` means what it
+    says (youth-gomoku-2015 十一(八): 报名费不退), a deposit goes back after check-in or is
+    forfeited (release_deposit, forfeit), an appeal fee goes back when the appeal is upheld.
+    A withdrawn delegation is not credited either."""
     if d.status == "withdrawn":
         return []
     posted = posted_by_fee(d)
-    refundable = {f.code for f in definition_of(d.games).money.fees if f.refundable != "never"}
+    # Every fee the regulation defines keeps what was charged; rooms are not fees.
+    not_credited = {f.code for f in definition_of(d.games).money.fees}
     entries = []
     for code, (qty, unit, description) in expected_fees(d).items():
         want = (unit * qty).quantize(Decimal("0.01"))
@@ -147,7 +163,7 @@ def sync_charges(d: Delegation, actor: Actor) -> list[LedgerEntry]:
         if want > have:
             entries.append(post(d, "charge", want - have, f"{description} × {qty}", actor, fee_code=code,
                                 quantity=qty, unit_amount=unit))
-        elif want < have and code not in refundable | {"change", "arbitration", "appeal"}:
+        elif want < have and code not in not_credited:
             entries.append(post(d, "credit", have - want, f"{description}：减至 {qty}", actor, fee_code=code,
                                 quantity=qty, unit_amount=unit))
     return [e for e in entries if e]

@@ -252,6 +252,9 @@ def _promote(games: Games, capacity: int, actor: Actor) -> list[Delegation]:
         d.status = "submitted"
         record(actor, "place.promote", "delegation", str(d.id), delegation=d,
                before={"status": "waitlisted"}, after={"status": "submitted"})
+        db.session.flush()
+        from ..money.services import sync_charges
+        sync_charges(d, actor)  # the place is given now: so is the deposit due
         promoted.append(d)
 
 
