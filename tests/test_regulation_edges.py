@@ -120,3 +120,35 @@ def test_a_wait_listed_entrant_owes_no_deposit_until_promoted(db):
     assert totals(last.delegation)["expected"] == Decimal("100.00")  # promoted: now due
     second_last = placed[-2].delegation
     assert totals(second_last)["expected"] == Decimal("100.00")
+
+
+import pytest  # noqa: E402
+
+UT_AT = dt.datetime(2019, 8, 1, tzinfo=CHINA)
+
+
+@pytest.mark.parametrize("unit,accepted,refused", [
+    ("qianwei", "4111010041", "4131010246"),      # 中国人民公安大学 / 复旦大学
+    ("huochetou", "4151010613", "4112010059"),    # 西南交通大学 / 中国民航大学
+    ("yinying", "4112010059", "4121010151"),      # 中国民航大学 / 大连海事大学
+    ("meikuang", "4113011104", "4111011414"),     # 华北科技学院 / 中国石油大学（北京）
+    ("shiyou", "4137010425", "4132010290"),       # 中国石油大学（华东） / 中国矿业大学
+])
+def test_each_industry_association_sends_the_universities_of_its_own_sector(app, db, unit, accepted, refused):
+    """nmsg-2019 四(四)2: 各行业体协选派棋手参赛范围限于其行业所属部委管辖的高校. Each industry
+    unit has the universities of its own sector (units.yaml explains the reading)."""
+    from portal.delegations.services import judge as judge_stored
+    from portal.games.services import find_games
+    from portal.rules import parse_document
+
+    def student(code):
+        p = person("u1", born="1999-01-01", year=2019, unit=unit,
+                   university={"code": code, "full_time": True, "graduation_date": "2021-07-01"})
+        d, problems = parse_document(doc("nmsg-2019", unit=unit, people=[p], entries=[individual("chess.UT", "u1")],
+                                         declarations=[{"event": "chess.UT", "count": 1}]))
+        assert problems == []
+        return [v for v in judge_stored(find_games("nmsg-2019"), d, UT_AT) if v.code == "UNIVERSITY_INELIGIBLE"]
+
+    assert student(accepted) == []
+    [v] = student(refused)
+    assert "选派范围" in v.zh

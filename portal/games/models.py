@@ -26,6 +26,7 @@ class Unit(db.Model):
     province_code: Mapped[str | None] = mapped_column(String(2))
     city: Mapped[str | None] = mapped_column(String(50))
     governing_bodies: Mapped[list] = mapped_column(JSON, default=list)
+    universities: Mapped[list] = mapped_column(JSON, default=list)
 
 
 class University(db.Model):

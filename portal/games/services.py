@@ -93,6 +93,7 @@ def _load_units(path: Path | None = None) -> int:
         row.kind, row.name_zh, row.name_en = info.kind, info.name.zh, info.name.en
         row.province_code, row.city = info.province_code, info.city
         row.governing_bodies = list(info.governing_bodies)
+        row.universities = list(info.universities)
         db.session.add(row)
     db.session.commit()
     return len(units)
@@ -179,7 +180,7 @@ def unit_info(code: str) -> UnitInfo | None:
         return None
     return UnitInfo(code=row.code, kind=row.kind, name={"zh": row.name_zh, "en": row.name_en},
                     province_code=row.province_code, city=row.city,
-                    governing_bodies=row.governing_bodies or [])
+                    governing_bodies=row.governing_bodies or [], universities=row.universities or [])
 
 
 def read_universities(path: Path) -> pd.DataFrame:

@@ -352,6 +352,9 @@ class UnitInfo(Strict):
     province_code: str | None = None
     city: str | None = None
     governing_bodies: list[str] = []
+    # Named institutions of the unit's sector where the authority column is too coarse
+    # (university codes of the Ministry of Education's list).
+    universities: list[str] = []
 
 
 class UniversityInfo(Strict):

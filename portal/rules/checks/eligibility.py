@@ -90,11 +90,12 @@ def _university_problem(ctx: CheckContext, rule, ref: str) -> tuple[str, str] | 
             inside = uni.province_code == unit.province_code
         elif unit.kind == "city":
             inside = uni.city == unit.city
-        else:
-            inside = uni.governing_body in unit.governing_bodies
+        else:  # xpcc, pla, an industry association: the universities of its own sector
+            inside = uni.governing_body in unit.governing_bodies or uni.code in unit.universities
         if not inside:
-            return (f"{uni.name} 不在 {unit.name.zh} 的选派范围内（省区市限行政辖区内高校，行业体协限所属部委管辖高校）",
-                    f"{uni.name} is outside the jurisdiction of {unit.name.en}")
+            return (f"{uni.name} 不在 {unit.name.zh} 的选派范围内（省区市限行政辖区内高校，行业体协限本行业所属部委管辖的高校）",
+                    f"{uni.name} is outside the jurisdiction of {unit.name.en} (provinces: universities located "
+                    f"in them; industry associations: the universities of their own sector)")
     if uni.ownership not in rule.ownership:
         kind = {"private": ("民办高校", "a private university"),
                 "sino_foreign": ("中外合作办学高校", "a Sino-foreign university")}.get(
