@@ -152,3 +152,63 @@ def test_each_industry_association_sends_the_universities_of_its_own_sector(app,
     assert student(accepted) == []
     [v] = student(refused)
     assert "选派范围" in v.zh
+
+
+def _youth_team_delegation(at):
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import import_document
+    k = lambda ref, g, **kw: person(ref, g, "2000-06-06", unit="tianjin", docs=("photo", "id_copy"), **kw)  # noqa: E731
+    document = doc("youth-gomoku-2015", unit={"name": "南开少儿棋校", "kind": "school"},
+                   people=[k("b1", "M", name="张一"), k("g1", "F", name="李二")],
+                   entries=[individual("gomoku.MJA", "b1"), individual("gomoku.WJA", "g1"),
+                            team("gomoku.TJA", "b1", "g1")])
+    out = import_document(find_games("youth-gomoku-2015"), document, at, Actor("t"))
+    assert out.status == "submitted", out
+    return out.delegation
+
+
+def test_a_team_player_is_substituted_in_his_individual_event_and_his_team_together(db):
+    """youth-gomoku-2015 十一(七): 报名后如需更换运动员须经组委会同意，每人交纳更换费50元; 四: the
+    team's members play the individual event of their group. Replacing b1 (in gomoku.MJA
+    and gomoku.TJA) replaces him in both, judged as the delegation would stand; one fee."""
+    from decimal import Decimal
+    from portal.audit.services import Actor
+    from portal.delegations.services import export_document
+    from portal.money.models import LedgerEntry
+    from portal.workflow.models import Substitution
+    from portal.workflow.services import decide_substitution, request_substitution
+    d = _youth_team_delegation(dt.datetime(2015, 7, 1, tzinfo=CHINA))
+    new = person("b2", "M", "2001-03-03", unit="tianjin", docs=("photo", "id_copy"), name="王三")
+    out = request_substitution(d, "gomoku.MJA", "b1", new, "生病", Actor("t"), dt.datetime(2015, 7, 10, tzinfo=CHINA))
+    assert out.ok, [v.zh for v in out.violations]
+    sub = db.session.query(Substitution).one()
+    assert decide_substitution(sub, True, Actor("组委会"), dt.datetime(2015, 7, 10, 12, tzinfo=CHINA)).ok
+    after = export_document(d)
+    names = {p["ref"]: p["name"] for p in after["people"]}
+    for e in after["entries"]:
+        refs = e.get("people") or [s["person"] for s in e.get("lineup") or []]
+        assert "b1" not in refs
+    tja = next(e for e in after["entries"] if e["event"] == "gomoku.TJA")
+    assert "王三" in [names[s["person"]] for s in tja["lineup"]]
+    fees = db.session.query(LedgerEntry).filter_by(delegation_id=d.id, kind="charge", fee_code="change").all()
+    assert [f.amount for f in fees] == [Decimal("50.00")]
+
+
+def test_replacing_a_submitted_athlete_before_the_deadline_is_a_change(db):
+    """youth-gomoku-2015 十一(七) 报名后如需更换运动员须经组委会同意: after submission, even before
+    8 Jul, removing or replacing an athlete by editing is refused (a substitution request is
+    the way); other edits stay free."""
+    from portal.audit.services import Actor
+    from portal.delegations.services import export_document
+    from portal.workflow.services import request_substitution, save
+    d = _youth_team_delegation(dt.datetime(2015, 7, 1, tzinfo=CHINA))
+    at = dt.datetime(2015, 7, 5, tzinfo=CHINA)
+    stored = export_document(d)
+    swapped = dict(stored, entries=[e for e in stored["entries"] if e["event"] == "gomoku.WJA"])
+    out = save(d, swapped, Actor("t"), at)
+    assert not out.ok and "张一" in out.message[0] and "更换" in out.message[0]
+    fixed = dict(stored, people=[dict(p, name="张一一") if p["ref"] == "b1" else p for p in stored["people"]])
+    assert save(d, fixed, Actor("t"), at).ok  # a typo is no change
+    new = person("b2", "M", "2001-03-03", unit="tianjin", docs=("photo", "id_copy"), name="王三")
+    assert request_substitution(d, "gomoku.MJA", "b1", new, "生病", Actor("t"), at).ok

@@ -84,6 +84,9 @@ class Stages(Strict):
     # From this instant no change at all is accepted (youth-gomoku-2015: 13 Jul 00:00).
     changes_close: dt.datetime | None = None
     changes_need_approval: bool = True
+    # Once submitted, an athlete is replaced only by an approved substitution (with its
+    # fee), even before the names deadline; other edits stay free.
+    replacing_after_submission_needs_approval: bool = False
 
     @field_validator("declaration_closes", "names_closes", "substitutions_closes", "changes_close")
     @classmethod

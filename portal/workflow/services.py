@@ -147,6 +147,13 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     if before is not None and declared_before != declared_after and not may_edit_declarations(info, stages):
         closes = closes_at(stages, DECLARATION, extensions_of(d))
         return Outcome(False, [deadline_passed(DECLARATION, closes)], status="refused", delegation=d)
+    replaced = _athletes_replaced_after_submission(d, before, data, stages)
+    if replaced:
+        return refused(
+            f"报名提交后更换运动员须经组委会同意并交更换费（{'、'.join(replaced)}）。请在“更换运动员”中提出申请，"
+            f"不要直接删除。",
+            f"Once submitted, replacing an athlete needs the organisers' approval and the change fee "
+            f"({', '.join(replaced)}): ask for a substitution instead of removing them.", d)
     if d.id is None:
         db.session.add(d)
         db.session.flush()
@@ -160,6 +167,15 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
            after=None if before else after)
     violations = judge(games, doc, at, exclude_delegation_id=d.id)
     return Outcome(True, _dedupe(violations), status="saved", delegation=d)
+
+
+def _athletes_replaced_after_submission(d: Delegation, before: dict | None, data: dict, stages) -> list[str]:
+    """Names of submitted athletes the new document leaves out, where the regulation makes
+    every replacement after submission a change (youth-gomoku-2015 十一(七))."""
+    if not stages.replacing_after_submission_needs_approval or before is None or d.submitted_at is None:
+        return []
+    gone = set(athletes(before)) - set(athletes(data))
+    return [p["name"] for p in before["people"] if p["ref"] in gone]
 
 
 def _only_documents_added(before: dict, data: dict) -> bool:
@@ -320,9 +336,25 @@ def grant_extension(delegation: Delegation, stage: str, until: dt.datetime, reas
 
 # --- substitutions -----------------------------------------------------------------------------
 
-def apply_substitution(document: dict, event: str, out_ref: str, incoming: dict) -> dict:
-    """The document as it would be after replacing out_ref by the incoming person in event
-    (pure). `incoming` is a person object; its ref may name an existing person."""
+def tied_events(definition, event: str) -> set[str]:
+    """The events a substitution in `event` must change together: a team whose members
+    must also play their group's individual event (youth-gomoku-2015 四: 团体赛以个人赛
+    成绩计算) ties the team event and those individual events."""
+    from ..rules.definition import TeamMakeupRule
+    tied = {event}
+    for rule in definition.rules_of(TeamMakeupRule):
+        individual = set((rule.members_entered_in or {}).values())
+        if event in rule.events or event in individual:
+            tied |= set(rule.events) | individual
+    return tied
+
+
+def apply_substitution(document: dict, event: str, out_ref: str, incoming: dict,
+                       tied: set[str] | None = None) -> dict:
+    """The document as it would be after replacing out_ref by the incoming person in event,
+    and in the events tied to it (pure). `incoming` is a person object; its ref may name an
+    existing person."""
+    tied = tied or {event}
     doc = copy.deepcopy(document)
     refs = {p["ref"] for p in doc["people"]}
     in_ref = incoming.get("ref")
@@ -334,7 +366,7 @@ def apply_substitution(document: dict, event: str, out_ref: str, incoming: dict)
             in_ref = f"s{n}"
         doc["people"].append(dict(incoming, ref=in_ref))
     for entry in doc["entries"]:
-        if entry["event"] != event:
+        if entry["event"] not in tied:
             continue
         if entry.get("lineup") is not None:
             for slot in entry["lineup"]:
@@ -352,6 +384,9 @@ def apply_substitution(document: dict, event: str, out_ref: str, incoming: dict)
 
 def _substitution_window(d: Delegation, at: dt.datetime) -> Outcome | None:
     info = stage_of(d, at)
+    stages = definition_of(d.games).stages
+    if info.stage == NAMES and stages.replacing_after_submission_needs_approval and d.submitted_at is not None:
+        return None  # 报名后如需更换运动员须经组委会同意: a change, even before the names deadline
     if info.stage in (DECLARATION, NAMES):
         return refused("名单截止之前，请直接在报名表中修改人员，无需申请更换。",
                        "Before the names deadline, change the names directly; no substitution is needed.", d)
@@ -377,7 +412,7 @@ def request_substitution(delegation: Delegation, event: str, out_ref: str, incom
     before = export_document(d)
     if not any(e["event"] == event and out_ref in entry_people(e) for e in before["entries"]):
         return refused(f"{out_ref} 没有报名 {event}。", f"{out_ref} is not entered in {event}.", d)
-    after = apply_substitution(before, event, out_ref, incoming)
+    after = apply_substitution(before, event, out_ref, incoming, tied_events(definition_of(d.games), event))
     doc, problems = parse_document(after)
     violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id))
     if any(v.is_error for v in violations):
@@ -406,7 +441,8 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
                before={"status": "pending"}, after={"status": "rejected"}, reason=reason.strip())
         return Outcome(True, status="rejected", delegation=d)
     before = export_document(d)
-    after = apply_substitution(before, sub.event_code, sub.out_ref, sub.in_person)
+    after = apply_substitution(before, sub.event_code, sub.out_ref, sub.in_person,
+                               tied_events(definition_of(d.games), sub.event_code))
     doc, problems = parse_document(after)
     violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id))
     if any(v.is_error for v in violations):
