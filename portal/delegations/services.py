@@ -167,7 +167,8 @@ def replace_contents(delegation: Delegation, doc: Doc) -> None:
 
 
 def export_document(delegation: Delegation) -> dict:
-    """The stored delegation as a delegation/1 document."""
+    """The stored delegation as a delegation/1 document, from one query per kind of row
+    (eight statements, whatever the delegation's size)."""
     if delegation.unit_code:
         unit = delegation.unit_code
     elif delegation.unit_kind == "individual":
@@ -175,45 +176,59 @@ def export_document(delegation: Delegation) -> dict:
     else:
         unit = {"name": delegation.unit_name, "kind": delegation.unit_kind or "club"}
     iso = lambda d: d.isoformat() if d else None  # noqa: E731
+    did = delegation.id
+    rows = lambda model: db.session.execute(  # noqa: E731
+        select(model.__table__).where(model.__table__.c.delegation_id == did)
+        .order_by(model.__table__.c.position, model.__table__.c.id)).mappings().all()
+    person_rows = rows(Person)
+    ref_of = {p["id"]: p["ref"] for p in person_rows}
     people = []
-    for p in delegation.people:
+    for p in person_rows:
         people.append({
-            "ref": p.ref, "name": p.name, "gender": p.gender, "birth_date": iso(p.birth_date),
-            "id_type": p.id_type, "id_number": p.id_number,
-            "registration": ({"unit": p.registration_unit, "year": p.registration_year}
-                             if p.registration_unit or p.registration_year else None),
-            "university": ({"code": p.university_code, "full_time": p.full_time,
-                            "graduation_date": iso(p.graduation_date)} if p.has_university else None),
-            "fide_rating": ({"value": p.fide_rating, "list": iso(p.fide_list)}
-                            if p.fide_rating is not None else None),
-            "documents": list(p.documents or []), "club": p.club,
+            "ref": p["ref"], "name": p["name"], "gender": p["gender"], "birth_date": iso(p["birth_date"]),
+            "id_type": p["id_type"], "id_number": p["id_number"],
+            "registration": ({"unit": p["registration_unit"], "year": p["registration_year"]}
+                             if p["registration_unit"] or p["registration_year"] else None),
+            "university": ({"code": p["university_code"], "full_time": p["full_time"],
+                            "graduation_date": iso(p["graduation_date"])} if p["has_university"] else None),
+            "fide_rating": ({"value": p["fide_rating"], "list": iso(p["fide_list"])}
+                            if p["fide_rating"] is not None else None),
+            "documents": list(p["documents"] or []), "club": p["club"],
         })
+    members: dict[int, list] = {}
+    member_q = (select(EntryMember.__table__).join(Entry.__table__, EntryMember.entry_id == Entry.id)
+                .where(Entry.delegation_id == did).order_by(EntryMember.entry_id, EntryMember.position, EntryMember.id))
+    for m in db.session.execute(member_q).mappings():
+        members.setdefault(m["entry_id"], []).append(m)
     entries = []
-    for e in delegation.entries:
-        if e.is_lineup:
+    for e in rows(Entry):
+        mine = members.get(e["id"], [])
+        if e["is_lineup"]:
             lineup = []
-            for m in e.members:
-                slot = {"person": m.person.ref}
-                if m.board is not None:
-                    slot["board"] = m.board
-                if m.reserve:
+            for m in mine:
+                slot = {"person": ref_of[m["person_id"]]}
+                if m["board"] is not None:
+                    slot["board"] = m["board"]
+                if m["reserve"]:
                     slot["reserve"] = True
                 lineup.append(slot)
-            entries.append({"event": e.event_code, "team": e.team, "lineup": lineup})
+            entries.append({"event": e["event_code"], "team": e["team"], "lineup": lineup})
         else:
-            item = {"event": e.event_code, "people": [m.person.ref for m in e.members]}
-            if e.team:
-                item["team"] = e.team
+            item = {"event": e["event_code"], "people": [ref_of[m["person_id"]] for m in mine]}
+            if e["team"]:
+                item["team"] = e["team"]
             entries.append(item)
     return {
         "format": FORMAT,
         "games": delegation.games.slug,
         "unit": unit,
-        "declarations": [{"event": d.event_code, "count": d.count} for d in delegation.declarations],
+        "declarations": [{"event": d["event_code"], "count": d["count"]} for d in rows(Declaration)],
         "people": people,
         "entries": entries,
-        "officials": [{"person": o.person.ref, "role": o.role, "sport": o.sport} for o in delegation.officials],
-        "staff": [{"person": s.person.ref, "role": s.role} for s in delegation.staff],
-        "companions": [{"person": c.person.ref, "accompanies": c.accompanies.ref if c.accompanies else None}
-                       for c in delegation.companions],
+        "officials": [{"person": ref_of[o["person_id"]], "role": o["role"], "sport": o["sport"]}
+                      for o in rows(Official)],
+        "staff": [{"person": ref_of[s["person_id"]], "role": s["role"]} for s in rows(StaffMember)],
+        "companions": [{"person": ref_of[c["person_id"]],
+                        "accompanies": ref_of.get(c["accompanies_id"]) if c["accompanies_id"] else None}
+                       for c in rows(Companion)],
     }
