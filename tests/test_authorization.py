@@ -27,7 +27,7 @@ TABLE = {
     ("accounts.reinvite", "POST"): ORG, ("accounts.account_action", "POST"): ORG,
     ("workspace.dashboard", "GET"): LEADER_READ,
     ("workspace.declarations", "GET"): LEADER_READ, ("workspace.declarations", "POST"): LEADER_WRITE,
-    ("workspace.people", "GET"): LEADER_READ,
+    ("workspace.people", "GET"): LEADER_READ, ("workspace.people_search", "GET"): LEADER_READ,
     ("workspace.person", "GET"): LEADER_READ, ("workspace.person", "POST"): LEADER_WRITE,
     ("workspace.delete_person", "POST"): LEADER_WRITE,
     ("workspace.upload_document", "POST"): LEADER_WRITE,

@@ -29,6 +29,7 @@ from ..workflow import services as workflow
 from ..workflow.models import ReviewNote, Substitution
 from ..workflow.stages import STAGE_NAMES, may_edit_declarations, may_edit_names
 from . import edit
+from . import picker
 from .files import UploadedFile, check_upload, store, write_private
 from .forms import ConfirmForm, FileUploadForm, PersonForm, SubstitutionForm, UploadForm, VersionedForm
 from ..privacy import mask_id, masked_document, record_access, sees_full_ids
@@ -85,6 +86,10 @@ class Workspace:
     def stage_name(self):
         zh, en = STAGE_NAMES[self.stage.stage]
         return en if is_en() else zh
+
+    def label(self, ref) -> str:
+        p = self.people.get(ref)
+        return picker.label(p, is_en()) if p else ""
 
     def by_person(self, ref):
         return [v for v in self.violations if ref in v.people]
@@ -398,6 +403,22 @@ def file(d, file_id):
                      as_attachment=f.content_type == "application/pdf")
 
 
+def _unknown_people_text(texts) -> str:
+    return _("找不到这些人员（或有同名的人，请从提示中选择）：%(names)s", names="、".join(t for t in texts if t))
+
+
+@bp.get("/<int:delegation_id>/people/search")
+@delegation_view(*STAFF)
+def people_search(d):
+    """Suggestions for a person field: this delegation's people whose name, reference or
+    last ID digits match, of the gender the event takes."""
+    from ..games.services import definition_of as _definition
+    event = next((e for e in _definition(d.games).events if e.code == request.args.get("event")), None)
+    people = {p["ref"]: p for p in export_document(d)["people"]}
+    return [] if len(request.args.get("q") or "") > 50 else \
+        picker.search(people, request.args.get("q") or "", event.gender if event else None, is_en())
+
+
 MAX_TEAM_ROWS = 50  # a team is at most a dozen players; the form adds a few empty rows
 
 
@@ -424,15 +445,16 @@ def entries(d):
         if code not in ws.events:
             abort(400)
         event = ws.events[code]
+        unknown = []
         if event.is_team:
             label = (request.form.get("team") or "A").strip()[:20] or "A"
             lineup, problems = [], []
             for i in range(_row_count("rows", MAX_TEAM_ROWS)):
-                ref = request.form.get(f"person-{i}") or ""
+                ref, ok = picker.resolve(ws.people, request.form.get(f"person-{i}"))
+                if not ok:
+                    unknown.append(request.form.get(f"person-{i}"))
                 if not ref:
                     continue
-                if ref not in ws.people:
-                    abort(400)
                 slot = {"person": ref}
                 if request.form.get(f"reserve-{i}"):
                     slot["reserve"] = True
@@ -449,7 +471,16 @@ def entries(d):
             new_doc = edit.set_team(ws.doc, code, label, lineup)
         else:
             refs = [r for r in request.form.getlist("people") if r in ws.people]
+            for text in request.form.getlist("add")[:MAX_TEAM_ROWS]:
+                ref, ok = picker.resolve(ws.people, text)
+                if not ok:
+                    unknown.append(text)
+                elif ref and ref not in refs:
+                    refs.append(ref)
             new_doc = edit.set_individual(ws.doc, code, refs)
+        if unknown:
+            flash(_unknown_people_text(unknown), "error")
+            return _render("workspace/entries.html", Workspace(d, doc=new_doc), form=form), 409
         out = _save(d, new_doc, form.version.data, _("已保存 %(event)s 的报名。", event=ws.event_label(code)))
         if out is None:
             return redirect(url_for(".entries", delegation_id=d.id) + f"#event-{code.replace('.', '-')}")
@@ -471,19 +502,28 @@ def roles(d):
         if not form.validate_on_submit():
             abort(400)
 
+        unknown = []
+
         def rows(prefix, keys):
             out = []
             for i in range(_row_count(f"{prefix}-rows", len(ws.people) + 10)):
                 item = {k: (request.form.get(f"{prefix}-{k}-{i}") or None) for k in keys}
+                for k in ("person", "accompanies"):
+                    if k in item:
+                        ref, ok = picker.resolve(ws.people, item[k])
+                        if not ok:
+                            unknown.append(item[k])
+                        item[k] = ref or None
                 if item.get("person"):
-                    if item["person"] not in ws.people:
-                        abort(400)
                     out.append(item)
             return out
         officials = rows("official", ("person", "role", "sport"))
         staff = rows("staff", ("person", "role"))
         companions = rows("companion", ("person", "accompanies"))
         new_doc = edit.set_roles(ws.doc, officials, staff, companions)
+        if unknown:
+            flash(_unknown_people_text(unknown), "error")
+            return _render("workspace/roles.html", Workspace(d, doc=new_doc), form=form), 409
         out = _save(d, new_doc, form.version.data, _("已保存官员和随队人员。"))
         if out is None:
             return redirect(url_for(".roles", delegation_id=d.id))
