@@ -107,6 +107,9 @@ def init_web(app: Flask) -> None:
             session["seen_at"] = t
         return None
 
+    # Templates loop over hundreds of rows: no indentation and blank lines shipped per row.
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
     app.jinja_env.filters["mask_id"] = mask_id
     app.jinja_env.filters["china_time"] = china_time
     from .rules.engine import format_deadline

@@ -1,5 +1,6 @@
-// Person pickers: <input data-picker="/d/1/people/search?event=chess.MI">. Suggestions
-// come from the server as one types; the field keeps the label, the server resolves it.
+// Person pickers: <input data-picker="/d/1/people/search?event=chess.MI">, or text inputs
+// inside an element carrying data-picker (a team's table). Suggestions come from the server
+// as one types; the field keeps the label, the server resolves it.
 (function () {
   var timer = null;
   function listFor(input) {
@@ -14,8 +15,14 @@
     }
     return list;
   }
+  function source(input) {
+    if (!input.matches || !input.matches("input")) return null;
+    var holder = input.closest("[data-picker]");
+    return holder && (input.type === "text" || !input.getAttribute("type")) ? holder.getAttribute("data-picker") : null;
+  }
   function suggest(input) {
-    var url = input.getAttribute("data-picker");
+    var url = source(input);
+    input.setAttribute("autocomplete", "off");
     var q = input.value || "";
     fetch(url + (url.indexOf("?") < 0 ? "?" : "&") + "q=" + encodeURIComponent(q), {credentials: "same-origin"})
       .then(function (r) { return r.ok ? r.json() : []; })
@@ -32,12 +39,12 @@
   }
   document.addEventListener("input", function (e) {
     var input = e.target;
-    if (!input.matches || !input.matches("input[data-picker]")) return;
+    if (!source(input)) return;
     clearTimeout(timer);
     timer = setTimeout(function () { suggest(input); }, 150);
   });
   document.addEventListener("focusin", function (e) {
     var input = e.target;
-    if (input.matches && input.matches("input[data-picker]") && !input.getAttribute("list")) suggest(input);
+    if (source(input) && !input.getAttribute("list")) suggest(input);
   });
 })();

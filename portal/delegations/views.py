@@ -142,7 +142,7 @@ class Workspace:
 
     def team_rows(self, code, team) -> int:
         rule = self.team_rule(code)
-        size = len(team["slots"]) + 2
+        size = len(team["slots"]) + 1
         if rule and rule.starters:
             reserves = rule.max_reserves if rule.max_reserves is not None else sum((rule.max_reserves_by_gender or {}).values())
             size = max(size, sum(rule.starters.values()) + reserves)
@@ -261,17 +261,47 @@ def declarations(d):
 
 # --- people -------------------------------------------------------------------------------------
 
+PEOPLE_PAGE = 100
+PEOPLE_SORTS = {"": None, "name": "name", "gender": "gender", "birth": "birth_date"}
+
+
 @bp.get("/<int:delegation_id>/people")
 @delegation_view(*STAFF)
 def people(d):
+    """The people, a page at a time: search by name or the last ID digits, filter by event
+    or by "has problems", sort by name, gender or birth date (stable: then by entry order)."""
     ws = Workspace(d)
-    files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id)
-                               .order_by(UploadedFile.id)).all()
+    q = (request.args.get("q") or "").strip()[:50]
+    event = request.args.get("event") or ""
+    problems_only = request.args.get("problems") == "1"
+    sort = request.args.get("sort") if request.args.get("sort") in PEOPLE_SORTS else ""
+    page = max(1, min(request.args.get("page", 1, type=int) or 1, 10_000))
+    rows = ws.doc["people"]
+    if q:
+        rows = [p for p in rows if q in (p.get("name") or "") or q == p["ref"]
+                or (len(q) >= 4 and (p.get("id_number") or "").endswith(q))]
+    if event in ws.events:
+        entered = set(ws.entrants(event))
+        rows = [p for p in rows if p["ref"] in entered]
+    if problems_only:
+        rows = [p for p in rows if ws.by_person(p["ref"])]
+    if PEOPLE_SORTS[sort]:
+        key = PEOPLE_SORTS[sort]
+        rows = sorted(rows, key=lambda p: (p.get(key) or "") if key != "name" else (p.get("name") or ""))
+    total = len(rows)
+    shown = rows[(page - 1) * PEOPLE_PAGE: page * PEOPLE_PAGE]
+    refs = [p["ref"] for p in shown]
+    files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
+                                                          UploadedFile.person_ref.in_(refs))
+                               .order_by(UploadedFile.id)).all() if refs else []
     by_ref = {}
     for f in files:
         by_ref.setdefault(f.person_ref, []).append(f)
+    pages = max(1, (total + PEOPLE_PAGE - 1) // PEOPLE_PAGE)
     return _render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(),
-                   roles_of=lambda ref: edit.roles_of(ws.doc, ref))
+                   roles_of=lambda ref: edit.roles_of(ws.doc, ref), shown=shown, total=total, page=page,
+                   pages=pages, filters={"q": q, "event": event, "problems": "1" if problems_only else "",
+                                         "sort": sort})
 
 
 def _fill_form(form: PersonForm, p: dict):
@@ -480,15 +510,18 @@ def entries(d):
             new_doc = edit.set_individual(ws.doc, code, refs)
         if unknown:
             flash(_unknown_people_text(unknown), "error")
-            return _render("workspace/entries.html", Workspace(d, doc=new_doc), form=form), 409
+            return _render("workspace/entries.html", Workspace(d, doc=new_doc), form=form, edit_event=code,
+                       edit_team=request.form.get("team") or ""), 409
         out = _save(d, new_doc, form.version.data, _("已保存 %(event)s 的报名。", event=ws.event_label(code)))
         if out is None:
             return redirect(url_for(".entries", delegation_id=d.id) + f"#event-{code.replace('.', '-')}")
         flash(_refusal_text(out), "error")
         if out.status == "stale":  # show the other tab's version, never silently overwrite it
             return redirect(url_for(".entries", delegation_id=d.id))
-        return _render("workspace/entries.html", Workspace(d, doc=new_doc), form=form), 409
-    return _render("workspace/entries.html", ws, form=form)
+        return _render("workspace/entries.html", Workspace(d, doc=new_doc), form=form, edit_event=code,
+                       edit_team=request.form.get("team") or ""), 409
+    return _render("workspace/entries.html", ws, form=form, edit_event=(request.args.get("event") or "")[:40],
+                   edit_team=(request.args.get("team") or "")[:20])
 
 
 # --- officials, staff, companions ---------------------------------------------------------------
@@ -676,7 +709,8 @@ def substitutions(d):
     ws = Workspace(d)
     form = SubstitutionForm()
     form.event.choices = [(c, ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])]
-    athletes = [r for r in ws.people if any(r in ws.entrants(c) for c in ws.events)]
+    entered = edit.athletes(ws.doc)
+    athletes = [r for r in ws.people if r in entered]
     form.out_ref.choices = [(r, ws.people[r]["name"]) for r in athletes]
     form.in_ref.choices = [("", _("（新人员，填写下方信息）"))] + [(r, p["name"]) for r, p in ws.people.items()]
     person_form = PersonForm(prefix="new")

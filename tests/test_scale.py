@@ -1,0 +1,89 @@
+"""Size is a non-event (issue 12): every page issues the same number of SQL statements for
+a delegation of 30 people and one of 1,000, and no leader page ships a list per row of
+every person. Timings live in benchmarks/national_games.py; here: counts and sizes."""
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+UTC = dt.timezone.utc
+PASSWORD = "scale-test-passphrase-1"
+LEADER_PAGES = ["", "/declarations", "/people", "/people?q=王&sort=name", "/entries", "/roles", "/substitutions",
+                "/statement", "/rooms", "/people/p1", "/upload", "/document.json", "/entry-form.xlsx"]
+
+
+@pytest.fixture
+def two_sizes(app, db):
+    from benchmarks.national import delegation_document
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    out = {}
+    for i, (unit, n) in enumerate((("beijing", 30), ("tianjin", 1000))):
+        document = delegation_document(unit, i, n)
+        d = save(new_delegation(find_games("nmsg-2009"), unit), document, Actor("t"),
+                 dt.datetime(2009, 8, 1, tzinfo=UTC)).delegation
+        db.session.commit()
+        create_account(f"scale-{unit}", unit, "leader", Actor("t"), delegation=d, password=PASSWORD)
+        out[n] = d.id
+    create_account("scale-org", "org", "organiser", Actor("t"), password=PASSWORD)
+    create_account("scale-acc", "acc", "accountant", Actor("t"), password=PASSWORD)
+    return out
+
+
+def _measure(app, username, urls):
+    from portal.extensions import db
+    count = {"n": 0}
+
+    def tick(*_a, **_k):
+        count["n"] += 1
+    client = app.test_client()
+    app.config["WTF_CSRF_ENABLED"] = False
+    with app.app_context():
+        assert client.post("/login", data={"username": username, "password": PASSWORD}).status_code == 302
+    app.config["WTF_CSRF_ENABLED"] = True
+    out = {}
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", tick)
+    try:
+        for url in urls:
+            count["n"] = 0
+            with app.app_context():
+                r = client.get(url)
+            assert r.status_code == 200, url
+            out[url] = (count["n"], len(r.get_data()))
+    finally:
+        event.remove(engine, "before_cursor_execute", tick)
+    return out
+
+
+def test_leader_pages_issue_the_same_statements_at_30_and_1000_people(app, two_sizes):
+    app.config["FIXED_NOW"] = dt.datetime(2009, 8, 20, tzinfo=UTC)
+    try:
+        small = _measure(app, "scale-beijing", [f"/d/{two_sizes[30]}{p}" for p in LEADER_PAGES])
+        big = _measure(app, "scale-tianjin", [f"/d/{two_sizes[1000]}{p}" for p in LEADER_PAGES])
+    finally:
+        app.config.pop("FIXED_NOW", None)
+    for page, (s, b) in zip(LEADER_PAGES, zip(small.values(), big.values())):
+        assert s[0] == b[0], f"{page or '/'}: {s[0]} statements at 30 people, {b[0]} at 1000"
+    for page in ("/entries", "/roles", "/people"):
+        size = big[f"/d/{two_sizes[1000]}{page}"][1]
+        assert size < 300_000, f"{page} is {size} bytes at 1000 people"
+
+
+def test_organiser_and_accountant_pages_do_not_grow_with_the_delegation(app, two_sizes):
+    big = two_sizes[1000]
+    pages = ["/org/", "/org/games/nmsg-2009", "/org/queue", f"/org/d/{big}", "/org/audit"]
+    counts = _measure(app, "scale-org", pages)
+    small_review = _measure(app, "scale-org", [f"/org/d/{two_sizes[30]}"])[f"/org/d/{two_sizes[30]}"][0]
+    assert counts[f"/org/d/{big}"][0] == small_review
+    assert all(n < 40 for n, _size in counts.values()), counts
+    money = _measure(app, "scale-acc", ["/money/?games=nmsg-2009", "/money/rooms?games=nmsg-2009"])
+    assert all(n < 40 for n, _size in money.values()), money
