@@ -119,9 +119,13 @@ def init_web(app: Flask) -> None:
     def helpers():
         lang = str(get_locale())
         def unit_name(d, field):
-            from .games.models import Unit
+            # All units in one query per request, whatever the number of rows that ask.
+            from flask import g
             from sqlalchemy import select
-            row = db.session.scalar(select(Unit).where(Unit.code == d.unit_code)) if d.unit_code else None
+            from .games.models import Unit
+            if "unit_names" not in g:
+                g.unit_names = {u.code: u for u in db.session.scalars(select(Unit))}
+            row = g.unit_names.get(d.unit_code) if d.unit_code else None
             return getattr(row, field) if row else (d.unit_name or d.unit_code or "")
         def msg(v):
             text = v.en if lang == "en" else v.zh

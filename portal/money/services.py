@@ -386,13 +386,34 @@ def assign_line(line, d: Delegation, actor: Actor):
     return run()
 
 
+def totals_by_delegation(games) -> dict[int, dict[str, Decimal]]:
+    """totals() of every delegation of the Games, from one aggregate query."""
+    sums: dict[int, dict[str, Decimal]] = {}
+    q = (select(LedgerEntry.delegation_id, LedgerEntry.kind, func.sum(LedgerEntry.amount))
+         .join(Delegation, Delegation.id == LedgerEntry.delegation_id)
+         .where(Delegation.games_id == games.id).group_by(LedgerEntry.delegation_id, LedgerEntry.kind))
+    for delegation_id, kind, amount in db.session.execute(q):
+        sums.setdefault(delegation_id, {})[kind] = Decimal(amount).quantize(Decimal("0.01"))
+    out = {}
+    for delegation_id, by_kind in sums.items():
+        t = {k: by_kind.get(k, Decimal("0.00")) for k in ("charge", "credit", "payment", "refund", "forfeit")}
+        t["expected"] = t["charge"] - t["credit"]
+        t["balance"] = t["expected"] - t["payment"] + t["refund"]
+        out[delegation_id] = t
+    return out
+
+
+_NOTHING = {k: Decimal("0.00") for k in ("charge", "credit", "payment", "refund", "forfeit", "expected", "balance")}
+
+
 def reconciliation(games) -> list[dict]:
     from ..games.models import Unit
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    all_totals = totals_by_delegation(games)
     out = []
     for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)
                                 .order_by(Delegation.unit_code, Delegation.id)):
-        t = totals(d)
+        t = dict(all_totals.get(d.id, _NOTHING))
         out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or ""), "reference": payment_reference(d),
                     **t, "status": account_status(t), "valid": entry_valid(d)})
     return out
