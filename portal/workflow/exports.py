@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-
-
-from ..delegations.models import Delegation
+from ..delegations.models import Companion, Delegation, Entry, EntryMember, Official, Person, StaffMember
 from ..delegations.edit import entry_people
 from ..delegations.services import export_document
 from ..extensions import db
@@ -28,47 +26,74 @@ def delegations_of(games: Games, include_drafts: bool = False) -> list[Delegatio
     return db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
 
 
+def _listed(games: Games, include_drafts: bool):
+    """The delegation ids an export lists (a subquery): not withdrawn; drafts only if asked."""
+    q = select(Delegation.id).where(Delegation.games_id == games.id, Delegation.status != "withdrawn")
+    if not include_drafts:
+        q = q.where(Delegation.status.in_(("submitted", "approved")))
+    return q
+
+
 def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[list[str], list[list]]:
-    """Who plays `event`. Where an entry counts only once its fee arrived (youth-gomoku-2015:
-    "未收到报名材料和报名费均视为报名无效，不予编排"), unpaid delegations are left out."""
+    """Who plays `event`, from one query. Where an entry counts only once its fee arrived
+    (youth-gomoku-2015: "未收到报名材料和报名费均视为报名无效，不予编排"), unpaid delegations
+    are left out."""
     from ..money.services import entry_valid
     definition = definition_of(games)
     show_rating = any(r.kind == "rating_exception" for r in definition.rules) or event.startswith("chess.")
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
     header = ["单位 unit", "单位代码 unit code", "姓名 name", "性别 gender", "出生日期 birth date", "队 team",
               "台次 board", "替补 reserve"] + (["等级分 FIDE rating"] if show_rating else [])
+    listed = _listed(games, include_drafts)
+    invalid = set()
+    if definition.money.entry_valid_when_paid:
+        invalid = {d.id for d in delegations_of(games, include_drafts) if entry_valid(d) is False}
+    q = (select(Delegation.id, Delegation.unit_code, Delegation.unit_name, Entry.team, Entry.is_lineup,
+                EntryMember.board, EntryMember.reserve, Person.name, Person.gender, Person.birth_date,
+                Person.fide_rating)
+         .join(Entry, EntryMember.entry_id == Entry.id).join(Person, EntryMember.person_id == Person.id)
+         .join(Delegation, Entry.delegation_id == Delegation.id)
+         .where(Entry.event_code == event, Delegation.id.in_(listed))
+         .order_by(Delegation.unit_code, Delegation.id, Entry.position, EntryMember.position))
     rows = []
-    for d in delegations_of(games, include_drafts):
-        if entry_valid(d) is False:
+    for (did, code, uname, team, is_lineup, board, reserve, name, gender, born, rating) in db.session.execute(q):
+        if did in invalid:
             continue
-        doc = export_document(d)
-        people = {p["ref"]: p for p in doc["people"]}
-        for e in doc["entries"]:
-            if e["event"] != event:
-                continue
-            slots = e.get("lineup") if e.get("lineup") is not None else [{"person": r} for r in e.get("people") or []]
-            for s in slots:
-                p = people[s["person"]]
-                row = [_unit_label(d, units), d.unit_code or "", p["name"], p.get("gender") or "",
-                       p.get("birth_date") or "", e.get("team") or "" if e.get("lineup") is not None else "",
-                       s.get("board") or "", "是" if s.get("reserve") else ""]
-                if show_rating:
-                    row.append((p.get("fide_rating") or {}).get("value") or "")
-                rows.append(row)
+        row = [units.get(code, code) if code else (uname or ""), code or "", name, gender or "",
+               born.isoformat() if born else "", (team or "") if is_lineup else "", board or "",
+               "是" if reserve else ""]
+        if show_rating:
+            row.append(rating or "")
+        rows.append(row)
     return header, rows
 
 
 def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:
+    """Everyone of every listed delegation with his roles, from five queries."""
     from ..privacy import mask_id
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
     header = ["单位 unit", "姓名 name", "性别 gender", "出生日期 birth date", "证件号码 ID (masked)", "身份 roles", "状态 status"]
+    listed = _listed(games, include_drafts)
+    roles: dict[int, list[str]] = {}
+    for person_id, event in db.session.execute(
+            select(EntryMember.person_id, Entry.event_code).join(Entry, EntryMember.entry_id == Entry.id)
+            .where(Entry.delegation_id.in_(listed)).order_by(Entry.position, Entry.id)):
+        if event not in roles.setdefault(person_id, []):
+            roles[person_id].append(event)
+    for model in (Official, StaffMember):
+        for person_id, role in db.session.execute(select(model.person_id, model.role)
+                                                  .where(model.delegation_id.in_(listed))):
+            roles.setdefault(person_id, []).append(role)
+    for (person_id,) in db.session.execute(select(Companion.person_id).where(Companion.delegation_id.in_(listed))):
+        roles.setdefault(person_id, []).append("companion")
+    q = (select(Person.id, Person.name, Person.gender, Person.birth_date, Person.id_number, Delegation.unit_code,
+                Delegation.unit_name, Delegation.status)
+         .join(Delegation, Person.delegation_id == Delegation.id).where(Delegation.id.in_(listed))
+         .order_by(Delegation.unit_code, Delegation.id, Person.position, Person.id))
     rows = []
-    for d in delegations_of(games, include_drafts):
-        doc = export_document(d)
-        from ..delegations.edit import roles_of
-        for p in doc["people"]:
-            rows.append([_unit_label(d, units), p["name"], p.get("gender") or "", p.get("birth_date") or "",
-                         mask_id(p.get("id_number")), "、".join(roles_of(doc, p["ref"])), d.status])
+    for pid, name, gender, born, number, code, uname, status in db.session.execute(q):
+        rows.append([units.get(code, code) if code else (uname or ""), name, gender or "",
+                     born.isoformat() if born else "", mask_id(number), "、".join(roles.get(pid, [])), status])
     return header, rows
 
 
