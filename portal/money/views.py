@@ -187,14 +187,18 @@ def report_xlsx():
 @roles(*READERS)
 def insurance():
     """The insurer's list where the organiser insures everyone; else who lacks proof."""
-    from ..delegations.services import export_document
     games, all_games = _games_arg()
     definition = definition_of(games)
+    from ..delegations.models import Person
     rows = []
-    for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
-                                                         Delegation.status != "withdrawn")):
-        for p in export_document(d)["people"]:
-            rows.append({"d": d, "p": p, "has_proof": "insurance_proof" in (p.get("documents") or [])})
+    q = (select(Person, Delegation).join(Delegation, Person.delegation_id == Delegation.id)
+         .where(Delegation.games_id == games.id, Delegation.status != "withdrawn")
+         .order_by(Delegation.unit_code, Delegation.id, Person.position, Person.id))
+    for person, d in db.session.execute(q):  # one query, whatever the number of delegations
+        p = {"ref": person.ref, "name": person.name, "gender": person.gender, "id_type": person.id_type,
+             "birth_date": person.birth_date.isoformat() if person.birth_date else None,
+             "id_number": person.id_number, "documents": list(person.documents or [])}
+        rows.append({"d": d, "p": p, "has_proof": "insurance_proof" in p["documents"]})
     if request.args.get("format") == "xlsx" and definition.money.insurance == "organiser_buys":
         from ..sheets import to_xlsx
         from ..privacy import mask_id, record_access, sees_full_ids
