@@ -212,5 +212,6 @@ def test_organiser_returns_with_a_reason_then_approves(server, browser, app, db)
     login(page, server, "org2", "organiser-pass-2")
     page.goto(f"{server}/org/d/{d.id}")
     page.click("#approve")
+    page.wait_for_selector(".flash.success")  # the POST's redirect has landed
     assert "已批准" in page.content()
     assert "delegation.approve" in page.inner_text("main")  # in the audit trail on the page

@@ -261,6 +261,19 @@ def declarations(d):
 
 # --- people -------------------------------------------------------------------------------------
 
+ROLE_NAMES = {"leader": ("领队", "leader"), "coach": ("教练", "coach"), "leader_coach": ("领队兼教练", "leader-coach"),
+              "head": ("团长", "head of delegation"), "deputy_head": ("副团长", "deputy head"),
+              "staff": ("工作人员", "staff"), "companion": ("随队人员", "companion")}
+
+
+def role_name(ws, role: str) -> str:
+    """An event's name or a role's, never the code, where a person reads."""
+    if role in ws.events:
+        return ws.event_label(role)
+    zh, en = ROLE_NAMES.get(role, (role, role))
+    return en if is_en() else zh
+
+
 PEOPLE_PAGE = 100
 PEOPLE_SORTS = {"": None, "name": "name", "gender": "gender", "birth": "birth_date"}
 
@@ -299,7 +312,8 @@ def people(d):
         by_ref.setdefault(f.person_ref, []).append(f)
     pages = max(1, (total + PEOPLE_PAGE - 1) // PEOPLE_PAGE)
     return _render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(),
-                   roles_of=lambda ref: edit.roles_of(ws.doc, ref), shown=shown, total=total, page=page,
+                   roles_of=lambda ref: [role_name(ws, r) for r in edit.roles_of(ws.doc, ref)], shown=shown,
+                   total=total, page=page,
                    pages=pages, filters={"q": q, "event": event, "problems": "1" if problems_only else "",
                                          "sort": sort})
 
