@@ -41,18 +41,52 @@ def workbook_bytes(wb: Workbook) -> bytes:
     return out.getvalue()
 
 
+def csv_chunks(header, rows, batch: int = 500):
+    """The CSV as UTF-8 chunks (a BOM first, so that Excel opens it right), for a streamed
+    response: rows are read from their iterator as the client takes them."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([csv_safe(h) for h in header])
+    yield ("\ufeff" + out.getvalue()).encode("utf-8")
+    out.seek(0)
+    out.truncate()
+    for i, row in enumerate(rows, start=1):
+        writer.writerow([csv_safe(v) for v in row])
+        if i % batch == 0:
+            yield out.getvalue().encode("utf-8")
+            out.seek(0)
+            out.truncate()
+    if out.getvalue():
+        yield out.getvalue().encode("utf-8")
+
+
 def to_xlsx(title: str, header, rows) -> bytes:
-    """One table on one sheet: a bold, frozen header row."""
-    wb = Workbook()
-    ws = wb.active
-    ws.title = title[:31]
-    ws.append(header)
-    for c in ws[1]:
-        c.font = Font(bold=True)
-    for r, row in enumerate(rows, start=2):
-        for c, value in enumerate(row, start=1):
-            ws.cell(row=r, column=c, value=value)
-    for i in range(1, len(header) + 1):
-        ws.column_dimensions[ws.cell(row=1, column=i).column_letter].width = 16
+    """One table on one sheet, written row by row (openpyxl's write-only mode keeps no
+    cell objects around): a bold, frozen header row; every text cell a string, never a
+    formula."""
+    from openpyxl.cell import WriteOnlyCell
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet(title[:31])
+    for i in range(len(header)):
+        ws.column_dimensions[_column_letter(i + 1)].width = 16
     ws.freeze_panes = "A2"
-    return workbook_bytes(wb)
+    bold = Font(bold=True)
+
+    def cell(value, font=None):
+        c = WriteOnlyCell(ws, value=value)
+        if isinstance(value, str):
+            c.data_type = "s"  # "=HYPERLINK(...)" typed by a leader stays text
+        if font is not None:
+            c.font = font
+        return c
+    ws.append([cell(h, bold) for h in header])
+    for row in rows:
+        ws.append([cell(v) for v in row])
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def _column_letter(n: int) -> str:
+    from openpyxl.utils import get_column_letter
+    return get_column_letter(n)

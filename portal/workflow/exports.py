@@ -55,17 +55,18 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
          .join(Delegation, Entry.delegation_id == Delegation.id)
          .where(Entry.event_code == event, Delegation.id.in_(listed))
          .order_by(Delegation.unit_code, Delegation.id, Entry.position, EntryMember.position))
-    rows = []
-    for (did, code, uname, team, is_lineup, board, reserve, name, gender, born, rating) in db.session.execute(q):
-        if did in invalid:
-            continue
-        row = [units.get(code, code) if code else (uname or ""), code or "", name, gender or "",
-               born.isoformat() if born else "", (team or "") if is_lineup else "", board or "",
-               "是" if reserve else ""]
-        if show_rating:
-            row.append(rating or "")
-        rows.append(row)
-    return header, rows
+    def rows():  # read as the export is written (yield_per: the driver fetches in batches)
+        for (did, code, uname, team, is_lineup, board, reserve, name, gender, born, rating) in \
+                db.session.execute(q.execution_options(yield_per=1000)):
+            if did in invalid:
+                continue
+            row = [units.get(code, code) if code else (uname or ""), code or "", name, gender or "",
+                   born.isoformat() if born else "", (team or "") if is_lineup else "", board or "",
+                   "是" if reserve else ""]
+            if show_rating:
+                row.append(rating or "")
+            yield row
+    return header, rows()
 
 
 def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:
@@ -90,11 +91,12 @@ def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], l
                 Delegation.unit_name, Delegation.status)
          .join(Delegation, Person.delegation_id == Delegation.id).where(Delegation.id.in_(listed))
          .order_by(Delegation.unit_code, Delegation.id, Person.position, Person.id))
-    rows = []
-    for pid, name, gender, born, number, code, uname, status in db.session.execute(q):
-        rows.append([units.get(code, code) if code else (uname or ""), name, gender or "",
-                     born.isoformat() if born else "", mask_id(number), "、".join(roles.get(pid, [])), status])
-    return header, rows
+    def rows():
+        for pid, name, gender, born, number, code, uname, status in \
+                db.session.execute(q.execution_options(yield_per=1000)):
+            yield [units.get(code, code) if code else (uname or ""), name, gender or "",
+                   born.isoformat() if born else "", mask_id(number), "、".join(roles.get(pid, [])), status]
+    return header, rows()
 
 
 def summary_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:

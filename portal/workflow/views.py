@@ -24,7 +24,7 @@ from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
 from ..rules.engine import CHINA
-from ..sheets import to_csv, to_xlsx
+from ..sheets import csv_chunks, to_xlsx
 from . import exports, services
 from .counts import delegation_counts
 from .models import Place, Substitution
@@ -276,9 +276,11 @@ def export(slug, kind, fmt):
             abort(404)
         header, rows = exports.entry_rows(g, kind, drafts)
         title = kind
-    if fmt == "csv":
-        return send_file(BytesIO(to_csv(header, rows)), mimetype="text/csv", as_attachment=True,
-                         download_name=f"{slug}-{title}.csv")
+    if fmt == "csv":  # streamed: the first bytes leave before the last row is read
+        from urllib.parse import quote
+        from flask import Response, stream_with_context
+        return Response(stream_with_context(csv_chunks(header, rows)), mimetype="text/csv",
+                        headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(f'{slug}-{title}.csv')}"})
     if fmt == "xlsx":
         return send_file(BytesIO(to_xlsx(title, header, rows)), as_attachment=True,
                          download_name=f"{slug}-{title}.xlsx",
