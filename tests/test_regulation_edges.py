@@ -212,3 +212,69 @@ def test_replacing_a_submitted_athlete_before_the_deadline_is_a_change(db):
     assert save(d, fixed, Actor("t"), at).ok  # a typo is no change
     new = person("b2", "M", "2001-03-03", unit="tianjin", docs=("photo", "id_copy"), name="王三")
     assert request_substitution(d, "gomoku.MJA", "b1", new, "生病", Actor("t"), at).ok
+
+
+def test_stay_windows_follow_each_persons_role():
+    """nmsg-2009 总则十(三): 各代表团可于开幕式前2天报到，比赛结束后2天离会，各项目运动队在本项目
+    比赛开始前2天报到，比赛结束后1天离会. The head of delegation and a gomoku team have
+    different windows (no event schedule in the fixture: the Games' dates 11-13 to 11-23)."""
+    import yaml
+    from portal.config import FIXTURES
+    from portal.rules import GamesDefinition
+    from portal.rules.stay import person_window
+    definition = GamesDefinition.model_validate(yaml.safe_load((FIXTURES / "games" / "nmsg-2009.yaml").read_text()))
+    document = doc("nmsg-2009", people=[gp("m1"), gp("h1"), gp("c1")], entries=[individual("gomoku.MI", "m1")],
+                   officials=[{"person": "c1", "role": "coach", "sport": "gomoku"}],
+                   staff=[{"person": "h1", "role": "head"}])
+    head = person_window(definition, document, "h1")
+    player = person_window(definition, document, "m1")
+    coach = person_window(definition, document, "c1")
+    assert (head.first_night, head.last_night) == (dt.date(2009, 11, 11), dt.date(2009, 11, 24))
+    assert (player.first_night, player.last_night) == (dt.date(2009, 11, 11), dt.date(2009, 11, 23))
+    assert coach == player  # a team's coach follows his team
+    assert head.allows(dt.date(2009, 11, 24)) and not player.allows(dt.date(2009, 11, 24))
+
+
+def test_a_room_night_outside_a_persons_window_and_a_player_without_a_room(db):
+    """youth-gomoku-2015 十一(九): 比赛前一天报到，提前报到者大会不予接待; 十二(三): 所有参赛选手均需
+    统一在指定酒店食宿. Rooms named for people are checked per person (STAY_OUTSIDE_WINDOW);
+    a player with no room is ROOM_REQUIRED until one is booked for him."""
+    from portal.audit.services import Actor
+    from portal.delegations.services import export_document, judge as judge_stored
+    from portal.money.services import request_rooms
+    from portal.rules import parse_document
+    d = _youth_team_delegation(dt.datetime(2015, 7, 1, tzinfo=CHINA))
+
+    def codes_now():
+        parsed, _ = parse_document(export_document(d))
+        return {v.code for v in judge_stored(d.games, parsed, dt.datetime(2015, 7, 5, tzinfo=CHINA),
+                                             exclude_delegation_id=d.id)}
+    assert "ROOM_REQUIRED" in codes_now()
+    early = request_rooms(d, "hotel_king", dt.date(2015, 7, 13), dt.date(2015, 7, 17), 1, 1, Actor("t"), occupants=["b1"])
+    assert early.ok is False  # 13 Jul is before the report day for everyone
+    late = request_rooms(d, "hotel_king", dt.date(2015, 7, 14), dt.date(2015, 7, 18), 1, 1, Actor("t"), occupants=["b1"])
+    assert not late.ok
+    ok = request_rooms(d, "hotel_king", dt.date(2015, 7, 14), dt.date(2015, 7, 17), 1, 1, Actor("t"), occupants=["b1"])
+    assert ok.ok, ok
+    found = codes_now()
+    assert "ROOM_REQUIRED" in found  # g1 still has none
+    request_rooms(d, "hotel_king", dt.date(2015, 7, 14), dt.date(2015, 7, 17), 1, 1, Actor("t"), occupants=["g1"])
+    assert "ROOM_REQUIRED" not in codes_now()
+
+
+def test_a_player_booked_for_the_delegation_heads_last_night_is_outside_his_window(db):
+    """nmsg-2009 总则十(三) again, through the booking check: the night of 11-24 is allowed to
+    the head of delegation (2 days after the closing) and not to a gomoku player (1 day after
+    his event): STAY_OUTSIDE_WINDOW names the player and his window."""
+    from portal.audit.services import Actor
+    from portal.games.services import definition_of, find_games
+    from portal.money.services import _outside_windows
+    from portal.workflow.services import new_delegation, save
+    games = find_games("nmsg-2009")
+    d = save(new_delegation(games, "zhejiang"),
+             doc("nmsg-2009", people=[gp("m1"), gp("h1")], entries=[individual("gomoku.MI", "m1")],
+                 staff=[{"person": "h1", "role": "head"}]), Actor("t"), AUG).delegation
+    night = dt.date(2009, 11, 24)
+    assert _outside_windows(d, definition_of(games), ["h1"], night, night) == []
+    [v] = _outside_windows(d, definition_of(games), ["m1", "h1"], night, night)
+    assert v.code == "STAY_OUTSIDE_WINDOW" and v.people == ("m1",) and "2009-11-23" in v.zh

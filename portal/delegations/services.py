@@ -90,7 +90,19 @@ def judge(games: Games, doc: Doc, at: dt.datetime | None = None,
         universities=universities_map(fallback_csv=universities_csv()),
         other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id, reveal) if stored else {},
         sanctioned=sanctions_for(games, doc.unit_code) if stored else {},
+        booked_people=booked_people(games, exclude_delegation_id) if stored else None,
     )
+
+
+def booked_people(games: Games, delegation_id: int | None) -> set[str] | None:
+    """The people of a stored delegation with a room allocated, where the Games require
+    rooms (None: not known, or not required)."""
+    if delegation_id is None or definition_of(games).rooms_required_for is None:
+        return None
+    from ..money.models import RoomRequest  # rooms are money's; read here, never written
+    rows = db.session.scalars(select(RoomRequest.occupants).where(
+        RoomRequest.delegation_id == delegation_id, RoomRequest.status == "allocated"))
+    return {ref for occupants in rows for ref in occupants or []}
 
 
 def check_document(data: Any, at: dt.datetime | None = None,

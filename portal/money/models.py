@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, Numeric, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, Numeric, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..append_only import append_only
@@ -86,6 +86,8 @@ class RoomRequest(db.Model):
     night: Mapped[dt.date]
     rooms: Mapped[int] = mapped_column(default=1)
     people: Mapped[int] = mapped_column(default=1)
+    # The people of the delegation (refs) who sleep in these rooms, where the leader names them.
+    occupants: Mapped[list] = mapped_column(JSON, default=list)
     status: Mapped[str] = mapped_column(String(20))
     requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 

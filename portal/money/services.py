@@ -229,23 +229,18 @@ def _today() -> dt.date:
 # --- rooms --------------------------------------------------------------------------------
 
 def stay_window(definition) -> tuple[dt.date, dt.date, bool]:
-    """First and last night a delegation may book, and whether the first is strict
-    ("提前报到者大会不予接待")."""
-    start, end = definition.dates.start, definition.dates.end
-    firsts, lasts, strict = [], [], False
-    for rule in definition.stay:
-        firsts.append(start - dt.timedelta(days=rule.arrive_days_before))
-        strict = strict or rule.earliest_arrival_strict
-        if rule.depart_days_after is not None:
-            lasts.append(end + dt.timedelta(days=rule.depart_days_after) - dt.timedelta(days=1))
-    first = min(firsts) if firsts else start - dt.timedelta(days=1)
-    last = max(lasts) if lasts else (definition.dates.depart or end) - dt.timedelta(days=1)
-    return first, last, strict
+    """First and last night anyone of the Games may book, and whether the first is strict
+    ("提前报到者大会不予接待"). Each person's own window: rules.stay.person_window."""
+    from ..rules.stay import widest
+    w = widest(definition)
+    return w.first_night, w.last_night, w.strict
 
 
 def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_night: dt.date, rooms: int,
-                  people: int, actor: Actor):
-    """Book rooms for a run of nights, first come first served against the inventory."""
+                  people: int, actor: Actor, occupants: list[str] | None = None):
+    """Book rooms for a run of nights, first come first served against the inventory. With
+    `occupants` (people of the delegation, by ref), each night must fall in each occupant's
+    own stay window (STAY_OUTSIDE_WINDOW otherwise), and the rooms count for them."""
     from ..db_tx import lock_row, transactional
     from ..games.models import Games
     from ..workflow.services import Outcome, refused
@@ -265,6 +260,10 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
             return refused(f"{why}：最早 {first} 入住。", f"Arrival before {first} is not accepted.", d)
         if last_night > last:
             return refused(f"最晚住到 {last} 晚。", f"The last night that can be booked is {last}.", d)
+        if occupants:
+            outside = _outside_windows(d, definition, occupants, first_night, last_night)
+            if outside:
+                return Outcome(False, outside, status="refused", delegation=d)
         lock_row(Games, d.games.id)  # inventory is the limited thing: lock, count, write
         statuses = []
         night = first_night
@@ -274,18 +273,41 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
                 RoomRequest.status == "allocated"))
             status = "allocated" if room.inventory is None or taken + rooms <= room.inventory else "waitlisted"
             db.session.add(RoomRequest(games_id=d.games_id, delegation_id=d.id, room_type=room_type, night=night,
-                                       rooms=rooms, people=people, status=status))
+                                       rooms=rooms, people=len(occupants) if occupants else people,
+                                       occupants=list(occupants or []), status=status))
             statuses.append(status)
             night += dt.timedelta(days=1)
         db.session.flush()
         record(actor, "rooms.request", "room_request", room_type, delegation=d,
                after={"from": first_night.isoformat(), "to": last_night.isoformat(), "rooms": rooms,
-                      "people": people, "statuses": statuses})
+                      "people": people, "occupants": list(occupants or []), "statuses": statuses})
         sync_charges(d, actor)
         ok = all(s == "allocated" for s in statuses)
         return Outcome(ok, status="allocated" if ok else "waitlisted", delegation=d,
                        message=None if ok else ("部分日期该房型已满，已列入候补。", "Some nights are full; wait-listed."))
     return run()
+
+
+def _outside_windows(d, definition, occupants, first_night, last_night) -> list:
+    """STAY_OUTSIDE_WINDOW for each occupant with a night outside his own window."""
+    from ..delegations.services import export_document
+    from ..rules.stay import person_window
+    from ..rules.violations import Violation
+    document = export_document(d)
+    names = {p["ref"]: p["name"] for p in document["people"]}
+    out = []
+    for ref in occupants:
+        w = person_window(definition, document, ref)
+        if w.allows(first_night) and w.allows(last_night):
+            continue
+        name = names.get(ref, ref)
+        out.append(Violation(
+            "STAY_OUTSIDE_WINDOW",
+            f"{name} 只能在 {w.first_night} 至 {w.last_night} 晚入住（按规程的报到和离会日期），"
+            f"所订 {first_night} 至 {last_night} 超出了这个范围。",
+            f"{name} may stay the nights of {w.first_night} to {w.last_night} (the regulation's arrival and "
+            f"departure days); {first_night} to {last_night} falls outside them.", people=(ref,)))
+    return out
 
 
 # --- bank statements ----------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 and room lists; and, in the delegation workspace, the statement and rooms."""
 from __future__ import annotations
 
+import re
+
 from decimal import Decimal, InvalidOperation
 from io import BytesIO
 
@@ -12,7 +14,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
 from wtforms import DateField, IntegerField, RadioField, SelectField, StringField
-from wtforms.validators import DataRequired, NumberRange, Optional
+from wtforms.validators import DataRequired, NumberRange, Optional, Length
 
 from ..accounts.access import delegation_view, roles
 from ..accounts.views import actor
@@ -50,6 +52,8 @@ class RoomForm(FlaskForm):
     first_night = DateField(_l("入住日期"), validators=[DataRequired()])
     last_night = DateField(_l("最后一晚"), validators=[DataRequired()])
     rooms = IntegerField(_l("房间数"), default=1, validators=[NumberRange(1, 200)])
+    occupants = StringField(_l("入住人员（姓名，用顿号或逗号分隔；填写后按每人的报到、离会日期核对）"),
+                            validators=[Optional(), Length(max=2000)])
     people = IntegerField(_l("人数"), default=1, validators=[NumberRange(1, 400)])
 
 
@@ -267,6 +271,19 @@ def statement_pdf(d):
                      as_attachment=True, download_name=f"{d.games.slug}-{d.unit_code or d.id}-statement.pdf")
 
 
+def _occupants(ws, text: str | None) -> tuple[list[str], list[str]]:
+    """The refs of the names typed (顿号, commas or lines between them), and what matched nobody."""
+    from ..delegations import picker
+    refs, unknown = [], []
+    for name in re.split(r"[、,，;；\n]+", text or ""):
+        ref, ok = picker.resolve(ws.people, name)
+        if not ok:
+            unknown.append(name.strip())
+        elif ref and ref not in refs:
+            refs.append(ref)
+    return refs, unknown
+
+
 @workspace.route("/<int:delegation_id>/rooms", methods=["GET", "POST"], endpoint="rooms")
 @delegation_view("organiser", "admin", "accountant")
 def rooms_request(d):
@@ -278,13 +295,16 @@ def rooms_request(d):
     if request.method == "GET":
         form.first_night.data, form.last_night.data = first, last
     elif form.validate_on_submit():
-        out = services.request_rooms(d, form.room_type.data, form.first_night.data, form.last_night.data,
-                                     form.rooms.data, form.people.data, actor())
-        if out.ok:
-            flash(_("已预订。"), "success")
-            return redirect(url_for("workspace.rooms", delegation_id=d.id))
-        flash(outcome_text(out) or _("预订未成功。"),
-              "warning" if out.status == "waitlisted" else "error")
+        occupants, unknown = _occupants(ws, form.occupants.data)
+        if unknown:
+            form.occupants.errors.append(_("找不到这些人员（或有同名的人）：%(names)s", names="、".join(unknown)))
+        else:
+            out = services.request_rooms(d, form.room_type.data, form.first_night.data, form.last_night.data,
+                                         form.rooms.data, form.people.data, actor(), occupants=occupants or None)
+            if out.ok:
+                flash(_("已预订。"), "success")
+                return redirect(url_for("workspace.rooms", delegation_id=d.id))
+            flash(outcome_text(out) or _("预订未成功。"), "warning" if out.status == "waitlisted" else "error")
     mine = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id)
                               .order_by(RoomRequest.night, RoomRequest.id)).all()
     return render_template("workspace/rooms.html", ws=ws, d=d, doc=ws.doc, form=form, mine=mine,

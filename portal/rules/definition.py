@@ -308,6 +308,8 @@ class GamesDefinition(Strict):
     rules: list[Rule] = []
     money: Money = Money()
     rooms: list[RoomType] = []
+    # Who must stay in the designated hotel (youth-gomoku-2015 十二(三): all players).
+    rooms_required_for: Literal["athletes", "all"] | None = None
     stay: list[StayRule] = []
     # Places awarded and points tables: kept as the regulation gives them.
     awards: dict[str, Any] = {}

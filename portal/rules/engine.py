@@ -175,6 +175,7 @@ def check_delegation(
     universities: Mapping[str, UniversityInfo] | None = None,
     other_id_numbers: Mapping[str, str] | None = None,
     sanctioned: Mapping[str, str] | None = None,
+    booked_people: set[str] | None = None,
 ) -> list[Violation]:
     """All violations of the Games' entry rules by this delegation, at instant `at`."""
     from . import checks  # noqa: F401  (registers the checks)
@@ -185,6 +186,7 @@ def check_delegation(
         raise ValueError("`at` must carry its UTC offset")
     ctx = CheckContext(games, delegation, at, unit, universities or {}, other_id_numbers or {},
                        sanctioned or {})
+    ctx.booked_people = booked_people  # None: the rooms are not known here (a bare document)
     found: list[Violation] = []
     for fn in _BUILTIN_CHECKS:
         found.extend(fn(ctx))

@@ -193,3 +193,24 @@ def officials_name_their_sport(ctx: CheckContext) -> list[Violation]:
         f"{names(ctx, loose, 'en')}: no sport given. These Games allow leaders and coaches per sport; "
         f"choose the sport of each.",
         people=tuple(dict.fromkeys(loose)))]
+
+
+@builtin_check
+def rooms_required(ctx: CheckContext) -> list[Violation]:
+    """youth-gomoku-2015 十二(三): 所有参赛选手均需统一在指定酒店食宿. A player without a room in
+    the designated hotel is ROOM_REQUIRED (a warning: rooms are booked after entry)."""
+    who = ctx.games.rooms_required_for
+    booked = getattr(ctx, "booked_people", None)
+    if who is None or booked is None:
+        return []
+    refs = ctx.athletes if who == "athletes" else [p.ref for p in ctx.delegation.people]
+    missing = [r for r in refs if r not in booked]
+    if not missing:
+        return []
+    hotel = ", ".join(dict.fromkeys(r.hotel for r in ctx.games.rooms)) or "指定酒店"
+    return [Violation(
+        "ROOM_REQUIRED",
+        f"规程要求所有参赛选手在指定酒店（{hotel}）食宿；{names(ctx, missing)} 还没有预订房间。请在“住宿”中为其订房。",
+        f"The regulation requires every player to stay at the designated hotel ({hotel}); "
+        f"{names(ctx, missing, 'en')} have no room yet. Book one under Rooms.",
+        people=tuple(missing))]
