@@ -50,6 +50,7 @@ def test_invitation_declare_enter_fix_and_submit(server, browser, db):
     from portal.audit.services import Actor
     create_account("org", "组委会", "organiser", Actor("t"), password="organiser-pass-1")
     page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.on("dialog", lambda dialog: dialog.accept())  # the confirmations before submit, approve, delete
 
     # The organiser creates the unit's account and hands over the one-time link.
     login(page, server, "org", "organiser-pass-1")
@@ -131,6 +132,7 @@ def test_excel_upload_with_an_error_then_a_good_one(server, browser, db, tmp_pat
              Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
     create_account("fujian-leader", "福建 领队", "leader", Actor("t"), delegation=d, password="fujian-pass-1")
     page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.on("dialog", lambda dialog: dialog.accept())  # the confirmations before submit, approve, delete
     login(page, server, "fujian-leader", "fujian-pass-1")
     page.click("text=Excel / JSON")
     with page.expect_download() as dl:
@@ -165,6 +167,7 @@ def test_excel_upload_with_an_error_then_a_good_one(server, browser, db, tmp_pat
 def test_an_individual_registers_himself_for_shaanxi(server, browser, app, db):
     app.config["FIXED_NOW"] = dt.datetime(2025, 9, 10, 10, 0, tzinfo=CHINA)
     page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.on("dialog", lambda dialog: dialog.accept())  # the confirmations before submit, approve, delete
     page.goto(server + "/login")
     page.click("text=个人报名：2025陕西省第二届智力运动会五子棋比赛")
     page.fill("#id_number", id_for("1990-02-02", "F", "610102"))
@@ -193,6 +196,7 @@ def test_organiser_returns_with_a_reason_then_approves(server, browser, app, db)
     create_account("org2", "组委会", "organiser", Actor("t"), password="organiser-pass-2")
     create_account("gansu-l", "甘肃 领队", "leader", Actor("t"), delegation=d, password="gansu-pass-1")
     page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.on("dialog", lambda dialog: dialog.accept())  # the confirmations before submit, approve, delete
     login(page, server, "org2", "organiser-pass-2")
     page.click("header >> text=待办")
     assert "甘肃省" in page.inner_text("main")

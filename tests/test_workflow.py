@@ -334,3 +334,12 @@ def test_import_of_a_malformed_document_exits_2(cli, db, tmp_path):
     result = cli.invoke(args=["delegation", "import", str(path), "--received-at", "2019-08-01T10:00:00+08:00"])
     assert result.exit_code == 2
     assert json.loads(result.output)["violations"][0]["path"] == "people[0].birth_date"
+
+
+def test_an_empty_delegation_cannot_be_submitted(svc, actor, db):
+    """Nothing declared and nobody entered: submitting is refused in plain words."""
+    from portal.games.services import find_games
+    d = svc.save(svc.new_delegation(find_games("nmsg-2019"), "hainan"), doc("nmsg-2019", unit="hainan"), actor,
+                 at("2019-05-01T10:00:00+08:00")).delegation
+    out = svc.submit(d, actor, at("2019-05-02T10:00:00+08:00"))
+    assert not out.ok and "还没有报任何项目" in out.message[0] and d.status == "draft"

@@ -526,7 +526,9 @@ def entries(d):
             flash(_unknown_people_text(unknown), "error")
             return _render("workspace/entries.html", Workspace(d, doc=new_doc), form=form, edit_event=code,
                        edit_team=request.form.get("team") or ""), 409
-        out = _save(d, new_doc, form.version.data, _("已保存 %(event)s 的报名。", event=ws.event_label(code)))
+        done = _("已删除 %(event)s 的 %(team)s 队。", event=ws.event_label(code), team=request.form.get("team") or "A") \
+            if event.is_team and request.form.get("remove") else _("已保存 %(event)s 的报名。", event=ws.event_label(code))
+        out = _save(d, new_doc, form.version.data, done)
         if out is None:
             return redirect(url_for(".entries", delegation_id=d.id) + f"#event-{code.replace('.', '-')}")
         flash(_refusal_text(out), "error")

@@ -209,6 +209,9 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
     if not may_edit_names(info):
         return Outcome(False, [_names_deadline_violation(d)], status="refused", delegation=d)
     document = export_document(d)
+    if not document["entries"] and not any(x["count"] for x in document["declarations"]):
+        return refused("还没有报任何项目，不能提交。请先在“报项”或“报名与组队”中填写。",
+                       "Nothing is entered yet: declare events or enter athletes before submitting.", d)
     doc, _ = parse_document(document)
     violations = _dedupe(judge(games, doc, when, exclude_delegation_id=d.id))
     if any(v.is_error for v in violations):
