@@ -380,8 +380,9 @@ def person(d, ref):
                                                           UploadedFile.person_ref == ref)).all() if ref else []
     upload = UploadForm()
     upload.version.data = d.version
+    from .forms import DOCUMENT_KINDS
     return _render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files,
-                   upload=upload)
+                   upload=upload, document_names={k: str(v) for k, v in DOCUMENT_KINDS})
 
 
 @bp.post("/<int:delegation_id>/people/<ref>/delete")

@@ -13,6 +13,9 @@ from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
 
+GENDER = {"M": "男", "F": "女"}  # people read the lists; the header says 性别 gender
+
+
 def _unit_label(d: Delegation, units: dict) -> str:
     if d.unit_code:
         return units.get(d.unit_code, d.unit_code)
@@ -60,7 +63,7 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
                 db.session.execute(q.execution_options(yield_per=1000)):
             if did in invalid:
                 continue
-            row = [units.get(code, code) if code else (uname or ""), code or "", name, gender or "",
+            row = [units.get(code, code) if code else (uname or ""), code or "", name, GENDER.get(gender, ""),
                    born.isoformat() if born else "", (team or "") if is_lineup else "", board or "",
                    "是" if reserve else ""]
             if show_rating:
@@ -94,7 +97,7 @@ def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], l
     def rows():
         for pid, name, gender, born, number, code, uname, status in \
                 db.session.execute(q.execution_options(yield_per=1000)):
-            yield [units.get(code, code) if code else (uname or ""), name, gender or "",
+            yield [units.get(code, code) if code else (uname or ""), name, GENDER.get(gender, ""),
                    born.isoformat() if born else "", mask_id(number), "、".join(roles.get(pid, [])), status]
     return header, rows()
 

@@ -54,6 +54,8 @@ class Substitution(db.Model):
     delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     event_code: Mapped[str] = mapped_column(String(40))
     out_ref: Mapped[str] = mapped_column(String(40))
+    # The name of the person replaced, kept: after approval he may be gone from the delegation.
+    out_name: Mapped[str | None] = mapped_column(String(100))
     in_person: Mapped[dict] = mapped_column(JSON)  # the incoming person, as in the document
     reason: Mapped[str] = mapped_column(String(1000))
     status: Mapped[str] = mapped_column(String(20), default="pending")

@@ -420,7 +420,8 @@ def request_substitution(delegation: Delegation, event: str, out_ref: str, incom
     violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id))
     if any(v.is_error for v in violations):
         return Outcome(False, violations, status="refused", delegation=d)
-    sub = Substitution(delegation_id=d.id, event_code=event, out_ref=out_ref, in_person=incoming,
+    out_name = next((p["name"] for p in before["people"] if p["ref"] == out_ref), None)
+    sub = Substitution(delegation_id=d.id, event_code=event, out_ref=out_ref, out_name=out_name, in_person=incoming,
                        reason=reason.strip(), requested_by=actor.label, requested_at=at)
     db.session.add(sub)
     db.session.flush()

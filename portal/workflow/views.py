@@ -126,7 +126,7 @@ def queue():
             q = q.where(Substitution.event_code == f_event)
         for s in db.session.scalars(q.order_by(Substitution.requested_at)):
             items.append({"kind": "substitution", "d": s.delegation, "at": s.requested_at, "sub": s,
-                          "what": f"{s.event_code}: {s.out_ref} → {s.in_person.get('name', '')}"})
+                          "what": f"{s.event_code}: {s.out_name or s.out_ref} → {s.in_person.get('name', '')}"})
     items.sort(key=lambda i: i["at"] or dt.datetime.min.replace(tzinfo=dt.timezone.utc))
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
     units = db.session.scalars(select(Unit).order_by(Unit.code)).all()
