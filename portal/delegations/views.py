@@ -83,6 +83,20 @@ class Workspace:
     def declarations_editable(self) -> bool:
         return self.editable and may_edit_declarations(self.stage, self.definition.stages)
 
+    def locked_reason(self) -> str | None:
+        """Why the names cannot be edited now, and what to do instead."""
+        if self.editable or self.d.status == "withdrawn" or current_user.role == "accountant":
+            return None
+        if self.d.status == "approved":
+            return _("报名已经组委会批准并锁定。如需更换运动员，请在“更换运动员”中提出申请。")
+        from ..workflow.stages import NAMES, closes_at
+        closes = closes_at(self.definition.stages, NAMES, workflow.extensions_of(self.d))
+        when = _deadline_text(closes)
+        if self.stage.stage == "substitutions":
+            return _("名单已于 %(when)s（北京时间）截止，不能直接修改。如需更换运动员，请在“更换运动员”中提出申请，经组委会同意后生效。",
+                     when=when)
+        return _("报名已于 %(when)s（北京时间）截止。如有特殊情况，请联系组委会申请延期。", when=when)
+
     def stage_name(self):
         zh, en = STAGE_NAMES[self.stage.stage]
         return en if is_en() else zh
@@ -163,6 +177,11 @@ class Workspace:
 
     def missing_documents(self) -> list:
         return [v for v in self.violations if v.code == "DOCUMENT_MISSING"]
+
+
+def _deadline_text(closes) -> str:
+    from ..rules.engine import format_deadline
+    return format_deadline(closes) if closes else ""
 
 
 def _render(template, ws: Workspace, **kw):
@@ -355,7 +374,7 @@ def person(d, ref):
             form.registration_unit.data = d.unit_code
     elif form.validate_on_submit():
         if not ws.editable:
-            flash(_("当前阶段不能修改名单。"), "error")
+            flash(ws.locked_reason() or _("当前阶段不能修改名单。"), "error")
         else:
             problem = None
             number = idnumber.normalise(form.id_number.data or "")
