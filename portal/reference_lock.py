@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 from contextlib import contextmanager
 
 from sqlalchemy import text
@@ -16,13 +17,12 @@ from sqlalchemy import text
 from .extensions import db
 
 _LOCK_KEY = 0x5EED_2026  # an arbitrary constant shared by every process of the portal
-_held = False  # re-entrant within one process
+_state = threading.local()  # re-entrant within one thread (the dev server runs threads)
 
 
 @contextmanager
 def reference_lock():
-    global _held
-    if _held:
+    if getattr(_state, "held", False):
         yield
         return
     engine = db.engine
@@ -30,30 +30,30 @@ def reference_lock():
         with engine.connect() as conn:
             conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _LOCK_KEY})
             conn.commit()
-            _held = True
+            _state.held = True
             try:
                 yield
             finally:
-                _held = False
+                _state.held = False
                 conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _LOCK_KEY})
                 conn.commit()
         return
     path = (engine.url.database or "") + ".setup-lock"
     if not engine.url.database or engine.url.database == ":memory:":
-        _held = True
+        _state.held = True
         try:
             yield
         finally:
-            _held = False
+            _state.held = False
         return
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        _held = True
+        _state.held = True
         try:
             yield
         finally:
-            _held = False
+            _state.held = False
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
