@@ -8,6 +8,7 @@ import io
 
 from openpyxl import Workbook
 from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
 
 RISKY = ("=", "+", "-", "@", "\t", "\r")
 
@@ -17,15 +18,6 @@ def csv_safe(value):
     if isinstance(value, str) and value.startswith(RISKY):
         return "'" + value
     return value
-
-
-def to_csv(header, rows) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([csv_safe(h) for h in header])
-    for row in rows:
-        writer.writerow([csv_safe(v) for v in row])
-    return ("\ufeff" + out.getvalue()).encode("utf-8")  # BOM: Excel opens UTF-8 CSV correctly
 
 
 def workbook_bytes(wb: Workbook) -> bytes:
@@ -68,7 +60,7 @@ def to_xlsx(title: str, header, rows) -> bytes:
     wb = Workbook(write_only=True)
     ws = wb.create_sheet(title[:31])
     for i in range(len(header)):
-        ws.column_dimensions[_column_letter(i + 1)].width = 16
+        ws.column_dimensions[get_column_letter(i + 1)].width = 16
     ws.freeze_panes = "A2"
     bold = Font(bold=True)
 
@@ -86,7 +78,3 @@ def to_xlsx(title: str, header, rows) -> bytes:
     wb.save(out)
     return out.getvalue()
 
-
-def _column_letter(n: int) -> str:
-    from openpyxl.utils import get_column_letter
-    return get_column_letter(n)

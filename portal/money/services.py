@@ -169,14 +169,21 @@ def sync_charges(d: Delegation, actor: Actor) -> list[LedgerEntry]:
     return [e for e in entries if e]
 
 
+KINDS = ("charge", "credit", "payment", "refund", "forfeit")
+
+
+def _with_balance(by_kind: dict[str, Decimal]) -> dict[str, Decimal]:
+    """Sums per ledger kind, plus what is expected and the balance (the module's formula)."""
+    t = {k: by_kind.get(k, Decimal("0.00")) for k in KINDS}
+    t["expected"] = t["charge"] - t["credit"]
+    t["balance"] = t["expected"] - t["payment"] + t["refund"]
+    return t
+
+
 def totals(d: Delegation) -> dict[str, Decimal]:
-    sums = {k: Decimal("0.00") for k in ("charge", "credit", "payment", "refund", "forfeit")}
-    for kind, amount in db.session.execute(select(LedgerEntry.kind, func.sum(LedgerEntry.amount))
-                                           .where(LedgerEntry.delegation_id == d.id).group_by(LedgerEntry.kind)):
-        sums[kind] = Decimal(amount).quantize(Decimal("0.01"))
-    sums["expected"] = sums["charge"] - sums["credit"]
-    sums["balance"] = sums["expected"] - sums["payment"] + sums["refund"]
-    return sums
+    return _with_balance({kind: Decimal(amount).quantize(Decimal("0.01")) for kind, amount in db.session.execute(
+        select(LedgerEntry.kind, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.delegation_id == d.id).group_by(LedgerEntry.kind))})
 
 
 def account_status(t: dict) -> str:
@@ -416,16 +423,7 @@ def totals_by_delegation(games) -> dict[int, dict[str, Decimal]]:
          .where(Delegation.games_id == games.id).group_by(LedgerEntry.delegation_id, LedgerEntry.kind))
     for delegation_id, kind, amount in db.session.execute(q):
         sums.setdefault(delegation_id, {})[kind] = Decimal(amount).quantize(Decimal("0.01"))
-    out = {}
-    for delegation_id, by_kind in sums.items():
-        t = {k: by_kind.get(k, Decimal("0.00")) for k in ("charge", "credit", "payment", "refund", "forfeit")}
-        t["expected"] = t["charge"] - t["credit"]
-        t["balance"] = t["expected"] - t["payment"] + t["refund"]
-        out[delegation_id] = t
-    return out
-
-
-_NOTHING = {k: Decimal("0.00") for k in ("charge", "credit", "payment", "refund", "forfeit", "expected", "balance")}
+    return {delegation_id: _with_balance(by_kind) for delegation_id, by_kind in sums.items()}
 
 
 def reconciliation(games) -> list[dict]:
@@ -435,7 +433,7 @@ def reconciliation(games) -> list[dict]:
     out = []
     for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)
                                 .order_by(Delegation.unit_code, Delegation.id)):
-        t = dict(all_totals.get(d.id, _NOTHING))
+        t = all_totals.get(d.id) or _with_balance({})
         out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or ""), "reference": payment_reference(d),
                     **t, "status": account_status(t), "valid": entry_valid(d)})
     return out
