@@ -14,6 +14,7 @@ from ..rules import check_delegation, parse_document, report
 from ..rules.document import FORMAT, Delegation as Doc
 from ..rules.idnumber import normalise
 from ..rules.violations import Violation, schema_error
+from .storage import store_document
 from .models import (Companion, Declaration, Delegation, Entry, EntryMember, Official, Person,
                      StaffMember)
 
@@ -133,49 +134,8 @@ def find_delegation(games: Games, unit_code: str) -> Delegation | None:
 
 
 def replace_contents(delegation: Delegation, doc: Doc) -> None:
-    """Make the stored delegation say exactly what the parsed document says."""
-    delegation.people.clear()
-    delegation.declarations.clear()
-    delegation.entries.clear()
-    delegation.officials.clear()
-    delegation.staff.clear()
-    delegation.companions.clear()
-    db.session.flush()
-    if isinstance(doc.unit, dict):
-        delegation.unit_code, delegation.unit_name = None, doc.unit.get("name")
-        delegation.unit_kind = doc.unit.get("kind")
-    elif doc.unit is None:
-        delegation.unit_code, delegation.unit_kind = None, "individual"
-        delegation.unit_name = doc.people[0].name if doc.people else None
-    else:
-        delegation.unit_code, delegation.unit_kind = doc.unit, None
-    people = {}
-    for i, p in enumerate(doc.people):
-        row = Person(ref=p.ref, position=i, name=p.name or p.ref, gender=p.gender, birth_date=p.birth_date,
-                     id_type=p.id_type, id_number=normalise(p.id_number) if p.id_number else None,
-                     registration_unit=p.registration_unit, registration_year=p.registration_year,
-                     university_code=p.university_code, full_time=p.full_time,
-                     graduation_date=p.graduation_date, fide_rating=p.fide_rating, fide_list=p.fide_list,
-                     documents=sorted(p.documents), club=p.club, has_university=p.has_university)
-        delegation.people.append(row)
-        people[p.ref] = row
-    for i, (event, count) in enumerate(doc.declarations):
-        delegation.declarations.append(Declaration(event_code=event, count=count, position=i))
-    for i, e in enumerate(doc.entries):
-        entry = Entry(event_code=e.event, team=e.team, is_lineup=e.lineup is not None, position=i)
-        slots = e.lineup if e.lineup is not None else [None] * len(e.people)
-        refs = [s.person for s in e.lineup] if e.lineup is not None else e.people
-        for j, (ref, slot) in enumerate(zip(refs, slots)):
-            entry.members.append(EntryMember(person=people[ref], board=slot.board if slot else None,
-                                             reserve=bool(slot.reserve) if slot else False, position=j))
-        delegation.entries.append(entry)
-    for i, o in enumerate(doc.officials):
-        delegation.officials.append(Official(person=people[o.person], role=o.role, sport=o.sport, position=i))
-    for i, s in enumerate(doc.staff):
-        delegation.staff.append(StaffMember(person=people[s.person], role=s.role, position=i))
-    for i, c in enumerate(doc.companions):
-        delegation.companions.append(Companion(person=people[c.person], position=i,
-                                               accompanies=people.get(c.accompanies) if c.accompanies else None))
+    """Make the stored delegation say exactly what the parsed document says (changed rows only)."""
+    store_document(delegation, doc)
 
 
 def export_document(delegation: Delegation) -> dict:
