@@ -3,12 +3,13 @@
 change, again and again, for a fixed time; prints saves a minute, p50/p95 of a save, and
 errors (anything but the save's redirect). Bounded in time; loopback only.
 
-    .venv/bin/python benchmarks/deadline_night.py --db postgres --leaders 42 --seconds 60
+    .venv/bin/python benchmarks/deadline_night.py --db postgres --leaders 50 --seconds 60
 """
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import signal
 import subprocess
@@ -23,7 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def prepare(url: str, leaders: int) -> list[tuple[str, int]]:
+def prepare(url: str, leaders: int) -> list[tuple[str, int, str]]:
+    """One delegation per unit (43 at most); beyond that, a unit's second and third
+    leaders, each editing a different person of the same delegation."""
     os.environ["DATABASE_URL"] = url
     from portal import create_app
     app = create_app({"SECRET_KEY": "night"})
@@ -36,44 +39,63 @@ def prepare(url: str, leaders: int) -> list[tuple[str, int]]:
         from portal.games.services import load_units
         load_units()
         out = []
-        for i, outcome in enumerate(load(documents(leaders, (30, 150)), submit_every=10**9)):
-            name = f"night-{i}"
-            create_account(name, name, "leader", Actor("b"), delegation=outcome.delegation,
-                           password="night-passphrase-1")
-            out.append((name, outcome.delegation.id))
+        delegations = [o.delegation for o in load(documents(leaders, (30, 150)), submit_every=10**9)]
+        for i in range(leaders):
+            name, d = f"night-{i}", delegations[i % len(delegations)]
+            create_account(name, name, "leader", Actor("b"), delegation=d, password="night-passphrase-1")
+            out.append((name, d.id, f"p{1 + i // len(delegations)}"))
         return out
 
 
-def leader(base: str, username: str, delegation_id: int, until: float, results: list, lock: threading.Lock):
+def leader(base: str, username: str, delegation_id: int, ref: str, until: float, results: list,
+           lock: threading.Lock, pace: float = 0.0):
+    """Open the person's form, save a change; when another leader of the unit saved in
+    between (the optimistic lock refuses a stale form), open it again and save again, as
+    the page tells a user to."""
     from benchmarks.soak import Client
     c = Client(base)
     c.login(username)
     n = 0
+    # Leaders do not all click in the same instant: start somewhere within one pace.
+    time.sleep(random.uniform(0, pace))
+    until += time.time()  # each leader works for the same length of time
     while time.time() < until:
         n += 1
+        started = time.time()
+        outcome = "error"
         try:
-            status, page = c.get(f"/d/{delegation_id}/people/p1")
+            status, page = c.get(f"/d/{delegation_id}/people/{ref}")
             token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
             version = re.search(rb'name="version" type="hidden" value="(\d+)"', page).group(1).decode()
             number = re.search(rb'name="id_number" type="text" value="([^"]*)"', page).group(1).decode()
             data = urllib.parse.urlencode({"csrf_token": token, "version": version, "name": f"改名{n}",
                                            "id_type": "resident_id", "id_number": number}).encode()
             t = time.perf_counter()
-            with c.opener.open(f"{base}/d/{delegation_id}/people/p1", data=data, timeout=60) as r:
-                ok = "/people" in r.geturl() and r.status == 200
+            with c.opener.open(f"{base}/d/{delegation_id}/people/{ref}", data=data, timeout=60) as r:
+                body = r.read()
+                if r.status == 200 and urllib.parse.urlsplit(r.geturl()).path.endswith("/people"):
+                    outcome = "saved"
+                elif "已在其他窗口或由其他人修改过".encode() in body:
+                    outcome = "conflict"
             took = time.perf_counter() - t
         except Exception:  # noqa: BLE001 - a benchmark counts every failure
-            ok, took = False, 0.0
+            took = 0.0
         with lock:
-            results.append((ok, took))
+            results.append((outcome, took))
+        # A leader types between two saves: one save every `pace` seconds (0: none). A
+        # refused stale form is opened and saved again at once.
+        if outcome != "conflict":
+            time.sleep(max(0.0, pace - (time.time() - started)))
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", choices=["sqlite", "postgres"], default="postgres")
-    ap.add_argument("--leaders", type=int, default=42)
+    ap.add_argument("--leaders", type=int, default=50)
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--pace", type=float, default=5.0,
+                    help="seconds between one leader's saves (typing time); 0 for back-to-back saves")
     a = ap.parse_args()
     from benchmarks import soak
     workdir = Path(tempfile.mkdtemp(prefix="night-"))
@@ -89,21 +111,26 @@ def main() -> int:
         pairs = json.loads(accounts.stdout.strip().splitlines()[-1])
         port = soak.free_port()
         os.environ["RATE_LIMIT_LOGIN"] = os.environ["RATE_LIMIT_FORMS"] = "100000 per minute"
+        # The night before nmsg-2009's names deadline: saves are open.
+        os.environ["PORTAL_CLOCK"] = "2009-08-20T22:00:00+08:00"
         proc = soak.start_gunicorn(url, port, a.workers, workdir / "gunicorn.log")
         results, lock = [], threading.Lock()
-        until = time.time() + a.seconds
-        threads = [threading.Thread(target=leader, args=(f"http://127.0.0.1:{port}", name, did, until, results, lock))
-                   for name, did in pairs]
+        until = a.seconds
+        threads = [threading.Thread(target=leader, args=(f"http://127.0.0.1:{port}", name, did, ref, until,
+                                                         results, lock, a.pace))
+                   for name, did, ref in pairs]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        saves = sorted(took for ok, took in results if ok)
-        errors = sum(1 for ok, _ in results if not ok)
+        saves = sorted(took for outcome, took in results if outcome == "saved")
+        conflicts = sum(1 for outcome, _ in results if outcome == "conflict")
+        errors = sum(1 for outcome, _ in results if outcome == "error")
         if saves:
             p50, p95 = saves[len(saves) // 2], saves[int(len(saves) * 0.95)]
-            print(f"{a.db}: {len(pairs)} leaders, {a.workers} workers, {a.seconds} s: {len(saves) * 60 / a.seconds:.0f} "
-                  f"saves a minute, p50 {p50:.2f} s, p95 {p95:.2f} s, errors {errors}")
+            print(f"{a.db}: {len(pairs)} leaders, one save every {a.pace:g} s each, {a.workers} workers, {a.seconds} s: {len(saves) * 60 / a.seconds:.0f} "
+                  f"saves a minute, p50 {p50:.2f} s, p95 {p95:.2f} s, errors {errors}, "
+                  f"stale forms refused and redone {conflicts}")
         else:
             print(f"{a.db}: no save succeeded; errors {errors}")
         return 0

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from .extensions import db
 
 _immediate = contextvars.ContextVar("sqlite_begin_immediate", default=False)
+_in_write = contextvars.ContextVar("in_write_transaction", default=False)
 
 
 @event.listens_for(Engine, "connect")
@@ -34,10 +35,13 @@ def _sqlite_begin(conn):
 def write_transaction():
     """The one place a service's work is committed (or rolled back on any error)."""
     session = db.session()  # the current scoped session itself
+    if _in_write.get():
+        yield session  # joined: the outer transaction commits
+        return
     if session.in_transaction():
         # Reads done so far were outside the lock: end them, so the write starts fresh.
         session.commit()
-    token = _immediate.set(True)
+    token, nested = _immediate.set(True), _in_write.set(True)
     try:
         session.begin()
         try:
@@ -47,7 +51,21 @@ def write_transaction():
             session.rollback()
             raise
     finally:
+        _in_write.reset(nested)
         _immediate.reset(token)
+
+
+def writing_request_begin_immediate():
+    """For a request that changes something (POST...): on SQLite every transaction it opens
+    takes the write lock at BEGIN. A deferred transaction that read first and writes later
+    cannot wait for the lock (SQLite refuses the upgrade with "database is locked" when
+    another writer committed meanwhile); one that starts IMMEDIATE simply waits its turn.
+    Returns the token for `end_writing_request`. PostgreSQL is unaffected."""
+    return _immediate.set(True)
+
+
+def end_writing_request(token) -> None:
+    _immediate.reset(token)
 
 
 def transactional(fn):
@@ -58,7 +76,7 @@ def transactional(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if _immediate.get():
+        if _in_write.get():
             return fn(*args, **kwargs)
         with write_transaction() as session:
             result = fn(*args, **kwargs)

@@ -13,7 +13,7 @@ from flask import request
 from flask_login import current_user
 
 from .audit.services import Actor, record
-from .extensions import db
+from .db_tx import write_transaction
 
 FULL_ID_ROLES = ("leader", "organiser", "admin")
 # An 18-character resident ID (or 15-digit old one) inside a longer text, such as a message.
@@ -54,8 +54,8 @@ def record_access(action: str, people: Iterable[tuple[str, str]], *, delegation=
     key = "、".join(f"{name}" for _ref, name in people[:10])
     if len(people) > 10:
         key += f" 等 {len(people)} 人"
-    row = record(_actor(), action, "personal_data", key[:200] or None, delegation=delegation,
-                 after={"what": what, "count": len(people), "refs": [ref for ref, _n in people[:500]]})
-    if games_slug and row.games_slug is None:
-        row.games_slug = games_slug
-    db.session.commit()
+    with write_transaction():
+        row = record(_actor(), action, "personal_data", key[:200] or None, delegation=delegation,
+                     after={"what": what, "count": len(people), "refs": [ref for ref, _n in people[:500]]})
+        if games_slug and row.games_slug is None:
+            row.games_slug = games_slug

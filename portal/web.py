@@ -88,6 +88,21 @@ def init_web(app: Flask) -> None:
         return user
 
     @app.before_request
+    def writers_take_the_lock_first():
+        from flask import g
+        from .db_tx import writing_request_begin_immediate
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            g.begin_immediate = writing_request_begin_immediate()
+
+    @app.teardown_request
+    def writers_release(_exc=None):
+        from flask import g
+        from .db_tx import end_writing_request
+        token = g.pop("begin_immediate", None)
+        if token is not None:
+            end_writing_request(token)
+
+    @app.before_request
     def session_timeouts():
         """Idle and absolute session lifetimes (real time, not the demo clock)."""
         if "_user_id" not in session:

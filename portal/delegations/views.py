@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from functools import cached_property
 from collections import Counter
 
 from ..web import is_en, outcome_text
@@ -58,16 +59,26 @@ class Workspace:
         self.definition = definition_of(d.games)
         self.doc = doc if doc is not None else export_document(d)
         self.stage = workflow.stage_of(d, self.at)
-        parsed, problems = parse_document(self.doc)
-        self.violations = _dedupe(problems + judge(d.games, parsed, self.at, exclude_delegation_id=d.id,
-                                                   reveal=sees_other_delegations()))
-        self.errors = [v for v in self.violations if v.is_error]
-        self.warnings = [v for v in self.violations if not v.is_error]
         self.people = {p["ref"]: p for p in self.doc["people"]}
         self.events = {e.code: e for e in self.definition.events}
         self.sports = {s.code: s for s in self.definition.sports}
         self.notes = db.session.scalars(select(ReviewNote).where(ReviewNote.delegation_id == d.id,
                                                                  ReviewNote.resolved.is_(False))).all()
+
+    @cached_property
+    def violations(self) -> list:
+        """Judged when a page shows them (a save that redirects never needs them)."""
+        parsed, problems = parse_document(self.doc)
+        return _dedupe(problems + judge(self.d.games, parsed, self.at, exclude_delegation_id=self.d.id,
+                                        reveal=sees_other_delegations()))
+
+    @cached_property
+    def errors(self) -> list:
+        return [v for v in self.violations if v.is_error]
+
+    @cached_property
+    def warnings(self) -> list:
+        return [v for v in self.violations if not v.is_error]
 
     @property
     def editable(self) -> bool:

@@ -233,14 +233,15 @@ def universities_map(fallback_csv: Path | None = None) -> dict[str, UniversityIn
     fingerprint (count and highest code) is unchanged."""
     from sqlalchemy import func
     fingerprint = tuple(db.session.execute(select(func.count(), func.max(University.code))).one())
+    key = (fingerprint, fallback_csv if not fingerprint[0] else None)
     cached = _universities_cache.get("map")
-    if cached and cached[0] == fingerprint and fingerprint[0]:
+    if cached and cached[0] == key:
         return cached[1]
     rows = db.session.execute(select(University.__table__)).mappings().all()
     if not rows and fallback_csv is not None and Path(fallback_csv).exists():
         rows = read_universities(fallback_csv).to_dict("records")
     result = {r["code"]: UniversityInfo.model_construct(**dict(r)) for r in rows}
-    _universities_cache["map"] = (fingerprint, result)
+    _universities_cache["map"] = (key, result)
     return result
 
 
