@@ -60,13 +60,15 @@ def create_app(config: dict | None = None) -> Flask:
     from .api.views import bp as api_bp
     from .cli import register_cli
     from .delegations.views import bp as workspace_bp
+    from .jobs.views import bp as jobs_bp
     from .money.views import bp as money_bp
     from .workflow.registration import bp as registration_bp
     from .workflow.views import bp as organiser_bp
     from .web import bp as web_bp, init_web
 
     init_web(app)
-    for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp, registration_bp):
+    for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp, registration_bp,
+                      jobs_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
     from .retention import purge_pending

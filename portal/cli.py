@@ -46,6 +46,8 @@ def register_cli(app: Flask) -> None:
 
     games_cli.register(app)
     workflow_cli.register(app)
+    from .jobs.cli import jobs_cli
+    app.cli.add_command(jobs_cli)
 
     @app.cli.command("check")
     @click.argument("file", type=click.Path(dir_okay=False))

@@ -6,3 +6,4 @@ from .delegations.models import *  # noqa: F401,F403
 from .games.models import *  # noqa: F401,F403
 from .workflow.models import *  # noqa: F401,F403
 from .money.models import *  # noqa: F401,F403
+from .jobs.models import Job  # noqa: F401

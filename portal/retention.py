@@ -18,12 +18,16 @@ PENDING_MAX_AGE = 24 * 3600
 
 
 def purge_pending(instance_path: str, max_age: float = PENDING_MAX_AGE, now: float | None = None) -> int:
-    """Delete pending uploads (documents a leader uploaded but never confirmed) older than
-    `max_age` seconds; returns how many went."""
-    folder = os.path.join(instance_path, "pending")
+    """Delete pending uploads (documents a leader uploaded but never confirmed) and files
+    made by background jobs (exports with people's data) older than `max_age` seconds;
+    returns how many went."""
+    now = now if now is not None else time.time()
+    return sum(_purge_folder(os.path.join(instance_path, name), max_age, now) for name in ("pending", "jobs"))
+
+
+def _purge_folder(folder: str, max_age: float, now: float) -> int:
     if not os.path.isdir(folder):
         return 0
-    now = now if now is not None else time.time()
     gone = 0
     for entry in os.scandir(folder):
         if entry.is_file() and now - entry.stat().st_mtime > max_age:

@@ -33,13 +33,13 @@ def workbook_bytes(wb: Workbook) -> bytes:
     return out.getvalue()
 
 
-def csv_chunks(header, rows, batch: int = 500):
+def csv_chunks(header, rows, batch: int = 500, bom: bool = True):
     """The CSV as UTF-8 chunks (a BOM first, so that Excel opens it right), for a streamed
     response: rows are read from their iterator as the client takes them."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([csv_safe(h) for h in header])
-    yield ("\ufeff" + out.getvalue()).encode("utf-8")
+    yield (("\ufeff" if bom else "") + out.getvalue()).encode("utf-8")
     out.seek(0)
     out.truncate()
     for i, row in enumerate(rows, start=1):
@@ -53,28 +53,50 @@ def csv_chunks(header, rows, batch: int = 500):
 
 
 def to_xlsx(title: str, header, rows) -> bytes:
-    """One table on one sheet, written row by row (openpyxl's write-only mode keeps no
-    cell objects around): a bold, frozen header row; every text cell a string, never a
-    formula."""
+    """One table on one sheet (see to_xlsx_sheets)."""
+    return to_xlsx_sheets([(title, header, rows)])
+
+
+def to_xlsx_sheets(tables, on_row=None) -> bytes:
+    """Tables (title, header, rows) on sheets of their own, written row by row (openpyxl's
+    write-only mode keeps no cell objects around): a bold, frozen header row; every text
+    cell a string, never a formula. `on_row(n)` is told the running count of rows written."""
     from openpyxl.cell import WriteOnlyCell
     wb = Workbook(write_only=True)
-    ws = wb.create_sheet(title[:31])
-    for i in range(len(header)):
-        ws.column_dimensions[get_column_letter(i + 1)].width = 16
-    ws.freeze_panes = "A2"
     bold = Font(bold=True)
+    written = 0
+    used = set()
+    for title, header, rows in tables:
+        name = _sheet_name(title, used)
+        ws = wb.create_sheet(name)
+        for i in range(len(header)):
+            ws.column_dimensions[get_column_letter(i + 1)].width = 16
+        ws.freeze_panes = "A2"
 
-    def cell(value, font=None):
-        c = WriteOnlyCell(ws, value=value)
-        if isinstance(value, str):
-            c.data_type = "s"  # "=HYPERLINK(...)" typed by a leader stays text
-        if font is not None:
-            c.font = font
-        return c
-    ws.append([cell(h, bold) for h in header])
-    for row in rows:
-        ws.append([cell(v) for v in row])
+        def cell(value, font=None, ws=ws):
+            c = WriteOnlyCell(ws, value=value)
+            if isinstance(value, str):
+                c.data_type = "s"  # "=HYPERLINK(...)" typed by a leader stays text
+            if font is not None:
+                c.font = font
+            return c
+        ws.append([cell(h, bold) for h in header])
+        for row in rows:
+            ws.append([cell(v) for v in row])
+            written += 1
+            if on_row is not None:
+                on_row(written)
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
 
+
+def _sheet_name(title: str, used: set) -> str:
+    """Excel's rules: at most 31 characters, none of []:*?/\\, unique in the workbook."""
+    name = "".join("_" if ch in "[]:*?/\\" else ch for ch in title)[:31] or "sheet"
+    base, n = name, 2
+    while name.lower() in used:
+        suffix = f" ({n})"
+        name, n = base[:31 - len(suffix)] + suffix, n + 1
+    used.add(name.lower())
+    return name

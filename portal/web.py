@@ -100,6 +100,9 @@ def init_web(app: Flask) -> None:
         from .db_tx import end_writing_request
         token = g.pop("begin_immediate", None)
         if token is not None:
+            # What the request meant to keep is committed; a transaction still open holds
+            # SQLite's write lock: end it here, not whenever the session happens to go.
+            db.session.rollback()
             end_writing_request(token)
 
     @app.before_request

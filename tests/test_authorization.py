@@ -1,6 +1,7 @@
 """Every route of the app, for every role, against a table of what each may do. A new
 route missing from the table fails this test."""
 import datetime as dt
+import os
 import re
 
 import pytest
@@ -54,6 +55,9 @@ TABLE = {
     ("organiser.decide", "POST"): ORG,
     ("organiser.audit", "GET"): ORG,
     ("organiser.export", "GET"): ORG,
+    ("organiser.export_job", "POST"): ORG,
+    # A job is its owner's only (here the organiser's): everyone else finds nothing.
+    ("jobs.show", "GET"): ORG, ("jobs.status", "GET"): ORG, ("jobs.download", "GET"): ORG,
     ("money.overview", "GET"): (L, D, D, A, A),
     ("money.statement_import", "GET"): (L, D, D, D, A), ("money.statement_import", "POST"): (L, D, D, D, A),
     ("money.assign", "POST"): (L, D, D, D, A),
@@ -99,7 +103,16 @@ def world(app, db):
                           ("accountant", "accountant", None)):
         users[name] = create_account(name, name, role, actor, delegation=d, password="password-123")[0]
     _, token = create_account("invitee", "invitee", "leader", actor, delegation=da)
-    return {"delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
+    from portal.jobs.models import Job
+    from portal.jobs.services import jobs_folder
+    job = Job(kind="games_workbook", params={"games": "nmsg-2019", "_file": "authz-test.xlsx"},
+              user_id=users["organiser"].id, status="done", title="t", file_name="t.xlsx",
+              mimetype="application/octet-stream")
+    db.session.add(job)
+    db.session.commit()
+    with open(os.path.join(jobs_folder(), "authz-test.xlsx"), "wb") as fh:
+        fh.write(b"PK")
+    return {"job_id": job.id, "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
             "filename": "app.css", "line_id": line.id, "action": "unlock"}
 
@@ -144,6 +157,8 @@ def test_every_role_on_every_route(app, world):
             for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
                 expected = TABLE.get((rule.endpoint, method))
                 if expected is None:
+                    continue
+                if os.environ.get("AUTHZ_ONLY") and os.environ["AUTHZ_ONLY"] not in rule.endpoint:
                     continue
                 for role, want in zip(ROLES, expected):
                     client = _login(app, role)

@@ -7,8 +7,6 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from ..delegations.models import Companion, Delegation, Entry, EntryMember, Official, Person, StaffMember
-from ..delegations.edit import entry_people
-from ..delegations.services import export_document
 from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
@@ -103,24 +101,40 @@ def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], l
 
 
 def summary_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:
+    """Entrants per unit and event, from two grouped queries."""
+    from sqlalchemy import distinct, func
     definition = definition_of(games)
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
     codes = [e.code for e in definition.events]
     header = ["单位 unit", "状态 status"] + codes + ["运动员 athletes"]
+    listed = _listed(games, include_drafts)
+    per_event: dict[tuple[int, str], int] = {}
+    for did, event, n in db.session.execute(
+            select(Entry.delegation_id, Entry.event_code, func.count(distinct(EntryMember.person_id)))
+            .join(EntryMember, EntryMember.entry_id == Entry.id).where(Entry.delegation_id.in_(listed))
+            .group_by(Entry.delegation_id, Entry.event_code)):
+        per_event[(did, event)] = n
+    athletes = dict(db.session.execute(
+        select(Entry.delegation_id, func.count(distinct(EntryMember.person_id)))
+        .join(EntryMember, EntryMember.entry_id == Entry.id).where(Entry.delegation_id.in_(listed))
+        .group_by(Entry.delegation_id)).all())
     rows = []
     totals = [0] * len(codes)
     for d in delegations_of(games, include_drafts):
-        doc = export_document(d)
-        counts = []
-        athletes = set()
-        for i, code in enumerate(codes):
-            refs = set()
-            for e in doc["entries"]:
-                if e["event"] == code:
-                    refs.update(entry_people(e))
-            counts.append(len(refs))
-            totals[i] += len(refs)
-            athletes |= refs
-        rows.append([_unit_label(d, units), d.status] + counts + [len(athletes)])
+        counts = [per_event.get((d.id, code), 0) for code in codes]
+        totals = [t + c for t, c in zip(totals, counts)]
+        rows.append([_unit_label(d, units), d.status] + counts + [athletes.get(d.id, 0)])
     rows.append(["合计 total", ""] + totals + [sum(r[-1] for r in rows)])
     return header, rows
+
+
+def export_size(games: Games, include_drafts: bool = True) -> int:
+    """Rows of the whole-Games workbook (for its progress bar): people, entrants, units."""
+    from sqlalchemy import func
+    listed = _listed(games, include_drafts)
+    people = db.session.scalar(select(func.count()).select_from(Person).where(Person.delegation_id.in_(listed)))
+    entrants = db.session.scalar(select(func.count()).select_from(EntryMember)
+                                 .join(Entry, EntryMember.entry_id == Entry.id)
+                                 .where(Entry.delegation_id.in_(listed)))
+    units = db.session.scalar(select(func.count()).select_from(listed.subquery()))
+    return (people or 0) + (entrants or 0) + (units or 0) + 1

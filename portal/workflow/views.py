@@ -6,9 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from io import BytesIO
 
-from ..web import outcome_text
+from ..web import is_en, outcome_text
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
+from flask_login import current_user
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
@@ -25,7 +26,7 @@ from ..games.models import Games, Unit
 from ..games.services import definition_of
 from ..rules.engine import CHINA
 from ..sheets import csv_chunks, to_xlsx
-from . import exports, services
+from . import export_jobs, exports, services  # noqa: F401  (export_jobs registers its job kind)
 from .counts import delegation_counts
 from .models import Place, Substitution
 from .stages import STAGE_NAMES, stage_at
@@ -260,29 +261,51 @@ def audit():
                            more=len(rows) > AUDIT_PAGE)
 
 
+@bp.post("/games/<slug>/export/workbook")
+@roles(*ORG)
+def export_job(slug):
+    """The whole-Games workbook, made in the background: the organiser follows its progress."""
+    from ..jobs.services import submit
+    g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    job = submit("games_workbook", {"games": g.slug, "drafts": request.form.get("drafts") == "1"},
+                 current_user.id, _("%(name)s 整届报名表", name=g.name_en if is_en() else g.name_zh))
+    return redirect(url_for("jobs.show", job_id=job.id))
+
+
 @bp.get("/games/<slug>/export/<kind>.<fmt>")
 @roles(*ORG)
 def export(slug, kind, fmt):
     g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
     drafts = request.args.get("drafts") == "1"
-    if kind == "summary":
-        header, rows = exports.summary_rows(g, drafts)
-        title = "summary"
-    elif kind == "roster":
-        header, rows = exports.roster_rows(g, drafts)
-        title = "roster"
-    else:
-        if kind not in {e.code for e in definition_of(g).events}:
-            abort(404)
-        header, rows = exports.entry_rows(g, kind, drafts)
-        title = kind
-    if fmt == "csv":  # rows read inside the request (one query), the CSV sent in chunks
+    if kind not in ("summary", "roster") and kind not in {e.code for e in definition_of(g).events}:
+        abort(404)
+    if fmt not in ("csv", "xlsx"):
+        abort(404)
+    if fmt == "csv":
+        # Rows streamed from one query as the client takes the CSV: the stream reads them
+        # in an app context of its own, after this view has returned.
         from urllib.parse import quote
-        from flask import Response
-        return Response(csv_chunks(header, list(rows)), mimetype="text/csv",
-                        headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(f'{slug}-{title}.csv')}"})
-    if fmt == "xlsx":
-        return send_file(BytesIO(to_xlsx(title, header, rows)), as_attachment=True,
-                         download_name=f"{slug}-{title}.xlsx",
-                         mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-    abort(404)
+
+        from flask import Response, current_app
+        app = current_app._get_current_object()
+
+        def stream():
+            # The first chunk needs no database: a WSGI server (or test client) may take it
+            # while the request's context is still open, the rest after it has closed.
+            yield "\ufeff".encode("utf-8")
+            with app.app_context():
+                games = db.session.get(Games, g.id)
+                yield from csv_chunks(*_export_rows(games, kind, drafts), bom=False)
+        return Response(stream(), mimetype="text/csv",
+                        headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(f'{slug}-{kind}.csv')}"})
+    return send_file(BytesIO(to_xlsx(kind, *_export_rows(g, kind, drafts))), as_attachment=True,
+                     download_name=f"{slug}-{kind}.xlsx",
+                     mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+
+
+def _export_rows(g, kind: str, drafts: bool):
+    if kind == "summary":
+        return exports.summary_rows(g, drafts)
+    if kind == "roster":
+        return exports.roster_rows(g, drafts)
+    return exports.entry_rows(g, kind, drafts)

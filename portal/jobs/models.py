@@ -1,0 +1,39 @@
+"""A background job's row: what to do, who asked, how far it is, where its file is."""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import JSON, ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..db_types import UTCDateTime
+from ..games.models import utcnow
+from ..extensions import db
+
+
+class Job(db.Model):
+    __tablename__ = "job"
+    __table_args__ = (Index("ix_job_user_created", "user_id", "created_at"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    params: Mapped[dict] = mapped_column(JSON, default=dict)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"), index=True)
+    # queued -> running -> done | failed
+    status: Mapped[str] = mapped_column(String(20), default="queued")
+    done_count: Mapped[int] = mapped_column(default=0)
+    total_count: Mapped[int | None]
+    title: Mapped[str] = mapped_column(String(200), default="")
+    error: Mapped[str | None] = mapped_column(String(500))
+    file_name: Mapped[str | None] = mapped_column(String(200))
+    mimetype: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+    @property
+    def percent(self) -> int:
+        if self.status == "done":
+            return 100
+        if not self.total_count:
+            return 0
+        return min(99, int(100 * self.done_count / self.total_count))

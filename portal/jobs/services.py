@@ -1,0 +1,125 @@
+"""Submitting, running and following background jobs.
+
+A job kind is a function `work(job, progress) -> (bytes, file_name, mimetype)`, registered
+with `@job_kind("name")`; `progress(done, total=None)` records how far it is (at most a
+few writes a second, on a connection of its own so that the job's reading transaction is
+never committed under it)."""
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+import time
+from typing import Callable
+
+from flask import current_app
+from sqlalchemy import select, update
+
+from ..db_tx import write_transaction
+from ..extensions import db
+from ..games.models import utcnow
+from .models import Job
+
+KINDS: dict[str, Callable] = {}
+QUEUE = "portal"
+
+
+def job_kind(name: str):
+    def register(fn):
+        KINDS[name] = fn
+        return fn
+    return register
+
+
+def backend() -> str:
+    configured = current_app.config.get("JOBS_BACKEND") or os.environ.get("JOBS_BACKEND")
+    if configured:
+        return configured
+    return "rq" if os.environ.get("REDIS_URL") else "thread"
+
+
+def submit(kind: str, params: dict, user_id: int | None, title: str) -> Job:
+    """Record the job and hand it to the backend; returns at once."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown job kind {kind!r}")
+    with write_transaction():
+        job = Job(kind=kind, params=params, user_id=user_id, title=title[:200])
+        db.session.add(job)
+        db.session.flush()
+        job_id = job.id
+    if backend() == "rq":
+        from redis import Redis
+        from rq import Queue
+        Queue(queue_name(), connection=Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))) \
+            .enqueue("portal.jobs.worker.perform", job_id, job_timeout=3600, result_ttl=0)
+    else:
+        app = current_app._get_current_object()
+        threading.Thread(target=_in_thread, args=(app, job_id), name=f"job-{job_id}", daemon=True).start()
+    return db.session.get(Job, job_id)
+
+
+def queue_name() -> str:
+    return current_app.config.get("JOBS_QUEUE") or os.environ.get("JOBS_QUEUE") or QUEUE
+
+
+def _in_thread(app, job_id: int) -> None:
+    with app.app_context():
+        run(job_id)
+
+
+def jobs_folder() -> str:
+    folder = os.path.join(current_app.instance_path, "jobs")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    return folder
+
+
+def file_path(job: Job) -> str | None:
+    stored = (job.params or {}).get("_file")
+    return os.path.join(jobs_folder(), stored) if stored else None
+
+
+def run(job_id: int) -> None:
+    """Run one job to its end (done or failed); never raises."""
+    with write_transaction():
+        job = db.session.get(Job, job_id)
+        if job is None or job.status != "queued":
+            return
+        job.status, job.started_at = "running", utcnow()
+    job = db.session.get(Job, job_id)
+    last = [0.0]
+
+    def progress(done: int, total: int | None = None, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - last[0] < 0.3:
+            return
+        last[0] = now
+        values = {"done_count": done}
+        if total is not None:
+            values["total_count"] = total
+        with db.engine.begin() as conn:
+            conn.execute(update(Job.__table__).where(Job.__table__.c.id == job_id).values(**values))
+
+    try:
+        content, name, mimetype = KINDS[job.kind](job, progress)
+        stored = f"{job_id}-{secrets.token_hex(8)}-{os.path.basename(name)}"
+        fd = os.open(os.path.join(jobs_folder(), stored), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(content)
+        db.session.rollback()
+        with write_transaction():
+            job = db.session.get(Job, job_id)
+            job.params = {**(job.params or {}), "_file": stored}
+            job.status, job.file_name, job.mimetype, job.finished_at = "done", name, mimetype, utcnow()
+            job.done_count = job.total_count or job.done_count
+    except Exception as exc:  # noqa: BLE001 - a failed job says so on its page
+        current_app.logger.exception("job %s failed", job_id)
+        db.session.rollback()
+        with write_transaction():
+            job = db.session.get(Job, job_id)
+            job.status, job.finished_at = "failed", utcnow()
+            job.error = f"{type(exc).__name__}: {exc}"[:500]
+
+
+def jobs_of(user_id: int, limit: int = 10) -> list[Job]:
+    return db.session.scalars(select(Job).where(Job.user_id == user_id)
+                              .order_by(Job.created_at.desc(), Job.id.desc()).limit(limit)).all()

@@ -1,0 +1,56 @@
+"""A job's page (progress bar, then the download), its status for the page's polling, and
+its file. Only the person who started a job sees it."""
+from __future__ import annotations
+
+import os
+
+from flask import Blueprint, abort, jsonify, render_template, send_file, url_for
+from flask_login import current_user, login_required
+
+from ..audit.services import record
+from ..db_tx import write_transaction
+from ..extensions import db
+from ..accounts.views import actor
+from .models import Job
+from .services import file_path
+
+bp = Blueprint("jobs", __name__, url_prefix="/jobs")
+
+
+def _own(job_id: int) -> Job:
+    job = db.session.get(Job, job_id)
+    if job is None or job.user_id != current_user.id:
+        abort(404)  # someone else's job does not exist for you
+    return job
+
+
+def status_of(job: Job) -> dict:
+    return {"id": job.id, "status": job.status, "percent": job.percent, "done": job.done_count,
+            "total": job.total_count, "error": job.error if job.status == "failed" else None,
+            "download": url_for("jobs.download", job_id=job.id) if job.status == "done" else None}
+
+
+@bp.get("/<int:job_id>")
+@login_required
+def show(job_id):
+    return render_template("jobs/job.html", job=_own(job_id))
+
+
+@bp.get("/<int:job_id>/status")
+@login_required
+def status(job_id):
+    return jsonify(status_of(_own(job_id)))
+
+
+@bp.get("/<int:job_id>/download")
+@login_required
+def download(job_id):
+    job = _own(job_id)
+    path = file_path(job)
+    if job.status != "done" or path is None or not os.path.exists(path):
+        abort(404)
+    with write_transaction():
+        record(actor(), "export.download", "job", str(job.id), after={"kind": job.kind, "file": job.file_name,
+                                                                        "params": {k: v for k, v in job.params.items()
+                                                                                   if not k.startswith("_")}})
+    return send_file(path, as_attachment=True, download_name=job.file_name, mimetype=job.mimetype)

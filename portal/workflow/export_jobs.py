@@ -1,0 +1,31 @@
+"""The whole-Games workbook as a background job: summary, roster and every event's entry
+list on sheets of one Excel file, written from streamed queries with a progress bar."""
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..games.models import Games
+from ..games.services import definition_of
+from ..jobs.services import job_kind
+from ..sheets import to_xlsx_sheets
+from . import exports
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@job_kind("games_workbook")
+def games_workbook(job, progress):
+    games = db.session.scalar(select(Games).where(Games.slug == job.params["games"]))
+    if games is None:
+        raise ValueError("the Games no longer exists")
+    drafts = bool(job.params.get("drafts"))
+    total = exports.export_size(games, drafts)
+    progress(0, total, force=True)
+    tables = [("汇总 summary", *exports.summary_rows(games, drafts)),
+              ("名册 roster", *exports.roster_rows(games, drafts))]
+    for event in definition_of(games).events:
+        tables.append((event.code, *exports.entry_rows(games, event.code, drafts)))
+    content = to_xlsx_sheets(tables, on_row=lambda n: progress(n))
+    progress(total, force=True)
+    return content, f"{games.slug}-entries.xlsx", XLSX

@@ -1,0 +1,146 @@
+"""Background jobs (issue 12, item 3): the whole-Games workbook is made outside the request,
+followed on a page with a progress bar, and downloaded by whoever asked for it only. The
+same code runs in a thread (the embedded default) and through RQ on a real Redis."""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+UTC = dt.timezone.utc
+PASSWORD = "jobs-test-passphrase-1"
+
+
+@pytest.fixture
+def games_with_entries(app, db):
+    from benchmarks.national import delegation_document
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import import_document
+    people = 0
+    for i, (unit, n) in enumerate((("beijing", 40), ("tianjin", 60))):
+        document = delegation_document(unit, i, n)
+        out = import_document(find_games("nmsg-2009"), document, dt.datetime(2009, 8, 1, tzinfo=UTC), Actor("t"))
+        assert out.ok, out.violations
+        people += n
+    db.session.commit()
+    create_account("jobs-org", "组委会甲", "organiser", Actor("t"), password=PASSWORD)
+    create_account("jobs-org2", "组委会乙", "organiser", Actor("t"), password=PASSWORD)
+    return people
+
+
+class _Client:
+    """A test client whose every request has an app context of its own, as in production
+    (the `db` fixture keeps one open, whose session would read an old snapshot)."""
+
+    def __init__(self, app):
+        self.app, self.client = app, app.test_client()
+
+    def get(self, url):
+        with self.app.app_context():
+            return self.client.get(url)
+
+    def post(self, url, data):
+        with self.app.app_context():
+            return self.client.post(url, data=data)
+
+
+def _client(app, username):
+    client = _Client(app)
+    page = client.get("/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    assert client.post("/login", data={"csrf_token": token, "username": username,
+                                       "password": PASSWORD}).status_code == 302
+    return client
+
+
+def _token(client, url):
+    m = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"',
+                  client.get(url).get_data(as_text=True))
+    return m.group(1) or m.group(2)
+
+
+def _start(app, client):
+    token = _token(client, "/org/games/nmsg-2009")
+    r = client.post("/org/games/nmsg-2009/export/workbook", data={"csrf_token": token})
+    assert r.status_code == 302
+    return int(r.headers["Location"].rstrip("/").split("/")[-1])
+
+
+def _wait(client, job_id, seconds=60):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        status = client.get(f"/jobs/{job_id}/status").get_json()
+        if status["status"] in ("done", "failed"):
+            return status
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} still {status} after {seconds} s")
+
+
+def _check_workbook(client, status, people):
+    r = client.get(status["download"])
+    assert r.status_code == 200
+    wb = load_workbook(io.BytesIO(r.get_data()), read_only=True)
+    assert wb.sheetnames[:2] == ["汇总 summary", "名册 roster"]
+    assert "go.MI" in wb.sheetnames or any(name.startswith("chess.") for name in wb.sheetnames)
+    roster = list(wb["名册 roster"].iter_rows(values_only=True))
+    assert len(roster) == people + 1  # the header, then everyone of both delegations
+    summary = list(wb["汇总 summary"].iter_rows(values_only=True))
+    assert summary[-1][0] == "合计 total"
+
+
+def test_the_whole_games_workbook_is_made_in_the_background(app, games_with_entries):
+    client = _client(app, "jobs-org")
+    job_id = _start(app, client)
+    page = client.get(f"/jobs/{job_id}").get_data(as_text=True)
+    assert "<progress" in page and "job.js" in page, page[page.find("<main>"):][:1500]
+    status = _wait(client, job_id)
+    assert status["status"] == "done", status
+    assert status["percent"] == 100 and status["total"] > games_with_entries
+    _check_workbook(client, status, games_with_entries)
+    # Another organiser does not see it, nor its file; without the token nothing starts.
+    other = _client(app, "jobs-org2")
+    for url in (f"/jobs/{job_id}", f"/jobs/{job_id}/status", f"/jobs/{job_id}/download"):
+        assert other.get(url).status_code == 404, url
+    assert client.post("/org/games/nmsg-2009/export/workbook", data={}).status_code == 400
+
+
+def test_downloads_are_audited(app, db, games_with_entries):
+    from sqlalchemy import select
+
+    from portal.audit.models import AuditLog
+    client = _client(app, "jobs-org")
+    status = _wait(client, _start(app, client))
+    assert client.get(status["download"]).status_code == 200
+    rows = db.session.scalars(select(AuditLog).where(AuditLog.action == "export.download")).all()
+    assert rows and rows[-1].after["kind"] == "games_workbook"
+
+
+def test_the_same_job_runs_through_rq_on_redis(app, games_with_entries):
+    from redis import Redis
+    from rq import Queue, SimpleWorker
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    connection = Redis.from_url(url)
+    connection.ping()  # Redis is part of the stack: no skipping when it is missing
+    queue_name = app.config["JOBS_QUEUE"]
+    app.config["JOBS_BACKEND"] = "rq"
+    try:
+        client = _client(app, "jobs-org")
+        job_id = _start(app, client)
+        assert client.get(f"/jobs/{job_id}/status").get_json()["status"] == "queued"
+        with app.app_context():
+            SimpleWorker([Queue(queue_name, connection=connection)], connection=connection).work(burst=True)
+        status = _wait(client, job_id, seconds=5)
+        assert status["status"] == "done", status
+        _check_workbook(client, status, games_with_entries)
+    finally:
+        app.config["JOBS_BACKEND"] = "thread"
