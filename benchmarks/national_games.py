@@ -123,8 +123,12 @@ def run(url: str, units: int, big: tuple[int, ...], repeat: int) -> None:
         print(f"{url:44}{t:8.2f}{s:6d}{kb / 1024:8.0f}")
 
     print(f"\n{'whole-Games export':44}{'s':>8}{'raw SQL s':>10}{'ratio':>7}")
-    raw = {"roster": "SELECT p.name, p.gender, p.birth_date, p.id_number, d.unit_code, d.status FROM person p "
-                     "JOIN delegation d ON d.id = p.delegation_id",
+    # The same rows as the export: everyone with his delegation and roles (events entered,
+    # official and staff roles).
+    raw = {"roster": "SELECT p.name, p.gender, p.birth_date, p.id_number, d.unit_code, d.status, e.event_code, "
+                     "o.role, s.role FROM person p JOIN delegation d ON d.id = p.delegation_id "
+                     "LEFT JOIN entry_member m ON m.person_id = p.id LEFT JOIN entry e ON e.id = m.entry_id "
+                     "LEFT JOIN official o ON o.person_id = p.id LEFT JOIN staff_member s ON s.person_id = p.id",
            "go.MT": "SELECT d.unit_code, p.name, e.team, m.board FROM entry_member m JOIN entry e ON e.id = m.entry_id "
                     "JOIN person p ON p.id = m.person_id JOIN delegation d ON d.id = e.delegation_id "
                     "WHERE e.event_code = 'go.MT'"}
