@@ -30,7 +30,8 @@ from ..workflow import services as workflow
 from ..workflow.models import ReviewNote, Substitution
 from ..workflow.stages import STAGE_NAMES, may_edit_declarations, may_edit_names
 from . import edit
-from . import picker
+from . import diff, picker
+from .names import ROLE_NAMES
 from .files import UploadedFile, check_upload, store, write_private
 from .forms import ConfirmForm, FileUploadForm, PersonForm, SubstitutionForm, UploadForm, VersionedForm
 from ..privacy import mask_id, masked_document, record_access, sees_full_ids
@@ -290,11 +291,6 @@ def declarations(d):
 
 
 # --- people -------------------------------------------------------------------------------------
-
-ROLE_NAMES = {"leader": ("领队", "leader"), "coach": ("教练", "coach"), "leader_coach": ("领队兼教练", "leader-coach"),
-              "head": ("团长", "head of delegation"), "deputy_head": ("副团长", "deputy head"),
-              "staff": ("工作人员", "staff"), "companion": ("随队人员", "companion")}
-
 
 def role_name(ws, role: str) -> str:
     """An event's name or a role's, never the code, where a person reads."""
@@ -679,7 +675,6 @@ def _pending_path(token: str) -> str:
 def upload(d):
     """Upload the Excel entry form or a JSON document: read, validate, show the differences;
     nothing is written until the leader confirms."""
-    from ..audit.services import document_changes
     from .excel import ExcelError, read_workbook
     ws = Workspace(d)
     form = FileUploadForm()
@@ -711,6 +706,10 @@ def upload(d):
             problems = [(name, _("文件属于其他比赛或其他单位。"))]
     if problems:
         return _render("workspace/upload.html", ws, form=form, upload_problems=problems), 422
+    changes = diff.changes(ws.doc, new_doc, {code: (ws.event_label(code),) * 2 for code in ws.events},
+                           en=is_en(), show_id=lambda n: n if sees_full_ids() else mask_id(n))
+    if not changes:
+        return _render("workspace/upload_review.html", ws, changes=[], preview=[], confirm=None, filename=name)
     token = secrets.token_urlsafe(16)
     write_private(_pending_path(token), json.dumps({"delegation_id": d.id, "document": new_doc, "filename": name},
                                                    ensure_ascii=False).encode("utf-8"))
@@ -719,7 +718,7 @@ def upload(d):
     parsed, _schema = parse_document(new_doc)
     preview = _dedupe(judge(d.games, parsed, ws.at, exclude_delegation_id=d.id, reveal=sees_other_delegations()))
     confirm = ConfirmForm(formdata=None, token=token, version=d.version)
-    return _render("workspace/upload_review.html", ws, changes=document_changes(ws.doc, new_doc), preview=preview,
+    return _render("workspace/upload_review.html", ws, changes=changes, preview=preview,
                    confirm=confirm, filename=name)
 
 
