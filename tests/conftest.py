@@ -134,3 +134,10 @@ def cli(app):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_write_lock_flag(request):
+    from portal.db_tx import _immediate, _in_write
+    assert not _immediate.get() and not _in_write.get(), f"leaked before {request.node.nodeid}"
+    yield

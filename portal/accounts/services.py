@@ -10,6 +10,7 @@ from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..audit.services import Actor, record
+from ..db_tx import transactional, write_transaction
 from ..extensions import db
 from ..games.models import utcnow
 from .models import User
@@ -53,21 +54,27 @@ def attempt_login(username: str, password: str, ip: str | None, at: dt.datetime 
     found = authenticate(username, password)
     if found is not None:
         if found.failed_logins or found.locked_until:
-            found.failed_logins, found.locked_until = 0, None
-            db.session.commit()
+            with write_transaction():
+                found = db.session.get(User, found.id)
+                found.failed_logins, found.locked_until = 0, None
         return LoginResult(user=found)
     if user is not None and user.active and user.password_hash:
-        user.failed_logins = (user.failed_logins or 0) + 1
-        if user.failed_logins >= LOCK_AFTER_FAILURES:
-            user.failed_logins = 0
-            user.locked_until = at + dt.timedelta(minutes=LOCK_MINUTES)
-            record(Actor("系统 (system)", ip=ip), "account.locked", "user", user.username,
-                   delegation=user.delegation, after={"locked_until": user.locked_until.isoformat()},
-                   reason=f"{LOCK_AFTER_FAILURES} failed logins")
-        db.session.commit()
+        with write_transaction():
+            user = db.session.get(User, user.id)
+            _count_failure(user, at, ip)
         if user.locked_until is not None and user.locked_until > at:
             return LoginResult(locked_until=user.locked_until)
     return LoginResult()
+
+
+def _count_failure(user: User, at: dt.datetime, ip: str | None) -> None:
+    user.failed_logins = (user.failed_logins or 0) + 1
+    if user.failed_logins >= LOCK_AFTER_FAILURES:
+        user.failed_logins = 0
+        user.locked_until = at + dt.timedelta(minutes=LOCK_MINUTES)
+        record(Actor("系统 (system)", ip=ip), "account.locked", "user", user.username,
+               delegation=user.delegation, after={"locked_until": user.locked_until.isoformat()},
+               reason=f"{LOCK_AFTER_FAILURES} failed logins")
 
 
 def password_problem_for(user: User | None, password: str, username: str | None = None,
@@ -88,6 +95,7 @@ def end_sessions(user: User) -> None:
     user.session_version = (user.session_version or 1) + 1
 
 
+@transactional
 def set_password(user: User, password: str, actor: Actor) -> None:
     user.password_hash = hash_password(password)
     user.invitation_hash = None
@@ -95,9 +103,9 @@ def set_password(user: User, password: str, actor: Actor) -> None:
     user.failed_logins, user.locked_until = 0, None
     end_sessions(user)  # a stolen session dies with the old password
     record(actor, "account.password", "user", user.username)
-    db.session.commit()
 
 
+@transactional
 def set_active(user: User, active: bool, actor: Actor) -> None:
     before = {"active": user.active}
     user.active = active
@@ -105,21 +113,21 @@ def set_active(user: User, active: bool, actor: Actor) -> None:
         end_sessions(user)
     record(actor, "account.enable" if active else "account.disable", "user", user.username,
            delegation=user.delegation, before=before, after={"active": active})
-    db.session.commit()
 
 
+@transactional
 def unlock(user: User, actor: Actor) -> None:
     before = {"locked_until": user.locked_until.isoformat() if user.locked_until else None}
     user.failed_logins, user.locked_until = 0, None
     record(actor, "account.unlock", "user", user.username, delegation=user.delegation, before=before)
-    db.session.commit()
 
 
+@transactional
 def logout_everywhere(user: User) -> None:
     end_sessions(user)
-    db.session.commit()
 
 
+@transactional
 def create_account(username: str, display_name: str, role: str, actor: Actor, *,
                    delegation=None, password: str | None = None) -> tuple[User, str | None]:
     """Create an account; without a password it gets a one-time invitation token
@@ -137,16 +145,15 @@ def create_account(username: str, display_name: str, role: str, actor: Actor, *,
     db.session.flush()
     record(actor, "account.create", "user", user.username, delegation=delegation,
            after={"role": role, "display_name": display_name})
-    db.session.commit()
     return user, token
 
 
+@transactional
 def renew_invitation(user: User, actor: Actor) -> str:
     token = secrets.token_urlsafe(24)
     user.invitation_hash = hashlib.sha256(token.encode()).hexdigest()
     user.invitation_expires = utcnow() + dt.timedelta(days=INVITATION_DAYS)
     record(actor, "account.invite", "user", user.username)
-    db.session.commit()
     return token
 
 

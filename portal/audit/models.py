@@ -9,7 +9,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from ..append_only import append_only
 from ..db_types import UTCDateTime
 from ..extensions import db
-from ..games.models import utcnow
+from ..clock import now as portal_now
 
 __all__ = ["AuditLog"]
 
@@ -19,7 +19,8 @@ class AuditLog(db.Model):
     __tablename__ = "audit_log"
     __table_args__ = (Index("ix_audit_log_delegation", "delegation_id", "at"),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The portal's clock (the real time in production; the demo's clock in a demo).
+    at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=portal_now)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"), index=True)
     actor: Mapped[str] = mapped_column(String(100))  # kept even if the account goes
     ip: Mapped[str | None] = mapped_column(String(64))

@@ -20,6 +20,7 @@ from ..accounts.access import delegation_view, roles
 from ..accounts.views import actor
 from ..delegations.models import Delegation
 from ..delegations.views import Workspace, bp as workspace
+from ..db_tx import write_transaction
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
@@ -70,8 +71,8 @@ def overview():
     games, all_games = _games_arg()
     if games is None:
         abort(404)
-    rows = services.reconciliation(games)
-    db.session.commit()  # payment references created on first sight
+    with write_transaction():  # payment references are created on first sight
+        rows = services.reconciliation(games)
     unmatched = db.session.scalars(select(BankLine).where(BankLine.games_id == games.id,
                                                           BankLine.matched_delegation_id.is_(None))
                                    .order_by(BankLine.booked_on, BankLine.id)).all()
@@ -246,8 +247,8 @@ def _title(d):
 @delegation_view("organiser", "admin", "accountant")
 def statement(d):
     ws = Workspace(d)
-    data = statements.statement(d)
-    db.session.commit()
+    with write_transaction():  # the payment reference is created on first sight
+        data = statements.statement(d)
     return render_template("workspace/statement.html", ws=ws, d=d, doc=ws.doc, s=data,
                            kinds=statements.KIND_NAMES, names=statements.STATUS_NAMES)
 
@@ -255,8 +256,8 @@ def statement(d):
 @workspace.get("/<int:delegation_id>/statement.xlsx")
 @delegation_view("organiser", "admin", "accountant")
 def statement_xlsx(d):
-    data = statements.statement(d)
-    db.session.commit()
+    with write_transaction():  # the payment reference is created on first sight
+        data = statements.statement(d)
     return send_file(BytesIO(statements.to_xlsx(data, _title(d))), as_attachment=True,
                      download_name=f"{d.games.slug}-{d.unit_code or d.id}-statement.xlsx",
                      mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
@@ -265,8 +266,8 @@ def statement_xlsx(d):
 @workspace.get("/<int:delegation_id>/statement.pdf")
 @delegation_view("organiser", "admin", "accountant")
 def statement_pdf(d):
-    data = statements.statement(d)
-    db.session.commit()
+    with write_transaction():  # the payment reference is created on first sight
+        data = statements.statement(d)
     return send_file(BytesIO(statements.to_pdf(data, _title(d))), mimetype="application/pdf",
                      as_attachment=True, download_name=f"{d.games.slug}-{d.unit_code or d.id}-statement.pdf")
 

@@ -232,15 +232,19 @@ AUDIT_PAGE = 100
 @bp.get("/audit")
 @roles(*ORG)
 def audit():
-    """The audit log, newest first, filtered in SQL by delegation, action (or its family:
-    "personal_data" finds every look and export) and person (name or reference)."""
+    """The audit log, newest first, in sentences; filtered in SQL by delegation, action (or
+    its family: "personal_data" finds every look and export), person (name or reference)
+    and China dates."""
     import json as _json
 
     from sqlalchemy import String, cast, or_
+
+    from ..audit.sentences import action_label, details, sentence
     q = select(AuditLog)
     delegation_id = request.args.get("delegation", type=int)
     action = (request.args.get("action") or "").strip()[:60]
     person = (request.args.get("person") or "").strip()[:100]
+    day_from, day_to = _china_day(request.args.get("from")), _china_day(request.args.get("to"))
     page = max(1, min(request.args.get("page", 1, type=int) or 1, 10_000))
     if delegation_id:
         q = q.where(AuditLog.delegation_id == delegation_id)
@@ -253,12 +257,39 @@ def audit():
             like += [cast(column, String).contains(person, autoescape=True),
                      cast(column, String).contains(escaped, autoescape=True)]
         q = q.where(or_(*like))
+    if day_from:
+        q = q.where(AuditLog.at >= dt.datetime.combine(day_from, dt.time(), CHINA))
+    if day_to:
+        q = q.where(AuditLog.at < dt.datetime.combine(day_to + dt.timedelta(days=1), dt.time(), CHINA))
     rows = db.session.scalars(q.order_by(AuditLog.id.desc()).offset((page - 1) * AUDIT_PAGE)
                               .limit(AUDIT_PAGE + 1)).all()
-    actions = db.session.scalars(select(AuditLog.action).distinct().order_by(AuditLog.action)).all()
-    return render_template("organiser/audit.html", rows=rows[:AUDIT_PAGE], delegation_id=delegation_id,
-                           person=person, action=action, actions=actions, page=page,
-                           more=len(rows) > AUDIT_PAGE)
+    en = is_en()
+    units = {u.code: (u.name_en if en else u.name_zh) for u in db.session.scalars(select(Unit))}
+    delegations = db.session.execute(
+        select(Delegation.id, Delegation.unit_code, Delegation.unit_name, Games.slug)
+        .join(Games, Delegation.games_id == Games.id)
+        .where(or_(Delegation.unit_kind.is_(None), Delegation.unit_kind != "individual"))
+        .order_by(Games.slug, Delegation.unit_code, Delegation.id)).all()
+    names = {did: units.get(code, code) if code else (name or "") for did, code, name, _slug in delegations}
+    missing = {r.delegation_id for r in rows if r.delegation_id and r.delegation_id not in names}
+    if missing:  # individual registrations on this page: their names, in one query
+        names.update({did: name or "" for did, name in db.session.execute(
+            select(Delegation.id, Delegation.unit_name).where(Delegation.id.in_(missing)))})
+    lines = [{"row": r, "text": sentence(r.action, r.actor, names.get(r.delegation_id, ""), r.object_key, en),
+              "details": details(r.action, r.before, r.after, r.reason, en)} for r in rows[:AUDIT_PAGE]]
+    action_names = {a: action_label(a, en)
+                    for a in db.session.scalars(select(AuditLog.action).distinct().order_by(AuditLog.action))}
+    return render_template("organiser/audit.html", lines=lines, delegation_id=delegation_id,
+                           delegations=delegations, names=names, person=person, action=action,
+                           actions=action_names, page=page, more=len(rows) > AUDIT_PAGE,
+                           day_from=day_from, day_to=day_to)
+
+
+def _china_day(value: str | None) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat((value or "").strip()) if value else None
+    except ValueError:
+        return None
 
 
 @bp.post("/games/<slug>/export/workbook")

@@ -1,0 +1,116 @@
+"""The audit log in sentences: "王老师 批准了浙江省的报名", with the details a reader wants
+(what changed, the reason), in Chinese or English. Pure: a row's fields in, text out."""
+from __future__ import annotations
+
+from typing import Any
+
+# action -> (zh, en); {unit} is the delegation's name, {key} the object's key.
+VERBS = {
+    "delegation.save": ("修改了{unit}的报名", "changed {unit}'s entry"),
+    "delegation.submit": ("提交了{unit}的报名", "submitted {unit}'s entry"),
+    "delegation.approve": ("批准了{unit}的报名", "approved {unit}'s entry"),
+    "delegation.return": ("退回了{unit}的报名", "returned {unit}'s entry"),
+    "delegation.withdraw": ("为{unit}办理了退出", "withdrew {unit}"),
+    "place.promote": ("把{unit}从候补转为正式名额", "gave {unit} a place from the waiting list"),
+    "deadline.extend": ("为{unit}延长了截止时间", "extended a deadline for {unit}"),
+    "substitution.request": ("为{unit}提出了更换运动员申请", "asked to substitute a player of {unit}"),
+    "substitution.approve": ("批准了{unit}的更换申请", "approved a substitution of {unit}"),
+    "substitution.reject": ("驳回了{unit}的更换申请", "rejected a substitution of {unit}"),
+    "rooms.request": ("为{unit}预订了住房", "booked rooms for {unit}"),
+    "bank.import": ("导入了银行流水 {key}", "imported the bank statement {key}"),
+    "account.create": ("创建了账号 {key}", "created the account {key}"),
+    "account.invite": ("为账号 {key} 生成了新的邀请链接", "made a new invitation link for {key}"),
+    "account.password": ("设置了账号 {key} 的密码", "set the password of {key}"),
+    "account.enable": ("启用了账号 {key}", "enabled the account {key}"),
+    "account.disable": ("停用了账号 {key}", "disabled the account {key}"),
+    "account.unlock": ("解锁了账号 {key}", "unlocked the account {key}"),
+    "account.locked": ("锁定了账号 {key}（连续输错密码）", "locked the account {key} (failed logins)"),
+    "retention.apply": ("按保存期限清理了 {key} 的个人资料", "applied data retention to {key}"),
+    "export.download": ("下载了导出文件", "downloaded an export"),
+    "personal_data.view": ("查看了 {key} 的个人信息", "looked at {key}'s personal data"),
+    "personal_data.download": ("下载了 {key} 的证件材料", "downloaded a document of {key}"),
+    "personal_data.export": ("导出了含个人信息的名单（{key}）", "exported personal data ({key})"),
+}
+# The filter's labels.
+ACTION_LABELS = {
+    "delegation.save": ("修改报名", "entry changed"), "delegation.submit": ("提交报名", "entry submitted"),
+    "delegation.approve": ("批准报名", "entry approved"), "delegation.return": ("退回报名", "entry returned"),
+    "delegation.withdraw": ("退出", "withdrawal"), "place.promote": ("候补转正", "place from the waiting list"),
+    "deadline.extend": ("延长截止时间", "deadline extended"),
+    "substitution.request": ("更换申请", "substitution asked"),
+    "substitution.approve": ("批准更换", "substitution approved"),
+    "substitution.reject": ("驳回更换", "substitution rejected"), "rooms.request": ("住房预订", "rooms booked"),
+    "bank.import": ("导入银行流水", "bank statement imported"), "account.create": ("创建账号", "account created"),
+    "account.invite": ("邀请链接", "invitation link"), "account.password": ("设置密码", "password set"),
+    "account.enable": ("启用账号", "account enabled"), "account.disable": ("停用账号", "account disabled"),
+    "account.unlock": ("解锁账号", "account unlocked"), "account.locked": ("账号被锁定", "account locked"),
+    "retention.apply": ("清理个人资料", "data retention"), "export.download": ("下载导出文件", "export downloaded"),
+    "personal_data.view": ("查看个人信息", "personal data viewed"),
+    "personal_data.download": ("下载证件材料", "document downloaded"),
+    "personal_data.export": ("导出个人信息", "personal data exported"),
+}
+
+
+def action_label(action: str, en: bool = False) -> str:
+    if action.startswith("ledger."):
+        return ("ledger entry" if en else "记账") + f" ({action.split('.', 1)[1]})"
+    pair = ACTION_LABELS.get(action)
+    return pair[1 if en else 0] if pair else action
+
+
+LEDGER = ("在{unit}的账上记了一笔", "made a ledger entry for {unit}")
+KINDS = {"person": ("人员", "person"), "entry": ("项目", "entry"), "declaration": ("报项", "declaration"),
+         "officials": ("官员", "officials"), "staff": ("团部", "staff"), "companions": ("随队人员", "companions"),
+         "unit": ("单位", "unit")}
+
+
+def sentence(action: str, actor: str, unit: str, key: str | None, en: bool = False) -> str:
+    """"<actor> <verb> <object>"; an action not listed reads as its code."""
+    if action.startswith("ledger."):
+        pair = LEDGER
+    else:
+        pair = VERBS.get(action)
+    if pair is None:
+        return f"{actor} {action} {key or ''}".strip()
+    verb = pair[1 if en else 0].format(unit=unit or ("a delegation" if en else "代表团"), key=key or "")
+    return f"{actor} {verb}"
+
+
+def details(action: str, before: Any, after: Any, reason: str | None, en: bool = False) -> list[str]:
+    """The lines under the sentence: each change of a save, the reason, an amount."""
+    out = []
+    changes = before.get("changes") if isinstance(before, dict) else None
+    if changes:
+        for c in changes[:30]:
+            kind = KINDS.get(c.get("type"), (c.get("type"), c.get("type")))[1 if en else 0]
+            old, new = c.get("before"), c.get("after")
+            subject = _label(new) or _label(old) or (c.get("key") or "")
+            if old is None:
+                what = "added" if en else "新增"
+            elif new is None:
+                what = "removed" if en else "删除"
+            else:
+                what = "changed" if en else "修改"
+            out.append(f"{kind} {subject}: {what}" if en else f"{kind}{subject}：{what}")
+        if len(changes) > 30:
+            out.append(f"… {len(changes) - 30} more" if en else f"……另有 {len(changes) - 30} 处")
+    if isinstance(after, dict):
+        if action.startswith("ledger.") and after.get("amount") is not None:
+            out.append(f"{after.get('description') or after.get('fee') or ''} {after['amount']}".strip())
+        if action == "bank.import":
+            out.append((f"{after.get('lines', 0)} lines, {after.get('new', 0)} new" if en
+                        else f"共 {after.get('lines', 0)} 行，新增 {after.get('new', 0)} 行"))
+        if action == "delegation.return":
+            for note in after.get("notes") or []:
+                out.append(" ".join(str(x) for x in note if x))
+        if action.startswith("personal_data") and after.get("count"):
+            out.append(f"{after['count']} people" if en else f"共 {after['count']} 人")
+    if reason:
+        out.append(("reason: " if en else "理由：") + reason)
+    return out
+
+
+def _label(item: Any) -> str | None:
+    if isinstance(item, dict):
+        return item.get("name") or item.get("event")
+    return None
