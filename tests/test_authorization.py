@@ -61,6 +61,8 @@ TABLE = {
     ("money.overview", "GET"): (L, D, D, A, A),
     ("money.statement_import", "GET"): (L, D, D, D, A), ("money.statement_import", "POST"): (L, D, D, D, A),
     ("money.assign", "POST"): (L, D, D, D, A),
+    ("money.lines", "GET"): (L, D, D, A, A),
+    ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),
     ("money.report_xlsx", "GET"): (L, D, D, A, A),
     ("money.insurance", "GET"): (L, D, D, A, A),

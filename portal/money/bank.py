@@ -23,6 +23,8 @@ MEMO = ("附言", "摘要", "用途", "备注", "交易附言", "memo")
 # Layouts with one signed amount column and, perhaps, a debit/credit flag.
 AMOUNT = ("交易金额", "发生额", "金额", "amount")
 DIRECTION = ("借贷标志", "借贷方向", "收支标志", "收支", "借贷", "方向")
+# The bank's own number for a transaction: the same payment in two exports carries it.
+BANK_REF = ("交易流水号", "流水号", "交易参考号", "业务流水号", "凭证号", "交易序号", "银行流水号", "reference", "serial")
 CREDIT_MARKS = ("贷", "收", "入", "C", "CR", "+")
 MAX_HEADER_SCAN = 30
 
@@ -35,13 +37,19 @@ class StatementError(Exception):
 
 @dataclass
 class Statement:
-    lines: pd.DataFrame  # row, booked_on, amount (str, 2 dp), payer, memo, fingerprint
+    lines: pd.DataFrame  # row, booked_on, amount (str, 2 dp), payer, memo, bank_ref, fingerprint
     bad_rows: list[tuple[int, str, str]] = field(default_factory=list)  # (row, zh, en)
     columns: dict = field(default_factory=dict)
 
 
 def _read_raw(data: bytes, filename: str) -> pd.DataFrame:
     name = filename.lower()
+    if not data.strip():
+        raise StatementError(("文件为空", "the file is empty"))
+    if not (name.endswith((".xlsx", ".xlsm")) or data[:2] == b"PK") and (
+            b"\x00" in data[:4096] or data[:5] == b"%PDF-" or data[:4] == b"\xd0\xcf\x11\xe0"):
+        raise StatementError(("不是 Excel（.xlsx）或 CSV 文件：请从网银导出 Excel 或 CSV 格式的流水",
+                              "not an Excel (.xlsx) or CSV file: export the statement as Excel or CSV"))
     if name.endswith((".xlsx", ".xlsm")) or data[:2] == b"PK":
         from ..delegations.excel import ExcelError, _check_container
         try:
@@ -89,7 +97,8 @@ def read_statement(data: bytes, filename: str) -> Statement:
     for r in range(min(MAX_HEADER_SCAN, len(raw))):
         labels = [str(v).strip() for v in raw.iloc[r].tolist()]
         found = {k: _find(labels, names) for k, names in (("date", DATE), ("credit", CREDIT), ("payer", PAYER),
-                                                          ("memo", MEMO), ("amount", AMOUNT), ("direction", DIRECTION))}
+                                                          ("memo", MEMO), ("amount", AMOUNT), ("direction", DIRECTION),
+                                                          ("bank_ref", BANK_REF))}
         if found["date"] is not None and (found["credit"] is not None or found["amount"] is not None):
             header_at, cols = r, found
             break
@@ -115,6 +124,8 @@ def read_statement(data: bytes, filename: str) -> Statement:
         out["amount_raw"] = amount.to_numpy()
     out["payer"] = body.iloc[:, cols["payer"]].astype(str).str.strip().to_numpy() if cols["payer"] is not None else ""
     out["memo"] = body.iloc[:, cols["memo"]].astype(str).str.strip().to_numpy() if cols["memo"] is not None else ""
+    out["bank_ref"] = (body.iloc[:, cols["bank_ref"]].astype(str).str.strip().to_numpy()
+                       if cols.get("bank_ref") is not None else "")
 
     cleaned = out["amount_raw"].str.replace(r"[,，¥￥元\s]", "", regex=True).str.replace(r"^\((.*)\)$", r"-\1", regex=True)
     numeric = pd.to_numeric(cleaned.where(cleaned != "", "0"), errors="coerce")
@@ -141,7 +152,7 @@ def read_statement(data: bytes, filename: str) -> Statement:
     good["fingerprint"] = (key + "|" + good["occurrence"].astype(str)).map(
         lambda s: hashlib.sha256(s.encode("utf-8")).hexdigest())
     bad.sort()
-    return Statement(good[["row", "booked_on", "amount", "amount_num", "payer", "memo", "fingerprint"]]
+    return Statement(good[["row", "booked_on", "amount", "amount_num", "payer", "memo", "bank_ref", "fingerprint"]]
                      .reset_index(drop=True), bad, cols)
 
 

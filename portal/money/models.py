@@ -16,7 +16,8 @@ from ..games.models import utcnow
 __all__ = ["LedgerEntry", "BankLine", "RoomRequest"]
 
 Money = Numeric(12, 2)
-KINDS = ("charge", "payment", "refund", "forfeit", "credit")
+# reversal: a bank payment booked to the wrong delegation, taken back (append-only ledger).
+KINDS = ("charge", "payment", "refund", "forfeit", "credit", "reversal")
 
 
 @append_only
@@ -26,7 +27,7 @@ class LedgerEntry(db.Model):
 
     __tablename__ = "ledger_entry"
     __table_args__ = (
-        CheckConstraint("kind IN ('charge', 'payment', 'refund', 'forfeit', 'credit')", name="kind"),
+        CheckConstraint("kind IN ('charge', 'payment', 'refund', 'forfeit', 'credit', 'reversal')", name="kind"),
         CheckConstraint("amount > 0", name="amount_positive"),
         # Idempotency: the same charge or bank line is never posted twice.
         UniqueConstraint("source_key"),
@@ -65,7 +66,11 @@ class BankLine(db.Model):
     payer: Mapped[str] = mapped_column(String(200))
     memo: Mapped[str] = mapped_column(String(500))
     matched_delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="SET NULL"), index=True)
-    match_method: Mapped[str | None] = mapped_column(String(20))  # reference, name_amount, manual
+    match_method: Mapped[str | None] = mapped_column(String(20))  # reference, name_amount, manual, duplicate
+    bank_ref: Mapped[str | None] = mapped_column(String(80))
+    # Set when the line looks like one already imported from another file (same day, payer,
+    # amount and bank reference): not booked until the accountant decides.
+    duplicate_of_id: Mapped[int | None] = mapped_column(ForeignKey("bank_line.id", ondelete="SET NULL"), index=True)
     imported_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 

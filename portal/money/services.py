@@ -24,7 +24,7 @@ from .models import LedgerEntry
 if TYPE_CHECKING:
     import pandas as pd
 
-SIGN = {"charge": 1, "credit": -1, "payment": -1, "refund": 1, "forfeit": 0}
+SIGN = {"charge": 1, "credit": -1, "payment": -1, "refund": 1, "forfeit": 0, "reversal": 1}
 
 
 def post(d: Delegation, kind: str, amount: Decimal, description: str, actor: Actor, *,
@@ -169,12 +169,13 @@ def sync_charges(d: Delegation, actor: Actor) -> list[LedgerEntry]:
     return [e for e in entries if e]
 
 
-KINDS = ("charge", "credit", "payment", "refund", "forfeit")
+KINDS = ("charge", "credit", "payment", "refund", "forfeit", "reversal")
 
 
 def _with_balance(by_kind: dict[str, Decimal]) -> dict[str, Decimal]:
     """Sums per ledger kind, plus what is expected and the balance (the module's formula)."""
     t = {k: by_kind.get(k, Decimal("0.00")) for k in KINDS}
+    t["payment"] -= t.pop("reversal")  # payments net of those taken back
     t["expected"] = t["charge"] - t["credit"]
     t["balance"] = t["expected"] - t["payment"] + t["refund"]
     return t
@@ -372,14 +373,24 @@ def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_not
         counts = {"reference": 0, "name_amount": 0, "unmatched": 0}
         delegations = {d.id: d for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id))}
         records = matched.to_dict("records")
-        bank_rows = [BankLine(games_id=games.id, fingerprint=r["fingerprint"], statement_name=filename[:200],
-                              row_number=int(r["row"]), booked_on=r["booked_on"], amount=Decimal(r["amount"]),
-                              payer=str(r["payer"])[:200], memo=str(r["memo"])[:500],
-                              matched_delegation_id=None if _na(r["delegation_id"]) else int(r["delegation_id"]),
-                              match_method=None if _na(r["method"]) else r["method"]) for r in records]
+        earlier = _earlier_lines(games, records, filename[:200])
+        bank_rows = []
+        for i, r in enumerate(records):
+            twin = earlier.get(i)
+            bank_rows.append(BankLine(
+                games_id=games.id, fingerprint=r["fingerprint"], statement_name=filename[:200],
+                row_number=int(r["row"]), booked_on=r["booked_on"], amount=Decimal(r["amount"]),
+                payer=str(r["payer"])[:200], memo=str(r["memo"])[:500], bank_ref=str(r.get("bank_ref") or "")[:80] or None,
+                duplicate_of_id=twin,
+                matched_delegation_id=None if twin or _na(r["delegation_id"]) else int(r["delegation_id"]),
+                match_method="duplicate" if twin else (None if _na(r["method"]) else r["method"])))
         db.session.add_all(bank_rows)
         db.session.flush()
+        counts["possible_duplicates"] = 0
         for line in bank_rows:
+            if line.duplicate_of_id is not None:
+                counts["possible_duplicates"] += 1
+                continue
             if line.matched_delegation_id is None:
                 counts["unmatched"] += 1
                 continue
@@ -395,6 +406,85 @@ def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_not
     return run()
 
 
+def _earlier_lines(games, records: list[dict], statement_name: str) -> dict[int, int]:
+    """For each record (by position), the line imported before from another file that is
+    the same payment: same day, payer and amount, and the same bank reference where both
+    files give one (two exports of one payment often differ only in the memo)."""
+    from .models import BankLine
+    days = {r["booked_on"] for r in records}
+    if not days:
+        return {}
+    by_ref, any_ref, without_ref = {}, {}, {}
+    for line in db.session.scalars(select(BankLine).where(BankLine.games_id == games.id,
+                                                          BankLine.booked_on.in_(days),
+                                                          BankLine.statement_name != statement_name,
+                                                          BankLine.duplicate_of_id.is_(None))
+                                   .order_by(BankLine.id)):
+        plain = _plain_key(line.booked_on, line.amount, line.payer)
+        any_ref.setdefault(plain, line.id)
+        if line.bank_ref:
+            by_ref.setdefault(plain + (line.bank_ref,), line.id)
+        else:
+            without_ref.setdefault(plain, line.id)
+    out = {}
+    for i, r in enumerate(records):
+        plain = _plain_key(r["booked_on"], Decimal(r["amount"]), str(r["payer"]))
+        ref = str(r.get("bank_ref") or "").strip()
+        twin = (by_ref.get(plain + (ref,)) or without_ref.get(plain)) if ref else any_ref.get(plain)
+        if twin:
+            out[i] = twin
+    return out
+
+
+def _plain_key(booked_on, amount: Decimal, payer: str) -> tuple:
+    return (booked_on, Decimal(amount).quantize(Decimal("0.01")), " ".join(payer.split()))
+
+
+def decide_duplicate(line, is_duplicate: bool, actor: Actor):
+    """The accountant's word on a possible duplicate: the same payment (kept out of the
+    books), or a payment of its own (matched and booked as any other line)."""
+    from ..db_tx import transactional
+
+    @transactional
+    def run():
+        if line.duplicate_of_id is None:
+            return False
+        record(actor, "bank.duplicate" if is_duplicate else "bank.not_duplicate", "bank_line", str(line.id),
+               before={"duplicate_of": line.duplicate_of_id}, after={"statement": line.statement_name,
+                                                                       "row": line.row_number})
+        if is_duplicate:
+            line.match_method = "duplicate_confirmed"
+            return True
+        line.duplicate_of_id, line.match_method = None, None
+        return True
+    return run()
+
+
+def undo_match(line, actor: Actor):
+    """Take back a manual match: the payment is reversed in the ledger (append-only) and
+    the line is unmatched again, to be assigned anew."""
+    from ..db_tx import transactional
+
+    @transactional
+    def run():
+        if line.match_method != "manual" or line.matched_delegation_id is None:
+            return False
+        d = db.session.get(Delegation, line.matched_delegation_id)
+        post(d, "reversal", line.amount, f"撤销手工匹配：银行到账 {line.booked_on} {line.payer}", actor,
+             source_key=f"bank:{line.id}:reversal:{_reversals(line) + 1}", bank_line_id=line.id,
+             value_date=line.booked_on)
+        record(actor, "bank.unmatch", "bank_line", str(line.id), delegation=d,
+               before={"delegation": d.id, "method": "manual"}, after={"delegation": None})
+        line.matched_delegation_id, line.match_method = None, None
+        return True
+    return run()
+
+
+def _reversals(line) -> int:
+    return db.session.scalar(select(func.count()).select_from(LedgerEntry).where(
+        LedgerEntry.bank_line_id == line.id, LedgerEntry.kind == "reversal")) or 0
+
+
 def _na(value) -> bool:
     import pandas as pd
     return value is None or (not isinstance(value, str) and pd.isna(value))
@@ -408,9 +498,13 @@ def assign_line(line, d: Delegation, actor: Actor):
     def run():
         if line.matched_delegation_id is not None:
             return False
+        if line.duplicate_of_id is not None:
+            return False
         line.matched_delegation_id, line.match_method = d.id, "manual"
+        again = _reversals(line)  # matched, undone and matched again: a payment of its own each time
         post(d, "payment", line.amount, f"银行到账 {line.booked_on} {line.payer}（手工匹配）", actor,
-             source_key=f"bank:{line.id}", bank_line_id=line.id, value_date=line.booked_on)
+             source_key=f"bank:{line.id}" + (f":{again}" if again else ""), bank_line_id=line.id,
+             value_date=line.booked_on)
         return True
     return run()
 
@@ -437,3 +531,14 @@ def reconciliation(games) -> list[dict]:
         out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or ""), "reference": payment_reference(d),
                     **t, "status": account_status(t), "valid": entry_valid(d)})
     return out
+
+
+def reconciliation_names(games) -> dict[int, dict]:
+    """Each delegation of the Games by id: its unit's name and its payment reference, from
+    two queries (for lists of bank lines and the assignment drop-down)."""
+    from ..games.models import Unit
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    return {did: {"name": units.get(code, name or code or ""), "reference": ref or ""}
+            for did, code, name, ref in db.session.execute(
+                select(Delegation.id, Delegation.unit_code, Delegation.unit_name, Delegation.payment_reference)
+                .where(Delegation.games_id == games.id).order_by(Delegation.unit_code, Delegation.id))}

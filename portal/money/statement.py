@@ -11,10 +11,11 @@ from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.services import definition_of
 from .models import LedgerEntry
-from .services import account_status, entry_valid, payment_reference, totals
+from .services import SIGN, account_status, entry_valid, payment_reference, totals
 
 KIND_NAMES = {"charge": ("应付", "Charge"), "credit": ("冲减", "Credit"), "payment": ("已付", "Payment"),
-              "refund": ("退款", "Refund"), "forfeit": ("不予退还", "Forfeit")}
+              "refund": ("退款", "Refund"), "forfeit": ("不予退还", "Forfeit"),
+              "reversal": ("撤销到账", "Payment taken back")}
 STATUS_NAMES = {"paid": ("已结清", "Paid"), "partly_paid": ("部分付款", "Partly paid"), "unpaid": ("未付款", "Unpaid"),
                 "refund_due": ("应退款", "Refund due"), "nothing_due": ("无应付款", "Nothing due")}
 
@@ -25,7 +26,7 @@ def statement(d: Delegation) -> dict:
     t = totals(d)
     running = Decimal("0.00")
     lines = []
-    sign = {"charge": 1, "credit": -1, "payment": -1, "refund": 1, "forfeit": 0}
+    sign = SIGN
     for e in entries:
         running += sign[e.kind] * e.amount
         lines.append({"entry": e, "balance": running})

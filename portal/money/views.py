@@ -96,14 +96,96 @@ def statement_import():
         result = services.import_statement(games, data, storage.filename or "statement", actor(),
                                            all_or_nothing=form.on_error.data == "all")
         if result["ok"]:
-            flash(_("已导入 %(n)d 行（重复 %(d)d 行已跳过）：按参考码匹配 %(r)d，按户名和金额匹配 %(a)d，未匹配 %(u)d。",
+            flash(_("已导入 %(n)d 行（重复 %(d)d 行已跳过）：按参考码匹配 %(r)d，按户名和金额匹配 %(a)d，未匹配 %(u)d，"
+                    "疑似重复 %(p)d。",
                     n=result["imported"], d=result["duplicates"], r=result["reference"], a=result["name_amount"],
-                    u=result["unmatched"]), "success")
+                    u=result["unmatched"], p=result.get("possible_duplicates", 0)), "success")
             if not result["problems"]:
-                return redirect(url_for(".overview", games=games.slug))
-        else:
+                return redirect(url_for(".lines", games=games.slug, statement=storage.filename or "statement"))
+        elif result.get("bad_rows"):
             flash(_("文件没有导入：请看下面列出的问题。"), "error")
+        else:
+            flash(_("文件没有导入。"), "error")
     return render_template("money/import.html", form=form, result=result)
+
+
+LINES_PAGE = 100
+LINE_FILTERS = {"": None, "matched": "matched", "unmatched": "unmatched", "duplicates": "duplicates"}
+
+
+@bp.get("/lines")
+@roles(*READERS)
+def lines():
+    """The bank lines of a Games (or of one imported file): matched ones with the delegation
+    they went to and how, the unmatched, and possible duplicates; filtered and paginated."""
+    from sqlalchemy import func, or_
+    games, all_games = _games_arg()
+    if games is None:
+        abort(404)
+    show = request.args.get("show", "")
+    show = show if show in LINE_FILTERS else ""
+    statement_name = (request.args.get("statement") or "").strip()[:200]
+    page = max(1, min(request.args.get("page", 1, type=int) or 1, 10_000))
+    q = select(BankLine).where(BankLine.games_id == games.id)
+    if statement_name:
+        q = q.where(BankLine.statement_name == statement_name)
+    counts = dict(db.session.execute(
+        select(func.coalesce(BankLine.match_method, "unmatched"), func.count()).where(q.whereclause)
+        .group_by(func.coalesce(BankLine.match_method, "unmatched"))).all())
+    if show == "matched":
+        q = q.where(BankLine.matched_delegation_id.is_not(None))
+    elif show == "unmatched":
+        q = q.where(BankLine.matched_delegation_id.is_(None), BankLine.duplicate_of_id.is_(None))
+    elif show == "duplicates":
+        q = q.where(or_(BankLine.duplicate_of_id.is_not(None), BankLine.match_method == "duplicate_confirmed"))
+    rows = db.session.scalars(q.order_by(BankLine.booked_on.desc(), BankLine.id.desc())
+                              .offset((page - 1) * LINES_PAGE).limit(LINES_PAGE + 1)).all()
+    twins = {b.id: b for b in db.session.scalars(select(BankLine).where(
+        BankLine.id.in_({r.duplicate_of_id for r in rows if r.duplicate_of_id})))}
+    delegations = services.reconciliation_names(games)
+    statements_ = db.session.scalars(select(BankLine.statement_name).where(BankLine.games_id == games.id)
+                                     .distinct().order_by(BankLine.statement_name)).all()
+    return render_template("money/lines.html", games=games, all_games=all_games, rows=rows[:LINES_PAGE],
+                           more=len(rows) > LINES_PAGE, page=page, show=show, statement=statement_name,
+                           statements=statements_, counts=counts, twins=twins, delegations=delegations,
+                           form=FlaskForm())
+
+
+@bp.post("/lines/<int:line_id>/undo")
+@roles("accountant")
+def undo(line_id):
+    """Undo a manual match (audited; the payment is reversed in the ledger)."""
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    line = db.session.get(BankLine, line_id) or abort(404)
+    if services.undo_match(line, actor()):
+        flash(_("已撤销匹配；该笔到账已从原代表团的账上冲回。"), "success")
+    else:
+        flash(_("只有手工匹配可以撤销。"), "error")
+    return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
+                    else url_for(".lines", games=_slug(line.games_id)))
+
+
+@bp.post("/lines/<int:line_id>/duplicate")
+@roles("accountant")
+def duplicate(line_id):
+    """The accountant's word on a possible duplicate: "same payment" or "a payment of its own"."""
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    line = db.session.get(BankLine, line_id) or abort(404)
+    decision = request.form.get("decision")
+    if decision not in ("same", "own"):
+        abort(400)
+    if services.decide_duplicate(line, decision == "same", actor()):
+        flash(_("已确认为重复，不记账。") if decision == "same" else
+              _("已确认不是重复；请为这笔到账指定代表团。"), "success")
+    return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
+                    else url_for(".lines", games=_slug(line.games_id)))
+
+
+def _slug(games_id):
+    games = db.session.get(Games, games_id) if games_id else None
+    return games.slug if games else None
 
 
 @bp.post("/lines/<int:line_id>/assign")

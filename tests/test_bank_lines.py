@@ -1,0 +1,124 @@
+"""The accountant's bank lines (issue 10): matched lines show where they went, a manual
+match can be undone (audited, reversed in the ledger), the same payment in two statement
+files is flagged instead of booked twice, and unreadable files say what they are."""
+import datetime as dt
+import re
+from decimal import Decimal
+
+from builders import doc, individual, person
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+HEADER = "交易日期,收入金额,对方户名,摘要,交易流水号\n"
+
+
+def _setup(app, db):
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import import_document
+    games = find_games("youth-gomoku-2015")
+    out = import_document(games, doc("youth-gomoku-2015", unit={"name": "河西棋院", "kind": "club"},
+                                     people=[person("b", "M", "2006-06-06", docs=("photo", "id_copy"))],
+                                     entries=[individual("gomoku.MCA", "b")]),
+                          dt.datetime(2015, 7, 1, tzinfo=CHINA), Actor("t"))
+    db.session.commit()
+    create_account("cw2", "财务", "accountant", Actor("t"), password="password-123")
+    client = app.test_client()
+    app.config["WTF_CSRF_ENABLED"] = False
+    with app.app_context():
+        assert client.post("/login", data={"username": "cw2", "password": "password-123"}).status_code == 302
+    return out.delegation, client
+
+
+def _import(app, client, name, text):
+    import io
+    with app.app_context():
+        return client.post("/money/import", data={"games": "youth-gomoku-2015", "on_error": "all",
+                                                  "file": (io.BytesIO(text.encode("utf-8")), name)},
+                           content_type="multipart/form-data")
+
+
+def _balance(db, d):
+    from portal.money.services import totals
+    db.session.rollback()
+    return totals(d)["payment"]
+
+
+def test_the_same_payment_in_two_files_is_flagged_not_booked_twice(app, db):
+    d, client = _setup(app, db)
+    try:
+        r = _import(app, client, "jul-a.csv", HEADER + "2015-07-03,300.00,王大明,河西棋院报名费,SN0001\n")
+        assert r.status_code == 302
+        before = _balance(db, d)
+        # The other export of the same account: another memo, same day, payer, amount, serial.
+        r = _import(app, client, "jul-b.csv", HEADER + "2015-07-03,300.00,王大明,转账 河西,SN0001\n"
+                                                       "2015-07-03,300.00,王大明,另一笔,SN0002\n")
+        assert r.status_code == 302
+        with app.app_context():
+            page = client.get("/money/lines?games=youth-gomoku-2015&show=duplicates").get_data(as_text=True)
+        assert "疑似重复" in page and "jul-a.csv" in page and page.count("SN0001") >= 1
+        assert "SN0002" not in page  # its own serial: a payment of its own
+        from sqlalchemy import select
+        from portal.money.models import BankLine
+        db.session.rollback()  # a fresh snapshot: the imports ran in requests of their own
+        flagged = db.session.scalar(select(BankLine).where(BankLine.statement_name == "jul-b.csv",
+                                                           BankLine.bank_ref == "SN0001"))
+        assert flagged.duplicate_of_id is not None and flagged.matched_delegation_id is None
+        with app.app_context():
+            client.post(f"/money/lines/{flagged.id}/duplicate", data={"decision": "same"})
+        db.session.rollback()
+        assert db.session.get(BankLine, flagged.id).match_method == "duplicate_confirmed"
+        assert _balance(db, d) - before in (Decimal("0.00"), Decimal("300.00"))  # SN0002 may match by payer
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = True
+
+
+def test_a_manual_match_can_be_undone_and_is_reversed_in_the_ledger(app, db):
+    from sqlalchemy import select
+    from portal.audit.models import AuditLog
+    from portal.money.models import BankLine, LedgerEntry
+    d, client = _setup(app, db)
+    try:
+        assert _import(app, client, "jul-c.csv", HEADER + "2015-07-05,123.45,无名氏,不明款项,SN0100\n").status_code == 302
+        db.session.rollback()
+        line = db.session.scalar(select(BankLine).where(BankLine.bank_ref == "SN0100"))
+        assert line.matched_delegation_id is None
+        with app.app_context():
+            page = client.get("/money/lines?games=youth-gomoku-2015&show=unmatched").get_data(as_text=True)
+        assert re.search(rf'<select[^>]*id="line-{line.id}"[^>]*>\s*<option value="">', page)  # starts empty
+        with app.app_context():
+            client.post(f"/money/lines/{line.id}/assign", data={"delegation": d.id})
+        paid = _balance(db, d)
+        with app.app_context():
+            page = client.get("/money/lines?games=youth-gomoku-2015&show=matched").get_data(as_text=True)
+        assert "河西棋院" in page and "手工匹配" in page
+        with app.app_context():
+            client.post(f"/money/lines/{line.id}/undo", data={})
+        assert _balance(db, d) == paid - Decimal("123.45")
+        db.session.expire_all()
+        assert db.session.get(BankLine, line.id).matched_delegation_id is None
+        kinds = db.session.scalars(select(LedgerEntry.kind).where(LedgerEntry.bank_line_id == line.id)).all()
+        assert sorted(kinds) == ["payment", "reversal"]  # append-only: nothing deleted
+        assert db.session.scalar(select(AuditLog).where(AuditLog.action == "bank.unmatch")) is not None
+        with app.app_context():  # matched again, to the right place this time
+            client.post(f"/money/lines/{line.id}/assign", data={"delegation": d.id})
+        assert _balance(db, d) == paid
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = True
+
+
+def test_unreadable_files_say_what_they_are(app, db):
+    import io
+    _d, client = _setup(app, db)
+    try:
+        for name, content, says in (("empty.csv", b"", "文件为空"),
+                                    ("scan.pdf", b"%PDF-1.4 binary\x00\x01", "不是 Excel（.xlsx）或 CSV 文件")):
+            with app.app_context():
+                r = client.post("/money/import", data={"games": "youth-gomoku-2015", "on_error": "all",
+                                                       "file": (io.BytesIO(content), name)},
+                                content_type="multipart/form-data")
+            page = r.get_data(as_text=True)
+            assert says in page, page[page.find("<main>"):][:1200]
+            assert 'id="file-problem"' in page and "无法识别的行</h2>" not in page
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = True
