@@ -62,6 +62,7 @@ TABLE = {
     ("money.statement_import", "GET"): (L, D, D, D, A), ("money.statement_import", "POST"): (L, D, D, D, A),
     ("money.assign", "POST"): (L, D, D, D, A),
     ("money.lines", "GET"): (L, D, D, A, A),
+    ("accounts.bulk_leaders", "GET"): ORG, ("accounts.bulk_leaders", "POST"): ORG,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),
     ("money.report_xlsx", "GET"): (L, D, D, A, A),

@@ -120,7 +120,7 @@ def _new_leader_form() -> NewLeaderForm:
 @bp.route("/org/accounts", methods=["GET", "POST"])
 @roles("organiser", "admin")
 def leader_accounts():
-    from ..games.models import Games, Unit
+    from ..games.models import Games
     from ..workflow.services import new_delegation
     from ..delegations.models import Delegation
 
@@ -152,6 +152,41 @@ def leader_accounts():
                                                   actor(), delegation=d)
             link = url_for("accounts.invitation", token=token, _external=True)
     return _accounts_page(form, link)
+
+
+@bp.route("/org/accounts/bulk", methods=["GET", "POST"])
+@roles("organiser", "admin")
+def bulk_leaders():
+    """Leader accounts for many units at once, each with its invitation link (shown once)."""
+    from ..games.models import Games
+    from .bulk import create_leader_accounts, read_lines
+    all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    form = FlaskForm()
+    created, problems = None, []
+    text = ""
+    slug = request.values.get("games") or (all_games[0].slug if all_games else "")
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        text = (request.form.get("lines") or "")[:100_000]
+        games = next((g for g in all_games if g.slug == slug), None)
+        upload = request.files.get("file")
+        data = upload.read(2 * 1024 * 1024 + 1) if upload and upload.filename else None
+        if games is None:
+            problems = [_("请选择比赛。")]
+        elif data is not None and len(data) > 2 * 1024 * 1024:
+            problems = [_("文件太大（最多 2 MB）。")]
+        else:
+            lines, problems = read_lines(text, data, upload.filename if data else "")
+            if not problems and not lines:
+                problems = [_("没有可导入的行：每行写“单位代码或全称, 领队姓名[, 用户名]”。")]
+            if not problems:
+                created, problems = create_leader_accounts(games, lines, actor())
+        for c in created or []:
+            c["link"] = url_for("accounts.invitation", token=c["token"], _external=True)
+    return render_template("accounts/bulk.html", all_games=all_games, slug=slug, form=form, text=text,
+                           created=created, problems=problems, days=services.INVITATION_DAYS), \
+        (422 if problems else 200)
 
 
 def _accounts_page(form, link=None):

@@ -129,9 +129,8 @@ def lines():
     q = select(BankLine).where(BankLine.games_id == games.id)
     if statement_name:
         q = q.where(BankLine.statement_name == statement_name)
-    counts = dict(db.session.execute(
-        select(func.coalesce(BankLine.match_method, "unmatched"), func.count()).where(q.whereclause)
-        .group_by(func.coalesce(BankLine.match_method, "unmatched"))).all())
+    counts = {method or "unmatched": n for method, n in db.session.execute(
+        select(BankLine.match_method, func.count()).where(q.whereclause).group_by(BankLine.match_method))}
     if show == "matched":
         q = q.where(BankLine.matched_delegation_id.is_not(None))
     elif show == "unmatched":

@@ -1,0 +1,136 @@
+"""Leader accounts for many units at once: one line per unit (unit code or name, the
+leader's name, optionally a username), from a pasted list or a CSV/Excel sheet. Every line
+is checked first; nothing is created unless all are good. Each account gets its invitation
+link, shown once."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from ..audit.services import Actor
+from ..db_tx import write_transaction
+from ..extensions import db
+from .models import User
+
+MAX_LINES = 500
+USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{3,60}$")
+
+
+@dataclass
+class Line:
+    number: int
+    unit: str
+    name: str
+    username: str = ""
+
+
+def read_lines(text: str = "", data: bytes | None = None, filename: str = "") -> tuple[list[Line], list[str]]:
+    """Lines from pasted text (comma, tab or Chinese comma between fields) or a CSV/XLSX
+    file; a header row (单位, 姓名...) is skipped. Returns (lines, problems)."""
+    rows: list[list[str]] = []
+    problems: list[str] = []
+    if data:
+        if filename.lower().endswith(".xlsx") or data[:2] == b"PK":
+            from openpyxl import load_workbook
+            try:
+                ws = load_workbook(io.BytesIO(data), read_only=True, data_only=True).worksheets[0]
+                rows = [["" if v is None else str(v) for v in r] for r in ws.iter_rows(values_only=True)]
+            except Exception:  # noqa: BLE001 - any unreadable workbook
+                return [], ["文件无法读取：应为 .xlsx 或 .csv / the file cannot be read: use .xlsx or .csv"]
+        else:
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                text = data.decode("gb18030", errors="replace")
+    if not rows:
+        for raw in text.splitlines():
+            raw = raw.strip()
+            if raw:
+                rows.append(next(csv.reader([raw.replace("，", ",").replace("\t", ",")])))
+    lines = []
+    for i, row in enumerate(rows, start=1):
+        cells = [c.strip() for c in row] + ["", "", ""]
+        if i == 1 and cells[0] in ("单位", "单位代码", "unit", "参赛单位"):
+            continue
+        if not any(cells[:3]):
+            continue
+        lines.append(Line(i, cells[0], cells[1], cells[2]))
+    if len(lines) > MAX_LINES:
+        problems.append(f"最多 {MAX_LINES} 行 / at most {MAX_LINES} lines")
+    return lines, problems
+
+
+def create_leader_accounts(games, lines: list[Line], actor: Actor) -> tuple[list[dict], list[str]]:
+    """Check every line, then create all (one transaction) or nothing. Returns (created,
+    problems); each created item: line, unit name, username, user, token."""
+    from ..games.models import Unit
+    from ..games.services import definition_of
+    from ..delegations.models import Delegation
+    from ..workflow.services import new_delegation
+    from .services import create_account
+
+    units = list(db.session.scalars(select(Unit)))
+    by_code = {u.code.lower(): u for u in units}
+    by_name = {u.name_zh: u for u in units} | {(u.name_en or "").lower(): u for u in units if u.name_en}
+    open_units = definition_of(games).participation.open_units
+    taken = set(db.session.scalars(select(User.username)))
+    problems, plan, seen_units = [], [], set()
+    for line in lines:
+        where = f"第 {line.number} 行 / line {line.number}"
+        unit = by_code.get(line.unit.lower()) or by_name.get(line.unit) or by_name.get(line.unit.lower())
+        if not line.unit:
+            problems.append(f"{where}：缺少单位 / unit missing")
+            continue
+        if not line.name:
+            problems.append(f"{where}：缺少领队姓名 / leader's name missing")
+            continue
+        if unit is None and not open_units:
+            problems.append(f"{where}：“{line.unit}”不是本届比赛的参赛单位（请写单位代码或全称）/ "
+                            f"{line.unit!r} is not a unit of these Games (write its code or full name)")
+            continue
+        key = unit.code if unit else line.unit
+        if key in seen_units:
+            problems.append(f"{where}：单位“{line.unit}”重复 / unit {line.unit!r} appears twice")
+            continue
+        seen_units.add(key)
+        username = line.username or _username(games.slug, unit.code if unit else f"club{line.number}", taken)
+        if not USERNAME.match(username):
+            problems.append(f"{where}：用户名“{username}”只能用字母、数字和 . _ -（3 到 60 个）/ "
+                            f"username {username!r}: letters, digits, . _ - (3 to 60)")
+            continue
+        if username in taken:
+            problems.append(f"{where}：用户名“{username}”已被使用 / username {username!r} is taken")
+            continue
+        taken.add(username)
+        plan.append((line, unit, username))
+    if problems:
+        return [], problems
+    created = []
+    with write_transaction():
+        for line, unit, username in plan:
+            q = select(Delegation).where(Delegation.games_id == games.id)
+            q = q.where(Delegation.unit_code == unit.code) if unit else \
+                q.where(Delegation.unit_name == line.unit, Delegation.unit_code.is_(None))
+            d = db.session.scalar(q)
+            if d is None:
+                d = new_delegation(games, unit.code if unit else {"name": line.unit, "kind": "club"})
+                d.version = 1
+                db.session.add(d)
+                db.session.flush()
+            user, token = create_account(username, line.name, "leader", actor, delegation=d)
+            created.append({"line": line.number, "unit": unit.name_zh if unit else line.unit,
+                            "unit_en": (unit.name_en if unit else line.unit) or line.unit, "name": line.name,
+                            "username": username, "token": token})
+    return created, []
+
+
+def _username(slug: str, code: str, taken: set) -> str:
+    base = re.sub(r"[^A-Za-z0-9_.\-]", "", f"{slug}-{code}")[:55] or "leader"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}-{n}", n + 1
+    return name
