@@ -32,6 +32,11 @@ def test_the_audit_log_reads_as_sentences(app, db):
         assert "王老师 批准了浙江省的报名" in page
         assert "浙江领队 提交了浙江省的报名" in page
         assert "2019-05-20 10:00:00" in page  # the portal's clock, China time
+        with app.app_context():  # the review page: the roster and the history in sentences
+            page = client.get(f"/org/d/{d.id}").get_data(as_text=True)
+        roster = page[page.find('id="roster"'):]
+        assert "国际象棋 男子个人" in roster[:2000] and "陈立" in roster[:2000]
+        assert "王老师 批准了浙江省的报名" in page
         with app.app_context():
             page = client.get(f"/org/audit?delegation={d.id}&action=delegation.approve").get_data(as_text=True)
         assert "批准了浙江省的报名" in page and "提交了" not in page

@@ -218,4 +218,4 @@ def test_organiser_returns_with_a_reason_then_approves(server, browser, app, db)
     page.click("#approve")
     page.wait_for_selector(".flash.success")  # the POST's redirect has landed
     assert "已批准" in page.content()
-    assert "delegation.approve" in page.inner_text("main")  # in the audit trail on the page
+    assert "批准了甘肃省的报名" in page.inner_text("main")  # in the audit trail on the page, as a sentence

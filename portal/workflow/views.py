@@ -154,10 +154,40 @@ def review(d):
     subs = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
                               .order_by(Substitution.id.desc())).all()
     extensions = services.extensions_of(d)
+    from ..audit.sentences import details, sentence
     from ..money.services import entry_valid, totals
+    en = is_en()
+    unit = ws.d.unit_name if not ws.d.unit_code else None
+    if unit is None:
+        row = db.session.scalar(select(Unit).where(Unit.code == d.unit_code))
+        unit = (row.name_en if en else row.name_zh) if row else d.unit_code
+    lines = [{"row": a, "text": sentence(a.action, a.actor, unit, a.object_key, en),
+              "details": details(a.action, a.before, a.after, a.reason, en)} for a in audit]
     return render_template("organiser/review.html", ws=ws, d=d, doc=ws.doc, ret=ret, ext=ext, wd=wd,
-                           audit=audit, subs=subs, decision=DecisionForm(), approve_form=FlaskForm(),
-                           extensions=extensions, money=totals(d), valid=entry_valid(d))
+                           audit=lines, subs=subs, decision=DecisionForm(), approve_form=FlaskForm(),
+                           extensions=extensions, money=totals(d), valid=entry_valid(d), roster=_roster(ws))
+
+
+ROSTER_NAMES = 40
+
+
+def _roster(ws) -> list[dict]:
+    """The delegation at a glance for the reviewer: each event (or team) with its players,
+    then officials and staff; long lists cut at ROSTER_NAMES names."""
+    from ..delegations.edit import entry_people
+    from ..delegations.views import role_name
+    out = []
+    for e in ws.doc["entries"]:
+        refs = entry_people(e)
+        label = ws.event_label(e["event"]) + (f" {e['team']}" if e.get("lineup") is not None and e.get("team") else "")
+        out.append({"label": label, "names": [ws.label(r) for r in refs[:ROSTER_NAMES]], "count": len(refs)})
+    for section in ("officials", "staff"):
+        by_role: dict[str, list[str]] = {}
+        for x in ws.doc.get(section) or []:
+            by_role.setdefault(x["role"], []).append(ws.label(x["person"]))
+        for role, names in by_role.items():
+            out.append({"label": role_name(ws, role), "names": names[:ROSTER_NAMES], "count": len(names)})
+    return out
 
 
 def _flash_outcome(out, ok_message):
