@@ -61,6 +61,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .cli import register_cli
     from .delegations.views import bp as workspace_bp
     from .jobs.views import bp as jobs_bp
+    from .results.views import bp as results_bp
     from .money.views import bp as money_bp
     from .workflow.registration import bp as registration_bp
     from .workflow.views import bp as organiser_bp
@@ -68,7 +69,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     init_web(app)
     for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp, registration_bp,
-                      jobs_bp):
+                      jobs_bp, results_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
     from .retention import purge_pending

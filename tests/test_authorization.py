@@ -62,6 +62,8 @@ TABLE = {
     ("money.statement_import", "GET"): (L, D, D, D, A), ("money.statement_import", "POST"): (L, D, D, D, A),
     ("money.assign", "POST"): (L, D, D, D, A),
     ("money.lines", "GET"): (L, D, D, A, A),
+    ("results.results", "GET"): ORG, ("results.results", "POST"): ORG,
+    ("results.standing", "GET"): LEADER_READ,
     ("accounts.bulk_leaders", "GET"): ORG, ("accounts.bulk_leaders", "POST"): ORG,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),

@@ -1,0 +1,1 @@
+"""Final results per event, and the standings the Games' awards make of them."""

@@ -1,0 +1,66 @@
+"""Results entered or imported per event, the medal and points tables, a leader's standing
+(issue 11, item 5)."""
+import datetime as dt
+import io
+
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+def _world(app, db):
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import import_document
+    games = find_games("nmsg-2009")
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from benchmarks.national import delegation_document
+    out = {}
+    for i, unit in enumerate(("zhejiang", "jiangsu", "shanghai")):
+        r = import_document(games, delegation_document(unit, i + 10, 30), dt.datetime(2009, 8, 1, tzinfo=CHINA),
+                            Actor("t"))
+        assert r.ok, r.violations
+        out[unit] = r.delegation
+    db.session.commit()
+    create_account("res-org", "组委会", "organiser", Actor("t"), password="password-123")
+    create_account("res-zj", "浙江领队", "leader", Actor("t"), delegation=out["zhejiang"], password="password-123")
+    return out
+
+
+def _client(app, username):
+    client = app.test_client()
+    app.config["WTF_CSRF_ENABLED"] = False
+    with app.app_context():
+        assert client.post("/login", data={"username": username, "password": "password-123"}).status_code == 302
+    return client
+
+
+def test_results_make_the_medal_table_and_a_leader_sees_his_standing(app, db):
+    d = _world(app, db)
+    org = _client(app, "res-org")
+    try:
+        sheet = "名次,单位,姓名\n1,浙江省,zhejiang0\n2,jiangsu,jiangsu0\n2,上海市,shanghai0\n4,zhejiang,zhejiang1\n"
+        with app.app_context():
+            r = org.post("/org/games/nmsg-2009/results", data={
+                "event": "chess.MIR", "entrants": "24", "file": (io.BytesIO(sheet.encode()), "chess.csv")},
+                content_type="multipart/form-data")
+        assert r.status_code == 302, r.get_data(as_text=True)[:1500]
+        with app.app_context():
+            page = org.get("/org/games/nmsg-2009/results").get_data(as_text=True)
+        medal = page[page.find('id="medal-table"'):]
+        assert medal.find("浙江省") < medal.find("江苏省") and "6.50" in page  # tie for 2nd: (8+5)/2
+        with app.app_context():  # a place that a tie leaves empty is refused, nothing changes
+            r = org.post("/org/games/nmsg-2009/results", data={
+                "event": "chess.MIR", "entrants": "24",
+                "lines": "1, zhejiang, a\n2, jiangsu, b\n2, shanghai, c\n3, zhejiang, d"})
+        assert r.status_code == 422 and "place 3" in r.get_data(as_text=True)
+        leader = _client(app, "res-zj")
+        with app.app_context():
+            page = leader.get(f"/d/{d['zhejiang'].id}/standing").get_data(as_text=True)
+        assert "奖牌榜第 1 名" in page and "zhejiang1" in page
+        with app.app_context():
+            assert leader.get(f"/d/{d['jiangsu'].id}/standing").status_code in (403, 404)
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = True

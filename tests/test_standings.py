@@ -1,0 +1,52 @@
+"""Places, points and medals as nmsg-2009 总则 九 says (issue 11, item 5)."""
+from decimal import Decimal
+
+import pytest
+
+from portal.rules.standings import ResultsError, score_event, standings
+
+
+def _points(placings):
+    return [(p.place, p.unit, p.points, p.medal) for p in placings]
+
+
+def test_six_places_score_13_8_5_3_2_1(definitions):
+    d = definitions["nmsg-2009"]
+    results = [(i, f"u{i}", f"p{i}") for i in range(1, 7)]
+    got = score_event(d, "chess.MIR", 20, results)
+    assert [p.points for p in got] == [Decimal(x) for x in (13, 8, 5, 3, 2, 1)]
+    assert [p.medal for p in got][:4] == ["gold", "silver", "bronze", None]
+
+
+def test_team_events_of_three_or_more_on_the_board_score_17_11_7_4_3_2(definitions):
+    d = definitions["nmsg-2009"]
+    got = score_event(d, "go.MT", 12, [(i, f"u{i}", f"t{i}") for i in range(1, 7)])
+    assert [p.points for p in got] == [Decimal(x) for x in (17, 11, 7, 4, 3, 2)]
+
+
+def test_fewer_than_six_entrants_place_three_scoring_5_3_2(definitions):
+    d = definitions["nmsg-2009"]
+    got = score_event(d, "chess.MIR", 5, [(1, "a", ""), (2, "b", ""), (3, "c", "")])
+    assert [p.points for p in got] == [Decimal(5), Decimal(3), Decimal(2)]
+    with pytest.raises(ResultsError):
+        score_event(d, "chess.MIR", 5, [(1, "a", ""), (2, "b", ""), (3, "c", ""), (4, "d", "")])
+
+
+def test_tied_places_share_the_average_of_the_places_they_fill(definitions):
+    """(四): the next place is left empty; each scores the average of both places' points."""
+    d = definitions["nmsg-2009"]
+    got = score_event(d, "chess.MIR", 20, [(1, "a", ""), (2, "b", ""), (2, "c", ""), (4, "d", "")])
+    assert _points(got) == [(1, "a", Decimal("13.00"), "gold"), (2, "b", Decimal("6.50"), "silver"),
+                            (2, "c", Decimal("6.50"), "silver"), (4, "d", Decimal("3.00"), None)]
+    with pytest.raises(ResultsError):  # a place 3 after a tie for 2nd cannot be
+        score_event(d, "chess.MIR", 20, [(1, "a", ""), (2, "b", ""), (2, "c", ""), (3, "d", "")])
+
+
+def test_medal_and_points_tables_share_ranks_on_equal_counts(definitions):
+    d = definitions["nmsg-2009"]
+    placings = (score_event(d, "chess.MIR", 20, [(1, "zj", ""), (2, "js", ""), (3, "sh", "")])
+                + score_event(d, "chess.WIR", 20, [(1, "js", ""), (2, "zj", ""), (3, "bj", "")]))
+    table = {u.unit: u for u in standings(placings)}
+    assert (table["zj"].gold, table["zj"].silver) == (1, 1) and table["zj"].points == Decimal(21)
+    assert table["zj"].medal_rank == table["js"].medal_rank == 1 and table["sh"].medal_rank == 3
+    assert table["zj"].points_rank == table["js"].points_rank == 1
