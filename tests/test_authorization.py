@@ -64,6 +64,7 @@ TABLE = {
     ("money.lines", "GET"): (L, D, D, A, A),
     ("results.results", "GET"): ORG, ("results.results", "POST"): ORG,
     ("results.standing", "GET"): LEADER_READ,
+    ("results.draw", "GET"): ORG, ("results.draw", "POST"): ORG, ("results.draw_csv", "GET"): ORG,
     ("accounts.bulk_leaders", "GET"): ORG, ("accounts.bulk_leaders", "POST"): ORG,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),
@@ -114,10 +115,12 @@ def world(app, db):
               user_id=users["organiser"].id, status="done", title="t", file_name="t.xlsx",
               mimetype="application/octet-stream")
     db.session.add(job)
+    from portal.results.models import Draw
+    db.session.add(Draw(games_id=games.id, event_code="chess.MI", seed="00", numbers=[[1, 0, "x", "y"]], drawn_by="t"))
     db.session.commit()
     with open(os.path.join(jobs_folder(), "authz-test.xlsx"), "wb") as fh:
         fh.write(b"PK")
-    return {"job_id": job.id, "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
+    return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
             "filename": "app.css", "line_id": line.id, "action": "unlock"}
 

@@ -77,3 +77,46 @@ def standing(d):
     mine = next((u for u in table if u.unit == str(d.id)), None)
     return render_template("results/standing.html", d=d, games=d.games, mine=mine, table=table,
                            names=_names(d.games), events=dict(_events(d.games)))
+
+
+@bp.route("/org/games/<slug>/draw", methods=["GET", "POST"])
+@roles(*ORG)
+def draw(slug):
+    from . import draws
+    games = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    form = FlaskForm()
+    events = [(code, label) for code, label in _events(games)
+              if not next(e for e in definition_of(games).events if e.code == code).is_team]
+    problem = None
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        event = request.form.get("event") or ""
+        made = None
+        if event not in dict(events):
+            problem = _("请选择一个个人项目。")
+        else:
+            made, problem = draws.make_draw(games, event, actor(), request.form.get("reason"))
+        if made is not None:
+            flash(_("已抽签：%(n)d 名选手。", n=len(made.numbers)), "success")
+            return redirect(url_for(".draw", slug=slug, event=event))
+    shown = request.values.get("event") or (events[0][0] if events else "")
+    current = draws.current_draw(games, shown) if shown else None
+    return render_template("results/draw.html", games=games, events=events, shown=shown, current=current,
+                           form=form, problem=problem), (422 if problem else 200)
+
+
+@bp.get("/org/games/<slug>/draw/<event>.csv")
+@roles(*ORG)
+def draw_csv(slug, event):
+    from urllib.parse import quote
+
+    from flask import Response
+
+    from ..sheets import csv_chunks
+    from . import draws
+    games = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    current = draws.current_draw(games, event) or abort(404)
+    rows = [[n, name, unit] for n, _pid, name, unit in current.numbers]
+    return Response(b"".join(csv_chunks(["序号 number", "姓名 name", "单位 unit"], rows)), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(f'{slug}-{event}-draw.csv')}"})

@@ -1,0 +1,63 @@
+"""Drawing player numbers for an individual event from its approved and submitted
+entries: recorded with its seed (reproducible), audited, published as a list; a redraw
+supersedes the last draw and needs a reason."""
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import select, update
+
+from ..audit.services import Actor, record
+from ..db_tx import write_transaction
+from ..delegations.models import Delegation, Entry, EntryMember, Person
+from ..extensions import db
+from ..games.models import Unit
+from ..games.services import definition_of
+from ..rules.draw import draw_numbers
+from .models import Draw
+
+
+def current_draw(games, event_code: str) -> Draw | None:
+    return db.session.scalar(select(Draw).where(Draw.games_id == games.id, Draw.event_code == event_code,
+                                                Draw.superseded.is_(False)).order_by(Draw.id.desc()).limit(1))
+
+
+def entrants(games, event_code: str) -> list[tuple[int, str, str]]:
+    """(person id, name, unit name) of the event's entrants, from one query."""
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    rows = db.session.execute(
+        select(Person.id, Person.name, Delegation.unit_code, Delegation.unit_name)
+        .join(EntryMember, EntryMember.person_id == Person.id).join(Entry, EntryMember.entry_id == Entry.id)
+        .join(Delegation, Entry.delegation_id == Delegation.id)
+        .where(Delegation.games_id == games.id, Delegation.status.in_(("submitted", "approved")),
+               Entry.event_code == event_code)).all()
+    return sorted({(pid, name, units.get(code, name_ or code or "")) for pid, name, code, name_ in rows})
+
+
+def make_draw(games, event_code: str, actor: Actor, reason: str | None = None,
+              seed: str | None = None) -> tuple[Draw | None, str | None]:
+    """Draw (or redraw, with a reason). Returns (draw, problem)."""
+    event = next((e for e in definition_of(games).events if e.code == event_code), None)
+    if event is None or event.is_team:
+        return None, "只能为个人项目抽签 / numbers are drawn for individual events"
+    reason = (reason or "").strip()
+    with write_transaction():
+        last = current_draw(games, event_code)
+        if last is not None and not reason:
+            return None, "重新抽签须说明理由 / a redraw needs a reason"
+        people = entrants(games, event_code)
+        if not people:
+            return None, "该项目还没有报名 / nobody is entered in this event"
+        seed = seed or secrets.token_hex(8)
+        by_key = {str(pid): (pid, name, unit) for pid, name, unit in people}
+        numbers = [[n, *by_key[key]] for n, key in draw_numbers(list(by_key), seed)]
+        if last is not None:
+            db.session.execute(update(Draw).where(Draw.id == last.id).values(superseded=True))
+        draw = Draw(games_id=games.id, event_code=event_code, seed=seed, numbers=numbers,
+                    reason=reason or None, drawn_by=actor.label)
+        db.session.add(draw)
+        db.session.flush()
+        record(actor, "draw.redraw" if last else "draw.make", "event", event_code,
+               before={"seed": last.seed} if last else None,
+               after={"seed": seed, "entrants": len(numbers), "games": games.slug}, reason=reason or None)
+        return draw, None
