@@ -62,6 +62,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .delegations.views import bp as workspace_bp
     from .jobs.views import bp as jobs_bp
     from .results.views import bp as results_bp
+    from .venue.views import bp as venue_bp
     from .money.views import bp as money_bp
     from .workflow.registration import bp as registration_bp
     from .workflow.views import bp as organiser_bp
@@ -69,7 +70,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     init_web(app)
     for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp, registration_bp,
-                      jobs_bp, results_bp):
+                      jobs_bp, results_bp, venue_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
     from .retention import purge_pending

@@ -1,0 +1,224 @@
+"""Accreditation cards (参赛证) for every person of an approved delegation: photo, name,
+unit, role in its colour, events, and a QR code carrying a signed card code (never the ID
+number). Printed as PDF, 8 cards to an A4 page with cut marks, or one A6 card a page.
+
+youth-gomoku-2015 十一(二): photos are collected "制作参赛证用", leaders, coaches and
+companions register "便于统一制作证件"."""
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, field
+
+from flask import current_app
+from itsdangerous import BadSignature, URLSafeSerializer
+from sqlalchemy import select
+
+from ..delegations.edit import entry_people
+from ..delegations.files import UploadedFile
+from ..delegations.models import Delegation
+from ..delegations.services import export_document
+from ..extensions import db
+from ..games.models import Unit
+from ..games.services import definition_of
+
+ROLES = {  # role -> (zh, en, colour)
+    "athlete": ("运动员", "Athlete", "#b71c1c"), "leader": ("领队", "Team leader", "#1f4e9a"),
+    "coach": ("教练", "Coach", "#2e7d32"), "leader_coach": ("领队兼教练", "Leader-coach", "#1f4e9a"),
+    "companion": ("随队", "Companion", "#6a1b9a"), "staff": ("工作人员", "Staff", "#e65100"),
+    "head": ("团长", "Head of delegation", "#37474f"), "deputy_head": ("副团长", "Deputy head", "#37474f"),
+}
+MIN_PHOTO = (150, 200)  # pixels: below this a printed photo cannot be recognised
+
+
+@dataclass
+class Card:
+    delegation_id: int
+    ref: str
+    name: str
+    unit: str
+    role: str
+    events: list[str] = field(default_factory=list)
+    photo_path: str | None = None
+    photo_problem: str | None = None
+    code: str = ""
+
+
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="accreditation-card")
+
+
+def card_code(delegation_id: int, ref: str) -> str:
+    return _serializer().dumps([delegation_id, ref])
+
+
+def read_code(code: str) -> tuple[int, str] | None:
+    try:
+        delegation_id, ref = _serializer().loads((code or "").strip())
+        return int(delegation_id), str(ref)
+    except (BadSignature, ValueError, TypeError):
+        return None
+
+
+def cards_for(games, delegation_id: int | None = None) -> list[Card]:
+    """The cards of the approved delegations (or one of them), people in document order."""
+    definition = definition_of(games)
+    events = {e.code: e for e in definition.events}
+    sports = {s.code: s for s in definition.sports}
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    q = select(Delegation).where(Delegation.games_id == games.id, Delegation.status == "approved")
+    if delegation_id:
+        q = q.where(Delegation.id == delegation_id)
+    delegations = db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
+    photos = {}
+    for f in db.session.scalars(select(UploadedFile).where(
+            UploadedFile.delegation_id.in_([d.id for d in delegations]), UploadedFile.kind == "photo")
+            .order_by(UploadedFile.id)):
+        photos[(f.delegation_id, f.person_ref)] = f  # the latest upload wins
+    out = []
+    folder = current_app.config["UPLOAD_FOLDER"]
+    for d in delegations:
+        doc = export_document(d)
+        unit = units.get(d.unit_code, d.unit_name or d.unit_code or "")
+        roles: dict[str, list[str]] = {}
+        played: dict[str, list[str]] = {}
+        for e in doc["entries"]:
+            ev = events.get(e["event"])
+            label = f"{sports[ev.sport].name.zh}{ev.name.zh}" if ev else e["event"]
+            for ref in entry_people(e):
+                played.setdefault(ref, []).append(label)
+        for section in ("officials", "staff"):
+            for x in doc.get(section) or []:
+                roles.setdefault(x["person"], []).append(x["role"])
+        for c in doc.get("companions") or []:
+            roles.setdefault(c["person"], []).append("companion")
+        for p in doc["people"]:
+            role = "athlete" if p["ref"] in played else (roles.get(p["ref"]) or ["staff"])[0]
+            card = Card(d.id, p["ref"], p["name"], unit, role, played.get(p["ref"], []),
+                        code=card_code(d.id, p["ref"]))
+            f = photos.get((d.id, p["ref"]))
+            if f is None:
+                card.photo_problem = "没有照片 / no photo"
+            elif f.content_type not in ("image/jpeg", "image/png"):
+                card.photo_problem = "照片不是图片文件（JPG 或 PNG）/ the photo is not an image"
+            else:
+                path = os.path.join(folder, str(d.id), f"{f.sha256}.{'jpg' if f.content_type == 'image/jpeg' else 'png'}")
+                card.photo_problem = _photo_problem(path)
+                if card.photo_problem is None:
+                    card.photo_path = path
+            out.append(card)
+    return out
+
+
+def _photo_problem(path: str) -> str | None:
+    from PIL import Image, UnidentifiedImageError
+    try:
+        with Image.open(path) as im:
+            im.verify()
+        with Image.open(path) as im:
+            w, h = im.size
+    except (OSError, UnidentifiedImageError):
+        return "照片文件损坏或无法读取 / the photo cannot be read"
+    if w < MIN_PHOTO[0] or h < MIN_PHOTO[1]:
+        return f"照片太小（{w}×{h} 像素，至少 {MIN_PHOTO[0]}×{MIN_PHOTO[1]}）/ the photo is too small ({w}×{h} px)"
+    return None
+
+
+def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
+    """8 cards (105 × 74 mm) to an A4 page with cut marks, or one card to an A6 page."""
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+    from reportlab.graphics.shapes import Drawing
+    from reportlab.lib.colors import HexColor, white
+    from reportlab.lib.pagesizes import A4, A6, landscape
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+    if "STSong-Light" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    font = "STSong-Light"
+    out = io.BytesIO()
+    page = landscape(A6) if layout == "a6" else A4
+    c = canvas.Canvas(out, pagesize=page)
+    c.setTitle(f"{games.name_zh} 参赛证")
+    w, h = (page[0], page[1]) if layout == "a6" else (105 * mm, A4[1] / 4)
+    per_page = 1 if layout == "a6" else 8
+
+    def slot(i):
+        if layout == "a6":
+            return 0, 0
+        col, row = i % 2, (i // 2) % 4
+        return col * w, page[1] - (row + 1) * h
+
+    for i, card in enumerate(cards):
+        if i and i % per_page == 0:
+            c.showPage()
+        x, y = slot(i % per_page)
+        zh, _en, colour = ROLES.get(card.role, ROLES["staff"])
+        c.setFillColor(HexColor(colour))
+        c.rect(x, y + h - 14 * mm, w, 14 * mm, stroke=0, fill=1)
+        c.setFillColor(white)
+        c.setFont(font, 9)
+        c.drawString(x + 4 * mm, y + h - 6 * mm, games.name_zh[:40])
+        c.setFont(font, 14)
+        c.drawString(x + 4 * mm, y + h - 12 * mm, zh)
+        c.setFillColor(HexColor("#000000"))
+        px, py, pw, ph = x + 4 * mm, y + 6 * mm, 25 * mm, 35 * mm
+        if card.photo_path:
+            c.drawImage(card.photo_path, px, py, pw, ph, preserveAspectRatio=True, anchor="c")
+        else:
+            c.setStrokeColor(HexColor("#999999"))
+            c.rect(px, py, pw, ph, stroke=1, fill=0)
+            c.setFont(font, 7)
+            c.drawCentredString(px + pw / 2, py + ph / 2, "照片")
+        c.setFont(font, 16)
+        c.drawString(x + 33 * mm, y + h - 24 * mm, card.name[:12])
+        c.setFont(font, 9)
+        c.drawString(x + 33 * mm, y + h - 31 * mm, card.unit[:18])
+        for k, ev in enumerate(card.events[:4]):
+            c.drawString(x + 33 * mm, y + h - (37 + 5 * k) * mm, ev[:16])
+        qr = QrCodeWidget(card.code)
+        bx0, by0, bx1, by1 = qr.getBounds()
+        size = 24 * mm
+        d = Drawing(size, size, transform=[size / (bx1 - bx0), 0, 0, size / (by1 - by0), 0, 0])
+        d.add(qr)
+        renderPDF.draw(d, c, x + w - size - 3 * mm, y + 3 * mm)
+        if layout != "a6":
+            _cut_marks(c, x, y, w, h, mm)
+    if not cards:
+        c.setFont(font, 12)
+        c.drawString(20 * mm, page[1] - 30 * mm, "没有已批准的人员。")
+    c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+def _cut_marks(c, x, y, w, h, mm):
+    c.setStrokeColorRGB(0.6, 0.6, 0.6)
+    c.setLineWidth(0.3)
+    for cx, cy in ((x, y), (x + w, y), (x, y + h), (x + w, y + h)):
+        c.line(cx - 2 * mm, cy, cx + 2 * mm, cy)
+        c.line(cx, cy - 2 * mm, cx, cy + 2 * mm)
+
+
+def scan(code: str) -> dict:
+    """What the desk sees for a scanned card: valid (with the person) or void, and why."""
+    from ..workflow.models import Substitution
+    found = read_code(code)
+    if found is None:
+        return {"status": "invalid"}
+    delegation_id, ref = found
+    d = db.session.get(Delegation, delegation_id)
+    if d is None:
+        return {"status": "void", "why": "registration_gone"}
+    person = next((p for p in export_document(d)["people"] if p["ref"] == ref), None)
+    if person is None:
+        sub = db.session.scalar(select(Substitution).where(
+            Substitution.delegation_id == d.id, Substitution.out_ref == ref, Substitution.status == "approved")
+            .order_by(Substitution.id.desc()).limit(1))
+        return {"status": "void", "why": "substituted" if sub else "not_registered", "delegation": d,
+                "name": sub.out_name if sub else None, "replaced_by": (sub.in_person or {}).get("name") if sub else None}
+    if d.status == "withdrawn":
+        return {"status": "void", "why": "withdrawn", "delegation": d, "name": person["name"]}
+    return {"status": "valid", "delegation": d, "person": person}

@@ -1,0 +1,62 @@
+"""Cards for printing, and the desk's scan (a keyboard-wedge scanner typing the card's code
+into the field, or the browser's camera where it has BarcodeDetector)."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request, send_file
+from sqlalchemy import select
+
+from ..accounts.access import roles
+from ..delegations.models import Delegation
+from ..extensions import db
+from ..games.models import Games, Unit
+from ..privacy import record_access
+from . import cards as card_service
+
+bp = Blueprint("venue", __name__)
+ORG = ("organiser", "admin")
+
+
+def _games(slug):
+    return db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+
+
+@bp.get("/org/games/<slug>/cards")
+@roles(*ORG)
+def cards(slug):
+    """Before printing: who has no usable photo, per delegation."""
+    games = _games(slug)
+    delegation_id = request.args.get("delegation", type=int)
+    all_cards = card_service.cards_for(games, delegation_id)
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    delegations = [(d.id, units.get(d.unit_code, d.unit_name or d.unit_code or "")) for d in db.session.scalars(
+        select(Delegation).where(Delegation.games_id == games.id, Delegation.status == "approved")
+        .order_by(Delegation.unit_code, Delegation.id))]
+    return render_template("venue/cards.html", games=games, cards=all_cards, delegations=delegations,
+                           delegation_id=delegation_id, roles=card_service.ROLES,
+                           problems=[c for c in all_cards if c.photo_problem])
+
+
+@bp.get("/org/games/<slug>/cards.pdf")
+@roles(*ORG)
+def cards_pdf(slug):
+    games = _games(slug)
+    delegation_id = request.args.get("delegation", type=int)
+    layout = "a6" if request.args.get("layout") == "a6" else "a4"
+    all_cards = card_service.cards_for(games, delegation_id)
+    record_access("personal_data.export", [(c.ref, c.name) for c in all_cards], what="cards.pdf",
+                  delegation=db.session.get(Delegation, delegation_id) if delegation_id else None,
+                  games_slug=games.slug)
+    from io import BytesIO
+    return send_file(BytesIO(card_service.cards_pdf(games, all_cards, layout)), mimetype="application/pdf",
+                     as_attachment=True, download_name=f"{games.slug}-cards{'-' + str(delegation_id) if delegation_id else ''}.pdf")
+
+
+@bp.get("/org/scan")
+@roles(*ORG)
+def scan():
+    code = (request.args.get("code") or "").strip()[:300]
+    result = card_service.scan(code) if code else None
+    if result and result.get("status") == "valid":
+        p = result["person"]
+        record_access("personal_data.view", [(p["ref"], p["name"])], delegation=result["delegation"], what="card scan")
+    return render_template("venue/scan.html", code=code, result=result)
