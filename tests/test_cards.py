@@ -6,6 +6,7 @@ import io
 import os
 import struct
 import zlib
+from decimal import Decimal
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -63,3 +64,61 @@ def test_cards_photos_and_the_scan(app, db):
         assert "无法识别" in forged and "证件作废" in gone
     finally:
         app.config["WTF_CSRF_ENABLED"] = True
+
+
+def test_check_in_asks_for_the_documents_and_returns_the_deposit(app, db):
+    """shaanxi-mind-2025 十(二): ID copy, health certificate, insurance and the safety pledge
+    shown at check-in; 十一(三): the 100 deposit is returned after check-in."""
+    from builders import doc, individual, person
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.money.services import sync_charges, totals
+    from portal.venue.checkin import check_in
+    from portal.workflow import services as svc
+    games = find_games("shaanxi-mind-2025")
+    entrant = person("p1", "M", "1988-08-08", unit="shaanxi", docs=("photo",), name="刘强")
+    out = svc.import_document(games, doc("shaanxi-mind-2025", unit=None, people=[entrant],
+                                         entries=[individual("gomoku.OPEN", "p1")]),
+                              dt.datetime(2025, 9, 1, tzinfo=CHINA), Actor("t"))
+    assert out.ok, out.violations
+    d = out.delegation
+    assert svc.approve(d, Actor("组委会"), dt.datetime(2025, 9, 2, tzinfo=CHINA)).ok
+    sync_charges(d, Actor("t"))
+    db.session.commit()
+    deposit_before = totals(d)["credit"]
+    at = dt.datetime(2025, 9, 19, 15, 0, tzinfo=CHINA)
+    ok, message = check_in(d, "p1", ["id_copy"], Actor("前台"), at)
+    assert not ok and "health_certificate" in message
+    ok, message = check_in(d, "p1", ["id_copy", "health_certificate", "insurance_proof", "safety_pledge"],
+                           Actor("前台"), at)
+    assert ok, message
+    db.session.commit()
+    assert totals(d)["credit"] - deposit_before == Decimal("100.00")
+    ok, message = check_in(d, "p1", [], Actor("前台"), at)
+    assert not ok and "已经报到" in message
+
+
+def test_an_early_arrival_is_refused_where_the_regulation_says_so(app, db):
+    """youth-gomoku-2015 十一(九): players report the day before; early arrivals are not received."""
+    from builders import doc, individual, person
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.venue.checkin import check_in
+    from portal.workflow import services as svc
+    games = find_games("youth-gomoku-2015")
+    kid = person("b", "M", "2006-06-06", docs=("photo", "id_copy"))
+    out = svc.import_document(games, doc("youth-gomoku-2015", unit={"name": "河西棋院", "kind": "club"}, people=[kid],
+                                         entries=[individual("gomoku.MCA", "b")]),
+                              dt.datetime(2015, 7, 1, tzinfo=CHINA), Actor("t"))
+    assert svc.approve(out.delegation, Actor("组委会"), dt.datetime(2015, 7, 2, tzinfo=CHINA)).ok
+    db.session.commit()
+    from portal.games.services import definition_of
+    from portal.rules.stay import person_window
+    from portal.delegations.services import export_document
+    window = person_window(definition_of(games), export_document(out.delegation), "b")
+    early = dt.datetime.combine(window.first_night - dt.timedelta(days=1), dt.time(10), CHINA)
+    ok, message = check_in(out.delegation, "b", [], Actor("前台"), early)
+    assert not ok and "不予接待" in message
+    ok, message = check_in(out.delegation, "b", [], Actor("前台"),
+                           dt.datetime.combine(window.first_night, dt.time(10), CHINA))
+    assert ok, message

@@ -54,9 +54,49 @@ def cards_pdf(slug):
 @bp.get("/org/scan")
 @roles(*ORG)
 def scan():
+    from flask_wtf import FlaskForm
+
+    from ..delegations.names import DOCUMENT_NAMES
+    from ..games.services import definition_of
+    from .checkin import documents_due
+    from .models import CheckIn
     code = (request.args.get("code") or "").strip()[:300]
     result = card_service.scan(code) if code else None
+    due, arrived = [], None
     if result and result.get("status") == "valid":
-        p = result["person"]
-        record_access("personal_data.view", [(p["ref"], p["name"])], delegation=result["delegation"], what="card scan")
-    return render_template("venue/scan.html", code=code, result=result)
+        p, d = result["person"], result["delegation"]
+        record_access("personal_data.view", [(p["ref"], p["name"])], delegation=d, what="card scan")
+        from ..delegations.services import export_document
+        due = documents_due(definition_of(d.games), export_document(d), p["ref"])
+        arrived = db.session.scalar(select(CheckIn).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == p["ref"]))
+    return render_template("venue/scan.html", code=code, result=result, due=due, arrived=arrived,
+                           document_names=DOCUMENT_NAMES, form=FlaskForm())
+
+
+@bp.post("/org/checkin")
+@roles(*ORG)
+def check_in():
+    from flask import flash, redirect, url_for
+    from flask_wtf import FlaskForm
+
+    from ..accounts.views import actor
+    from ..clock import now
+    from .checkin import check_in as mark_arrived
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    code = (request.form.get("code") or "")[:300]
+    found = card_service.read_code(code)
+    if found is None:
+        abort(400)
+    d = db.session.get(Delegation, found[0]) or abort(404)
+    ok, message = mark_arrived(d, found[1], request.form.getlist("documents"), actor(), now())
+    flash(message, "success" if ok else "error")
+    return redirect(url_for(".scan", code=code))
+
+
+@bp.get("/org/games/<slug>/checkin")
+@roles(*ORG)
+def desk(slug):
+    from .checkin import desk_summary
+    games = _games(slug)
+    return render_template("venue/desk.html", games=games, rows=desk_summary(games))

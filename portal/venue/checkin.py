@@ -1,0 +1,93 @@
+"""The check-in desk: a registered person arrives, shows the documents the regulation asks
+for at check-in, and is marked arrived. Arrival before the allowed day is refused where the
+regulation says so (youth-gomoku-2015 十一(九) "提前报到者大会不予接待"). Once every entrant of
+a delegation is in, a deposit returned after check-in (shaanxi-mind-2025 十一(三)) is
+credited."""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import func, select
+
+from ..audit.services import Actor, record
+from ..db_tx import lock_row, write_transaction
+from ..delegations.edit import athletes
+from ..delegations.models import Delegation
+from ..delegations.services import export_document
+from ..extensions import db
+from ..games.services import definition_of
+from ..rules.definition import DocumentsRule
+from ..rules.stay import person_window
+from .models import CheckIn
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+def documents_due(definition, doc: dict, ref: str) -> list[str]:
+    """Document kinds this person shows at check-in, by the fixture's rules."""
+    is_athlete = ref in athletes(doc)
+    due = []
+    for rule in definition.rules_of(DocumentsRule):
+        if rule.due != "checkin":
+            continue
+        if rule.who == "athletes" and not is_athlete:
+            continue
+        for kind in rule.documents:
+            if kind not in due:
+                due.append(kind)
+    return due
+
+
+def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.datetime) -> tuple[bool, str]:
+    """Mark a person arrived; (ok, message)."""
+    definition = definition_of(d.games)
+    with write_transaction():
+        d = lock_row(Delegation, d.id)
+        if d.status != "approved":
+            return False, "该代表团的报名未获批准，不予报到 / the entry is not approved"
+        doc = export_document(d)
+        person = next((p for p in doc["people"] if p["ref"] == ref), None)
+        if person is None:
+            return False, "此人不在报名名单中，不予报到 / not registered"
+        if db.session.scalar(select(CheckIn.id).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == ref)):
+            return False, f"{person['name']} 已经报到 / already checked in"
+        window = person_window(definition, doc, ref)
+        today = at.astimezone(CHINA).date()
+        if window.strict and today < window.first_night:
+            return False, (f"规程规定最早 {window.first_night.isoformat()} 报到，提前报到者大会不予接待 / "
+                           f"arrivals before {window.first_night.isoformat()} are not received")
+        due = documents_due(definition, doc, ref)
+        missing = [k for k in due if k not in shown]
+        if missing:
+            return False, "缺少报到时须出示的材料 / documents not shown: " + "、".join(missing)
+        db.session.add(CheckIn(delegation_id=d.id, person_ref=ref, person_name=person["name"],
+                               documents=sorted(set(shown) & set(due)), arrived_at=at, checked_by=actor.label))
+        db.session.flush()
+        record(actor, "checkin.arrive", "person", person["name"], delegation=d,
+               after={"ref": ref, "documents": sorted(set(shown) & set(due))})
+        entrants = athletes(doc)
+        arrived = set(db.session.scalars(select(CheckIn.person_ref).where(CheckIn.delegation_id == d.id)))
+        if entrants and entrants <= arrived:
+            from ..money.services import release_deposit
+            release_deposit(d, actor)
+        return True, f"{person['name']} 已报到 / checked in"
+
+
+def desk_summary(games) -> list[dict]:
+    """Per approved delegation: people registered and arrived, from two queries."""
+    from ..delegations.models import Person
+    from ..games.models import Unit
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    registered = dict(db.session.execute(
+        select(Person.delegation_id, func.count()).join(Delegation, Person.delegation_id == Delegation.id)
+        .where(Delegation.games_id == games.id, Delegation.status == "approved").group_by(Person.delegation_id)).all())
+    arrived = dict(db.session.execute(
+        select(CheckIn.delegation_id, func.count()).join(Delegation, CheckIn.delegation_id == Delegation.id)
+        .where(Delegation.games_id == games.id).group_by(CheckIn.delegation_id)).all())
+    out = []
+    for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
+                                                         Delegation.status == "approved")
+                                .order_by(Delegation.unit_code, Delegation.id)):
+        out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
+                    "registered": registered.get(d.id, 0), "arrived": arrived.get(d.id, 0)})
+    return out
