@@ -34,6 +34,55 @@ class SelfRegistrationForm(PersonForm):
     confirm = PasswordField(_l("再次输入密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
 
 
+# A rule's code -> the form field it is about (the rest are shown above the form).
+CODE_FIELDS = [("ID_", "id_number"), ("ACCEPTED_ID", "id_type"), ("GENDER", "gender"), ("AGE", "birth_date"),
+               ("BIRTH", "birth_date"), ("REGISTRATION", "registration_unit"), ("UNIVERSITY", "university_code"),
+               ("RATING", "fide_rating"), ("NAME", "name")]
+
+
+def _check_account(form) -> bool:
+    ok = True
+    username = (form.username.data or "").strip()
+    if username and db.session.scalar(select(User).where(User.username == username)):
+        form.username.errors = list(form.username.errors) + [_("该用户名已被使用")]
+        ok = False
+    if form.password.data and (problem := password_problem_for(None, form.password.data, username,
+                                                               names=(form.name.data or "",))):
+        form.password.errors = list(form.password.errors) + [problem[1] if is_en() else problem[0]]
+        ok = False
+    return ok
+
+
+def _rule_errors_on_fields(games, document: dict, form, problems: list) -> bool:
+    """The regulation's errors on the person as typed (no database lookups of others: an
+    entrant learns nothing about who else registered), put on their fields; the rest go
+    to `problems`. True when there is none."""
+    from ..delegations.services import judge
+    from ..rules import parse_document
+    parsed, schema = parse_document(document)
+    violations = schema + (judge(games, parsed, now(), stored=False) if parsed is not None else [])
+    en = is_en()
+    clean = True
+    for v in violations:
+        if not v.is_error:
+            continue
+        clean = False
+        field = None
+        if v.path and v.path.startswith("people[0]."):
+            name = v.path.split(".", 1)[1].split(".")[0].split("[")[0]
+            field = {"registration": "registration_unit", "university": "university_code"}.get(name, name)
+        elif "p1" in (v.people or []):
+            field = next((f for prefix, f in CODE_FIELDS if v.code.startswith(prefix)), None)
+        target = getattr(form, field, None) if field else None
+        message = v.en if en else v.zh
+        if target is not None and hasattr(target, "errors"):
+            if not target.errors:  # the form's own message says it already
+                target.errors = list(target.errors) + [message]
+        else:
+            problems.append(v)
+    return clean
+
+
 @bp.route("/register/<slug>", methods=["GET", "POST"])
 @rate_limit("RATE_LIMIT_REGISTER")
 def register(slug):
@@ -47,17 +96,17 @@ def register(slug):
     form = SelfRegistrationForm()
     form.event.choices = [(e.code, e.name.en if is_en() else e.name.zh) for e in definition.events if not e.is_team]
     problems = []
-    if request.method == "POST" and stage.stage in ("declaration", "names") and form.validate_on_submit():
-        if db.session.scalar(select(User).where(User.username == form.username.data.strip())):
-            form.username.errors.append(_("该用户名已被使用"))
-        elif problem := password_problem_for(None, form.password.data, form.username.data,
-                                                      names=(form.name.data or "",)):
-            form.password.errors.append(problem[1] if is_en() else problem[0])
-        else:
-            person = form.to_person("p1")
-            document = {"format": FORMAT, "games": slug, "unit": None, "declarations": [], "people": [person],
-                        "entries": [{"event": form.event.data, "people": ["p1"]}], "officials": [], "staff": [],
-                        "companions": []}
+    if request.method == "POST" and stage.stage in ("declaration", "names"):
+        # Every problem at once: the form's own checks, the account's, and the regulation's
+        # on the person as typed, each on its field where it has one.
+        form_ok = form.validate_on_submit()
+        account_ok = _check_account(form)
+        person = form.to_person("p1")
+        document = {"format": FORMAT, "games": slug, "unit": None, "declarations": [], "people": [person],
+                    "entries": [{"event": form.event.data, "people": ["p1"]}], "officials": [], "staff": [],
+                    "companions": []}
+        rules_ok = _rule_errors_on_fields(games, document, form, problems)
+        if form_ok and account_ok and rules_ok:
             outcome = import_document(games, document, now(), Actor(person["name"] or "entrant", ip=request.remote_addr))
             if outcome.status in ("submitted", "waitlisted"):
                 user, _token = create_account(form.username.data, person["name"], "leader",
