@@ -25,7 +25,7 @@ from ..games.services import definition_of
 ROLES = {  # role -> (zh, en, colour)
     "athlete": ("运动员", "Athlete", "#b71c1c"), "leader": ("领队", "Team leader", "#1f4e9a"),
     "coach": ("教练", "Coach", "#2e7d32"), "leader_coach": ("领队兼教练", "Leader-coach", "#1f4e9a"),
-    "companion": ("随队", "Companion", "#6a1b9a"), "staff": ("工作人员", "Staff", "#e65100"),
+    "companion": ("随队", "Companion", "#6a1b9a"), "staff": ("工作人员", "Staff", "#b03f00"),
     "head": ("团长", "Head of delegation", "#37474f"), "deputy_head": ("副团长", "Deputy head", "#37474f"),
 }
 MIN_PHOTO = (150, 200)  # pixels: below this a printed photo cannot be recognised

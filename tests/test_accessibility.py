@@ -1,0 +1,74 @@
+"""Every main page of every role passes axe-core (run in Debian's Chromium) with no serious
+or critical violation, at desktop and phone width (issue 10)."""
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from test_browser import CHROMIUM, browser, login, server  # noqa: F401  (fixtures)
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+CHINA = dt.timezone(dt.timedelta(hours=8))
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+def _violations(page):
+    page.add_script_tag(content=AXE)
+    result = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+    }""")
+    return result
+
+
+@pytest.fixture
+def people(app, db):
+    from builders import doc, individual, person
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    d = save(new_delegation(find_games("nmsg-2019"), "hainan"),
+             doc("nmsg-2019", unit="hainan", people=[person("p1", year=2019, unit="hainan", name="林峰")],
+                 entries=[individual("chess.MI", "p1")]), Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
+    db.session.commit()
+    create_account("a11y-l", "领队", "leader", Actor("t"), delegation=d, password="yellow-mountain-pine-19")
+    create_account("a11y-o", "组委会", "organiser", Actor("t"), password="yellow-mountain-pine-19")
+    create_account("a11y-a", "财务", "accountant", Actor("t"), password="yellow-mountain-pine-19")
+    return d
+
+
+PAGES = {
+    "a11y-l": ["/d/{d}", "/d/{d}/declarations", "/d/{d}/people", "/d/{d}/entries", "/d/{d}/roles",
+               "/d/{d}/people/p1", "/d/{d}/upload", "/d/{d}/substitutions", "/d/{d}/statement"],
+    "a11y-o": ["/org/", "/org/games/nmsg-2019", "/org/queue", "/org/d/{d}", "/org/audit", "/org/accounts",
+               "/org/accounts/bulk", "/org/games/nmsg-2019/results", "/org/games/nmsg-2019/draw",
+               "/org/games/nmsg-2019/cards", "/org/scan"],
+    "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
+}
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_no_serious_accessibility_violations(server, browser, people, width, tmp_path):  # noqa: F811
+    """And at phone width nothing makes the page itself scroll sideways (wide tables scroll
+    inside their card); a screenshot of each page is kept in the test's folder."""
+    found = {}
+    for user, urls in PAGES.items():
+        page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
+        login(page, server, user, "yellow-mountain-pine-19")
+        for url in urls:
+            page.goto(server + url.format(d=people.id))
+            problems = _violations(page)
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            if overflow > 1:
+                widest = page.evaluate("""() => [...document.querySelectorAll('body *')]
+                    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
+                                 && !e.closest('.table-wrap'))
+                    .slice(0, 3).map(e => e.tagName + '.' + e.className).join(', ')""")
+                problems.append(f"page scrolls sideways by {overflow}px at {width}px ({widest})")
+            page.screenshot(path=str(tmp_path / f"{user}-{width}-{url.strip('/').replace('/', '_') or 'home'}.png"))
+            if problems:
+                found[url] = problems
+        page.close()
+    assert found == {}, "\n".join(f"{u}: {p}" for u, p in found.items())
