@@ -37,16 +37,22 @@ def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None =
                      reveal: bool = False) -> dict[str, str]:
     """The document's identity numbers that other delegations of these Games use -> who uses
     them, for the organisers (`reveal`); for anyone else -> "" (never another unit's people)."""
-    q = (select(Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name)
-         .join(Delegation, Person.delegation_id == Delegation.id)
-         .where(Delegation.games_id == games.id, Person.id_number.is_not(None),
-                Delegation.status != "withdrawn"))
     own_numbers = {normalise(p.id_number) for p in doc.people if p.id_number}
     if not own_numbers:
         return {}
     unit_names = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
     out = {}
-    for number, delegation_id, unit_code, unit_name in db.session.execute(q):
+    # Only rows holding one of this document's numbers (stored numbers are normalised; the
+    # index on id_number finds them), in chunks that every database's parameter limit takes.
+    numbers = sorted(own_numbers)
+    rows = []
+    for i in range(0, len(numbers), 10000):
+        rows += db.session.execute(
+            select(Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name)
+            .join(Delegation, Person.delegation_id == Delegation.id)
+            .where(Delegation.games_id == games.id, Person.id_number.in_(numbers[i:i + 10000]),
+                   Delegation.status != "withdrawn")).all()
+    for number, delegation_id, unit_code, unit_name in rows:
         if delegation_id == exclude_delegation_id:
             continue
         if doc.unit_code is not None and unit_code == doc.unit_code:
