@@ -64,7 +64,7 @@ TABLE = {
     ("money.lines", "GET"): (L, D, D, A, A),
     ("results.results", "GET"): ORG, ("results.results", "POST"): ORG,
     ("results.standing", "GET"): LEADER_READ,
-    ("venue.check_in", "POST"): ORG, ("venue.desk", "GET"): ORG,
+    ("venue.check_in", "POST"): ORG, ("venue.desk", "GET"): ORG, ("venue.confirm_no_shows", "POST"): ORG,
     ("venue.cards", "GET"): ORG, ("venue.cards_pdf", "GET"): ORG, ("venue.scan", "GET"): ORG,
     ("results.draw", "GET"): ORG, ("results.draw", "POST"): ORG, ("results.draw_csv", "GET"): ORG,
     ("accounts.bulk_leaders", "GET"): ORG, ("accounts.bulk_leaders", "POST"): ORG,

@@ -122,3 +122,33 @@ def test_an_early_arrival_is_refused_where_the_regulation_says_so(app, db):
     ok, message = check_in(out.delegation, "b", [], Actor("前台"),
                            dt.datetime.combine(window.first_night, dt.time(10), CHINA))
     assert ok, message
+
+
+def test_no_shows_keep_their_deposit_once_play_has_started(app, db):
+    """shaanxi-mind-2025 十一(三): the deposit is kept from entrants who do not come."""
+    from sqlalchemy import select
+
+    from builders import doc, individual, person
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.money.models import LedgerEntry
+    from portal.money.services import sync_charges
+    from portal.venue.checkin import confirm_no_shows, no_shows
+    from portal.workflow import services as svc
+    games = find_games("shaanxi-mind-2025")
+    entrant = person("p1", "M", "1988-08-08", unit="shaanxi", docs=("photo",), name="缺席者")
+    d = svc.import_document(games, doc("shaanxi-mind-2025", unit=None, people=[entrant],
+                                       entries=[individual("gomoku.OPEN", "p1")]),
+                            dt.datetime(2025, 9, 1, tzinfo=CHINA), Actor("t")).delegation
+    assert svc.approve(d, Actor("组委会"), dt.datetime(2025, 9, 2, tzinfo=CHINA)).ok
+    sync_charges(d, Actor("t"))
+    db.session.commit()
+    assert [name for _ref, name in no_shows(games)[0]["missing"]] == ["缺席者"]
+    n, problem = confirm_no_shows(games, Actor("组委会"), dt.datetime(2025, 9, 19, 20, 0, tzinfo=CHINA))
+    assert n == 0 and "开始" in problem  # not before play starts
+    n, problem = confirm_no_shows(games, Actor("组委会"), dt.datetime(2025, 9, 20, 9, 0, tzinfo=CHINA))
+    assert n == 1 and problem is None
+    db.session.rollback()
+    kept = db.session.scalars(select(LedgerEntry).where(LedgerEntry.delegation_id == d.id,
+                                                        LedgerEntry.kind == "forfeit")).all()
+    assert [(e.fee_code, e.amount) for e in kept] == [("deposit", Decimal("100.00"))]

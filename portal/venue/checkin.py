@@ -91,3 +91,45 @@ def desk_summary(games) -> list[dict]:
         out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
                     "registered": registered.get(d.id, 0), "arrived": arrived.get(d.id, 0)})
     return out
+
+
+def no_shows(games) -> list[dict]:
+    """Per approved delegation, its entrants who have not checked in (names), from the
+    stored documents of those delegations."""
+    out = []
+    for row in desk_summary(games):
+        d = row["d"]
+        doc = export_document(d)
+        arrived = set(db.session.scalars(select(CheckIn.person_ref).where(CheckIn.delegation_id == d.id)))
+        names = {p["ref"]: p["name"] for p in doc["people"]}
+        missing = sorted(r for r in athletes(doc) if r not in arrived)
+        if missing:
+            out.append({"d": d, "unit": row["unit"], "missing": [(r, names.get(r, r)) for r in missing]})
+    return out
+
+
+def confirm_no_shows(games, actor: Actor, at: dt.datetime) -> tuple[int, str | None]:
+    """Once play has started: entrants not checked in are no-shows; a deposit returned only
+    after check-in is kept (shaanxi-mind-2025 十一(三)). Recorded once per delegation and
+    audited with the names. Returns (delegations recorded, problem)."""
+    from ..money.services import post
+    from ..money.models import LedgerEntry
+    definition = definition_of(games)
+    if at.astimezone(CHINA).date() < definition.dates.start:
+        return 0, f"比赛 {definition.dates.start.isoformat()} 开始，开始后才能确认未报到者 / play has not started"
+    recorded = 0
+    with write_transaction():
+        for item in no_shows(games):
+            d = item["d"]
+            for fee in definition.money.fees:
+                if fee.refundable != "after_checkin":
+                    continue
+                charged = db.session.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                    LedgerEntry.delegation_id == d.id, LedgerEntry.kind == "charge", LedgerEntry.fee_code == fee.code))
+                if charged:
+                    post(d, "forfeit", charged, f"{fee.name.zh}：未报到，不予退还", actor, fee_code=fee.code,
+                         source_key=f"noshow:{d.id}:{fee.code}")
+            record(actor, "checkin.no_show", "delegation", str(d.id), delegation=d,
+                   after={"missing": [name for _ref, name in item["missing"]]})
+            recorded += 1
+    return recorded, None

@@ -97,6 +97,30 @@ def check_in():
 @bp.get("/org/games/<slug>/checkin")
 @roles(*ORG)
 def desk(slug):
-    from .checkin import desk_summary
+    from flask_wtf import FlaskForm
+
+    from .checkin import desk_summary, no_shows
     games = _games(slug)
-    return render_template("venue/desk.html", games=games, rows=desk_summary(games))
+    return render_template("venue/desk.html", games=games, rows=desk_summary(games), missing=no_shows(games),
+                           form=FlaskForm())
+
+
+@bp.post("/org/games/<slug>/no-shows")
+@roles(*ORG)
+def confirm_no_shows(slug):
+    from flask import flash, redirect, url_for
+    from flask_babel import gettext as _
+    from flask_wtf import FlaskForm
+
+    from ..accounts.views import actor
+    from ..clock import now
+    from .checkin import confirm_no_shows as confirm
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    games = _games(slug)
+    n, problem = confirm(games, actor(), now())
+    if problem:
+        flash(problem, "error")
+    else:
+        flash(_("已确认 %(n)d 个代表团的未报到者；报到后退还的保证金不予退还。", n=n), "success")
+    return redirect(url_for(".desk", slug=slug))
