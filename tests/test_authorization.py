@@ -66,6 +66,7 @@ TABLE = {
     ("results.standing", "GET"): LEADER_READ,
     ("venue.check_in", "POST"): ORG, ("venue.desk", "GET"): ORG, ("venue.confirm_no_shows", "POST"): ORG,
     ("venue.cards", "GET"): ORG, ("venue.cards_pdf", "GET"): ORG, ("venue.scan", "GET"): ORG,
+    ("results.programme_book", "POST"): ORG,
     ("results.draw", "GET"): ORG, ("results.draw", "POST"): ORG, ("results.draw_csv", "GET"): ORG,
     ("accounts.bulk_leaders", "GET"): ORG, ("accounts.bulk_leaders", "POST"): ORG,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),

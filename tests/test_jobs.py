@@ -144,3 +144,30 @@ def test_the_same_job_runs_through_rq_on_redis(app, games_with_entries):
         _check_workbook(client, status, games_with_entries)
     finally:
         app.config["JOBS_BACKEND"] = "thread"
+
+
+def test_the_programme_book_in_pdf_and_excel(app, games_with_entries, db):
+    """秩序册: approved delegations with officials and athletes, each event's entrants, counts."""
+    from portal.audit.services import Actor
+    from portal.delegations.models import Delegation
+    from portal.workflow.services import approve
+    from sqlalchemy import select
+    for d in db.session.scalars(select(Delegation)).all():
+        assert approve(d, Actor("组委会"), dt.datetime(2009, 8, 21, tzinfo=UTC)).ok
+    db.session.commit()
+    client = _client(app, "jobs-org")
+    token = _token(client, "/org/games/nmsg-2009")
+    for fmt in ("pdf", "xlsx"):
+        r = client.post("/org/games/nmsg-2009/programme", data={"csrf_token": token, "fmt": fmt})
+        assert r.status_code == 302
+        status = _wait(client, int(r.headers["Location"].rstrip("/").split("/")[-1]))
+        assert status["status"] == "done", status
+        data = client.get(status["download"]).get_data()
+        if fmt == "pdf":
+            assert data[:5] == b"%PDF-" and len(data) > 10_000
+            open(os.environ.get("PROGRAMME_PDF", os.devnull), "wb").write(data)
+        else:
+            wb = load_workbook(io.BytesIO(data), read_only=True)
+            assert wb.sheetnames[0] == "封面 cover" and "统计 counts" in wb.sheetnames
+            rows = list(wb["代表团 delegations"].iter_rows(values_only=True))
+            assert sum(1 for r in rows if r[1] == "运动员") > 50

@@ -15,7 +15,7 @@ from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
 from ..web import is_en
-from . import services
+from . import programme, services  # noqa: F401  (programme registers its job kind)
 
 bp = Blueprint("results", __name__)
 ORG = ("organiser", "admin")
@@ -120,3 +120,19 @@ def draw_csv(slug, event):
     rows = [[n, name, unit] for n, _pid, name, unit in current.numbers]
     return Response(b"".join(csv_chunks(["序号 number", "姓名 name", "单位 unit"], rows)), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(f'{slug}-{event}-draw.csv')}"})
+
+
+@bp.post("/org/games/<slug>/programme")
+@roles(*ORG)
+def programme_book(slug):
+    """The programme book (秩序册), made in the background; PDF or Excel."""
+    from flask_login import current_user
+
+    from ..jobs.services import submit
+    games = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    fmt = "xlsx" if request.form.get("fmt") == "xlsx" else "pdf"
+    job = submit("programme_book", {"games": games.slug, "fmt": fmt}, current_user.id,
+                 _("%(name)s 秩序册", name=games.name_en if is_en() else games.name_zh))
+    return redirect(url_for("jobs.show", job_id=job.id))
