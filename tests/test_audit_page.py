@@ -52,3 +52,31 @@ def test_the_audit_log_reads_as_sentences(app, db):
     finally:
         app.config.pop("FIXED_NOW", None)
         app.config["WTF_CSRF_ENABLED"] = True
+
+
+def test_the_dashboard_says_what_is_left_to_do(app, db):
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow import services as svc
+    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, 10, 0, tzinfo=CHINA)
+    try:
+        d = svc.save(svc.new_delegation(find_games("nmsg-2019"), "anhui"),
+                     doc("nmsg-2019", unit="anhui", people=[person("p1", name="陈立", year=2019, unit="anhui")],
+                         entries=[individual("chess.MI", "p1")]),
+                     Actor("t"), dt.datetime(2019, 5, 20, tzinfo=CHINA)).delegation
+        db.session.commit()
+        create_account("todo-l", "领队", "leader", Actor("t"), delegation=d, password="password-123")
+        client = app.test_client()
+        app.config["WTF_CSRF_ENABLED"] = False
+        with app.app_context():
+            client.post("/login", data={"username": "todo-l", "password": "password-123"})
+            page = client.get(f"/d/{d.id}").get_data(as_text=True)
+        app.config["WTF_CSRF_ENABLED"] = True
+        box = page[page.find('id="checklist"'):]
+        box = box[:box.find("</ol>")]
+        assert 'class="done" data-step="declare"' in box and "已申报 1 个项目" in box
+        assert 'class="todo" data-step="submit"' in box and "尚未提交" in box
+    finally:
+        app.config.pop("FIXED_NOW", None)
+        app.config["WTF_CSRF_ENABLED"] = True
