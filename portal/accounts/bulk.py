@@ -5,7 +5,6 @@ link, shown once."""
 from __future__ import annotations
 
 import csv
-import io
 import re
 from dataclasses import dataclass
 
@@ -14,6 +13,7 @@ from sqlalchemy import select
 from ..audit.services import Actor
 from ..db_tx import write_transaction
 from ..extensions import db
+from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
 from .models import User
 
 MAX_LINES = 500
@@ -34,18 +34,12 @@ def read_lines(text: str = "", data: bytes | None = None, filename: str = "") ->
     rows: list[list[str]] = []
     problems: list[str] = []
     if data:
-        if filename.lower().endswith(".xlsx") or data[:2] == b"PK":
-            from openpyxl import load_workbook
-            try:
-                ws = load_workbook(io.BytesIO(data), read_only=True, data_only=True).worksheets[0]
-                rows = [["" if v is None else str(v) for v in r] for r in ws.iter_rows(values_only=True)]
-            except Exception:  # noqa: BLE001 - any unreadable workbook
-                return [], ["文件无法读取：应为 .xlsx 或 .csv / the file cannot be read: use .xlsx or .csv"]
+        if is_workbook(data, filename):
+            rows = first_sheet_rows(data)
+            if rows is None:
+                return [], [UNREADABLE]
         else:
-            try:
-                text = data.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                text = data.decode("gb18030", errors="replace")
+            text = decode_text(data)
     if not rows:
         for raw in text.splitlines():
             raw = raw.strip()

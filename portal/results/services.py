@@ -13,6 +13,7 @@ from ..delegations.models import Delegation, Entry, EntryMember
 from ..extensions import db
 from ..games.models import Unit
 from ..games.services import definition_of
+from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
 from ..rules.standings import Placing, ResultsError, score_event, standings
 from .models import EventResult
 
@@ -35,20 +36,13 @@ def entrants_of(games, event_code: str) -> int:
 def read_sheet(data: bytes, filename: str) -> tuple[list[tuple[int, str, str]], list[str]]:
     """Rows (place, unit, name) of a CSV or Excel sheet: 名次, 单位 (code or name), 姓名/队名.
     A header row is skipped; problems name the row."""
-    rows: list[list[str]] = []
-    if filename.lower().endswith(".xlsx") or data[:2] == b"PK":
-        from openpyxl import load_workbook
-        try:
-            ws = load_workbook(io.BytesIO(data), read_only=True, data_only=True).worksheets[0]
-            rows = [["" if v is None else str(v).strip() for v in r] for r in ws.iter_rows(values_only=True)]
-        except Exception:  # noqa: BLE001 - any unreadable workbook
-            return [], ["文件无法读取：应为 .xlsx 或 .csv / the file cannot be read: use .xlsx or .csv"]
+    if is_workbook(data, filename):
+        rows = first_sheet_rows(data)
+        if rows is None:
+            return [], [UNREADABLE]
     else:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = data.decode("gb18030", errors="replace")
-        rows = [[c.strip() for c in r] for r in csv.reader(io.StringIO(text))]
+        rows = list(csv.reader(io.StringIO(decode_text(data))))
+    rows = [[c.strip() for c in r] for r in rows]
     out, problems = [], []
     for i, r in enumerate(rows[:MAX_ROWS + 1], start=1):
         r = r + ["", "", ""]
