@@ -171,3 +171,26 @@ def test_the_programme_book_in_pdf_and_excel(app, games_with_entries, db):
             assert wb.sheetnames[0] == "封面 cover" and "统计 counts" in wb.sheetnames
             rows = list(wb["代表团 delegations"].iter_rows(values_only=True))
             assert sum(1 for r in rows if r[1] == "运动员") > 50
+
+
+def test_the_cards_of_the_whole_games_are_a_background_job(app, games_with_entries, db):
+    """Thousands of cards are hundreds of pages: the whole Games' PDF is made outside the
+    request; one delegation's still comes at once."""
+    from portal.audit.services import Actor
+    from portal.delegations.models import Delegation
+    from portal.workflow.services import approve
+    from sqlalchemy import select
+    for d in db.session.scalars(select(Delegation)).all():
+        assert approve(d, Actor("组委会"), dt.datetime(2009, 8, 21, tzinfo=UTC)).ok
+    db.session.commit()
+    client = _client(app, "jobs-org")
+    token = _token(client, "/org/games/nmsg-2009/cards")
+    assert client.get("/org/games/nmsg-2009/cards.pdf").status_code == 400
+    r = client.post("/org/games/nmsg-2009/cards.pdf", data={"csrf_token": token, "layout": "a4"})
+    assert r.status_code == 302
+    status = _wait(client, int(r.headers["Location"].rstrip("/").split("/")[-1]))
+    assert status["status"] == "done", status
+    data = client.get(status["download"]).get_data()
+    assert data[:5] == b"%PDF-" and data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") >= games_with_entries // 8
+    other = _client(app, "jobs-org2")
+    assert other.get(status["download"]).status_code in (403, 404)

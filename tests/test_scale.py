@@ -87,3 +87,45 @@ def test_organiser_and_accountant_pages_do_not_grow_with_the_delegation(app, two
     assert all(n < 40 for n, _size in counts.values()), counts
     money = _measure(app, "scale-acc", ["/money/?games=nmsg-2009", "/money/rooms?games=nmsg-2009"])
     assert all(n < 40 for n, _size in money.values()), money
+
+
+def test_venue_pages_and_the_programme_book_do_not_grow_with_the_delegations(app, db):
+    """Cards, the check-in desk and the programme book read each kind of row once for the
+    whole Games, not once per delegation."""
+    from benchmarks.national import delegation_document
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.results.programme import book
+    from portal.workflow import services as svc
+    games = find_games("nmsg-2009")
+    create_account("venue-org", "org", "organiser", Actor("t"), password=PASSWORD)
+
+    def add(units):
+        for unit, index in units:
+            d = svc.import_document(games, delegation_document(unit, index, 8), dt.datetime(2009, 8, 1, tzinfo=UTC),
+                                    Actor("t")).delegation
+            assert svc.approve(d, Actor("t"), dt.datetime(2009, 8, 2, tzinfo=UTC)).ok
+        db.session.commit()
+
+    pages = ["/org/games/nmsg-2009/cards", "/org/games/nmsg-2009/checkin"]
+
+    def book_statements():
+        count = {"n": 0}
+
+        def tick(*_a, **_k):
+            count["n"] += 1
+        event.listen(db.engine, "before_cursor_execute", tick)
+        try:
+            book(games)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", tick)
+        return count["n"]
+
+    add([("beijing", 1), ("tianjin", 2)])
+    few, few_book = _measure(app, "venue-org", pages), book_statements()
+    add([("hebei", 3), ("shanxi", 4), ("neimenggu", 5)])
+    many, many_book = _measure(app, "venue-org", pages), book_statements()
+    for page in pages:
+        assert few[page][0] == many[page][0], f"{page}: {few[page][0]} statements at 2 delegations, {many[page][0]} at 5"
+    assert few_book == many_book

@@ -145,21 +145,49 @@ def replace_contents(delegation: Delegation, doc: Doc) -> None:
 
 
 def export_document(delegation: Delegation) -> dict:
-    """The stored delegation as a delegation/1 document, from one query per kind of row
-    (eight statements, whatever the delegation's size)."""
+    """The stored delegation as a delegation/1 document (eight statements, whatever its size)."""
+    return export_documents([delegation])[delegation.id]
+
+
+def export_documents(delegations: list[Delegation]) -> dict[int, dict]:
+    """Each stored delegation as a delegation/1 document, by delegation id, from one query
+    per kind of row: eight statements however many delegations and people."""
+    ids = [d.id for d in delegations]
+    if not ids:
+        return {}
+    iso = lambda d: d.isoformat() if d else None  # noqa: E731
+
+    def grouped(model) -> dict[int, list]:
+        table = model.__table__
+        out: dict[int, list] = {i: [] for i in ids}
+        for row in db.session.execute(select(table).where(table.c.delegation_id.in_(ids))
+                                      .order_by(table.c.delegation_id, table.c.position, table.c.id)).mappings():
+            out[row["delegation_id"]].append(row)
+        return out
+
+    person_rows = grouped(Person)
+    ref_of = {p["id"]: p["ref"] for rows in person_rows.values() for p in rows}
+    members: dict[int, list] = {}
+    member_q = (select(EntryMember.__table__).join(Entry.__table__, EntryMember.entry_id == Entry.id)
+                .where(Entry.delegation_id.in_(ids))
+                .order_by(EntryMember.entry_id, EntryMember.position, EntryMember.id))
+    for m in db.session.execute(member_q).mappings():
+        members.setdefault(m["entry_id"], []).append(m)
+    entry_rows, declaration_rows = grouped(Entry), grouped(Declaration)
+    official_rows, staff_rows, companion_rows = grouped(Official), grouped(StaffMember), grouped(Companion)
+    return {d.id: _document_of(d, person_rows[d.id], entry_rows[d.id], members, declaration_rows[d.id],
+                               official_rows[d.id], staff_rows[d.id], companion_rows[d.id], ref_of, iso)
+            for d in delegations}
+
+
+def _document_of(delegation, person_rows, entry_rows, members, declaration_rows,
+                 official_rows, staff_rows, companion_rows, ref_of, iso) -> dict:
     if delegation.unit_code:
         unit = delegation.unit_code
     elif delegation.unit_kind == "individual":
         unit = None
     else:
         unit = {"name": delegation.unit_name, "kind": delegation.unit_kind or "club"}
-    iso = lambda d: d.isoformat() if d else None  # noqa: E731
-    did = delegation.id
-    rows = lambda model: db.session.execute(  # noqa: E731
-        select(model.__table__).where(model.__table__.c.delegation_id == did)
-        .order_by(model.__table__.c.position, model.__table__.c.id)).mappings().all()
-    person_rows = rows(Person)
-    ref_of = {p["id"]: p["ref"] for p in person_rows}
     people = []
     for p in person_rows:
         people.append({
@@ -173,13 +201,8 @@ def export_document(delegation: Delegation) -> dict:
                             if p["fide_rating"] is not None else None),
             "documents": list(p["documents"] or []), "club": p["club"],
         })
-    members: dict[int, list] = {}
-    member_q = (select(EntryMember.__table__).join(Entry.__table__, EntryMember.entry_id == Entry.id)
-                .where(Entry.delegation_id == did).order_by(EntryMember.entry_id, EntryMember.position, EntryMember.id))
-    for m in db.session.execute(member_q).mappings():
-        members.setdefault(m["entry_id"], []).append(m)
     entries = []
-    for e in rows(Entry):
+    for e in entry_rows:
         mine = members.get(e["id"], [])
         if e["is_lineup"]:
             lineup = []
@@ -200,13 +223,13 @@ def export_document(delegation: Delegation) -> dict:
         "format": FORMAT,
         "games": delegation.games.slug,
         "unit": unit,
-        "declarations": [{"event": d["event_code"], "count": d["count"]} for d in rows(Declaration)],
+        "declarations": [{"event": d["event_code"], "count": d["count"]} for d in declaration_rows],
         "people": people,
         "entries": entries,
         "officials": [{"person": ref_of[o["person_id"]], "role": o["role"], "sport": o["sport"]}
-                      for o in rows(Official)],
-        "staff": [{"person": ref_of[s["person_id"]], "role": s["role"]} for s in rows(StaffMember)],
+                      for o in official_rows],
+        "staff": [{"person": ref_of[s["person_id"]], "role": s["role"]} for s in staff_rows],
         "companions": [{"person": ref_of[c["person_id"]],
                         "accompanies": ref_of.get(c["accompanies_id"]) if c["accompanies_id"] else None}
-                       for c in rows(Companion)],
+                       for c in companion_rows],
     }

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from ..clock import now
 from ..delegations.edit import entry_people
 from ..delegations.models import Delegation
-from ..delegations.services import export_document
+from ..delegations.services import export_documents
 from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
@@ -37,13 +37,19 @@ def book(games) -> dict:
         numbers[d.event_code] = {pid: n for n, pid, _name, _unit in d.numbers}
     delegations, per_event, counts = [], {code: [] for code, _l, _e in events}, []
     from ..delegations.models import Person
-    for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
-                                                         Delegation.status == "approved")
-                                .order_by(Delegation.unit_code, Delegation.id)):
-        doc = export_document(d)
+    approved = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
+                                                           Delegation.status == "approved")
+                                  .order_by(Delegation.unit_code, Delegation.id)).all()
+    documents = export_documents(approved)
+    person_ids: dict[int, dict[str, int]] = {}
+    for delegation_id, ref, pid in db.session.execute(
+            select(Person.delegation_id, Person.ref, Person.id).where(Person.delegation_id.in_([d.id for d in approved]))):
+        person_ids.setdefault(delegation_id, {})[ref] = pid
+    for d in approved:
+        doc = documents[d.id]
         unit = units.get(d.unit_code, d.unit_name or d.unit_code or "")
         people = {p["ref"]: p for p in doc["people"]}
-        ids = dict(db.session.execute(select(Person.ref, Person.id).where(Person.delegation_id == d.id)).all())
+        ids = person_ids.get(d.id, {})
         officials = [(ROLE.get(o["role"], o["role"]), people[o["person"]]["name"]) for o in doc["officials"]]
         staff = [(ROLE.get(s["role"], s["role"]), people[s["person"]]["name"]) for s in doc["staff"]]
         athletes, row = [], [unit]

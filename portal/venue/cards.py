@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -17,7 +18,8 @@ from sqlalchemy import select
 from ..delegations.edit import entry_people
 from ..delegations.files import UploadedFile
 from ..delegations.models import Delegation
-from ..delegations.services import export_document
+from ..delegations.services import export_document, export_documents
+from ..jobs.services import job_kind
 from ..extensions import db
 from ..games.models import Unit
 from ..games.services import definition_of
@@ -77,8 +79,9 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
         photos[(f.delegation_id, f.person_ref)] = f  # the latest upload wins
     out = []
     folder = current_app.config["UPLOAD_FOLDER"]
+    documents = export_documents(delegations)
     for d in delegations:
-        doc = export_document(d)
+        doc = documents[d.id]
         unit = units.get(d.unit_code, d.unit_name or d.unit_code or "")
         roles: dict[str, list[str]] = {}
         played: dict[str, list[str]] = {}
@@ -110,6 +113,7 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
     return out
 
 
+@lru_cache(maxsize=20000)  # files are named by their SHA-256: a path's content never changes
 def _photo_problem(path: str) -> str | None:
     from PIL import Image, UnidentifiedImageError
     try:
@@ -222,3 +226,20 @@ def scan(code: str) -> dict:
     if d.status == "withdrawn":
         return {"status": "void", "why": "withdrawn", "delegation": d, "name": person["name"]}
     return {"status": "valid", "delegation": d, "person": person}
+
+
+@job_kind("cards_pdf")
+def cards_pdf_job(job, progress):
+    """The cards of a whole Games (thousands of pages) made in the background."""
+    from ..games.models import Games
+    games = db.session.scalar(select(Games).where(Games.slug == job.params["games"]))
+    if games is None:
+        raise ValueError("the Games no longer exists")
+    progress(0, 2, force=True)
+    cards = cards_for(games, job.params.get("delegation"))
+    progress(1, 2, force=True)
+    layout = "a6" if job.params.get("layout") == "a6" else "a4"
+    content = cards_pdf(games, cards, layout)
+    progress(2, 2, force=True)
+    return content, f"{games.slug}-cards-{layout}.pdf", "application/pdf"
+

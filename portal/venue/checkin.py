@@ -13,7 +13,7 @@ from ..audit.services import Actor, record
 from ..db_tx import lock_row, write_transaction
 from ..delegations.edit import athletes
 from ..delegations.models import Delegation
-from ..delegations.services import export_document
+from ..delegations.services import export_document, export_documents
 from ..extensions import db
 from ..games.services import definition_of
 from ..rules.definition import DocumentsRule
@@ -97,10 +97,17 @@ def no_shows(games) -> list[dict]:
     """Per approved delegation, its entrants who have not checked in (names), from the
     stored documents of those delegations."""
     out = []
-    for row in desk_summary(games):
+    rows = desk_summary(games)
+    documents = export_documents([row["d"] for row in rows])
+    arrivals: dict[int, set] = {}
+    for delegation_id, ref in db.session.execute(
+            select(CheckIn.delegation_id, CheckIn.person_ref).join(Delegation, CheckIn.delegation_id == Delegation.id)
+            .where(Delegation.games_id == games.id)):
+        arrivals.setdefault(delegation_id, set()).add(ref)
+    for row in rows:
         d = row["d"]
-        doc = export_document(d)
-        arrived = set(db.session.scalars(select(CheckIn.person_ref).where(CheckIn.delegation_id == d.id)))
+        doc = documents[d.id]
+        arrived = arrivals.get(d.id, set())
         names = {p["ref"]: p["name"] for p in doc["people"]}
         missing = sorted(r for r in athletes(doc) if r not in arrived)
         if missing:

@@ -3,6 +3,7 @@ into the field, or the browser's camera where it has BarcodeDetector)."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request, send_file
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from ..accounts.access import roles
@@ -31,24 +32,51 @@ def cards(slug):
     delegations = [(d.id, units.get(d.unit_code, d.unit_name or d.unit_code or "")) for d in db.session.scalars(
         select(Delegation).where(Delegation.games_id == games.id, Delegation.status == "approved")
         .order_by(Delegation.unit_code, Delegation.id))]
+    problems = [c for c in all_cards if c.photo_problem]
+    per_delegation: dict[int, int] = {}
+    for c in problems:
+        per_delegation[c.delegation_id] = per_delegation.get(c.delegation_id, 0) + 1
+    problem_counts = [(did, name, per_delegation[did]) for did, name in delegations if per_delegation.get(did)]
+    from flask_wtf import FlaskForm
     return render_template("venue/cards.html", games=games, cards=all_cards, delegations=delegations,
-                           delegation_id=delegation_id, roles=card_service.ROLES,
-                           problems=[c for c in all_cards if c.photo_problem])
+                           delegation_id=delegation_id, roles=card_service.ROLES, problems=problems,
+                           problem_counts=problem_counts, shown=200, form=FlaskForm())
 
 
 @bp.get("/org/games/<slug>/cards.pdf")
 @roles(*ORG)
 def cards_pdf(slug):
+    """One delegation's cards at once; a whole Games' cards are a background job (below)."""
     games = _games(slug)
     delegation_id = request.args.get("delegation", type=int)
+    if not delegation_id:
+        abort(400)
     layout = "a6" if request.args.get("layout") == "a6" else "a4"
     all_cards = card_service.cards_for(games, delegation_id)
     record_access("personal_data.export", [(c.ref, c.name) for c in all_cards], what="cards.pdf",
-                  delegation=db.session.get(Delegation, delegation_id) if delegation_id else None,
-                  games_slug=games.slug)
+                  delegation=db.session.get(Delegation, delegation_id), games_slug=games.slug)
     from io import BytesIO
     return send_file(BytesIO(card_service.cards_pdf(games, all_cards, layout)), mimetype="application/pdf",
-                     as_attachment=True, download_name=f"{games.slug}-cards{'-' + str(delegation_id) if delegation_id else ''}.pdf")
+                     as_attachment=True, download_name=f"{games.slug}-cards-{delegation_id}.pdf")
+
+
+@bp.post("/org/games/<slug>/cards.pdf")
+@roles(*ORG)
+def cards_pdf_job(slug):
+    """Every approved person's card, made in the background (thousands of pages)."""
+    from flask import redirect, url_for
+    from flask_login import current_user
+    from flask_wtf import FlaskForm
+
+    from ..jobs.services import submit
+    from ..web import is_en
+    games = _games(slug)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    layout = "a6" if request.form.get("layout") == "a6" else "a4"
+    job = submit("cards_pdf", {"games": games.slug, "layout": layout}, current_user.id,
+                 _("%(name)s 参赛证", name=games.name_en if is_en() else games.name_zh))
+    return redirect(url_for("jobs.show", job_id=job.id))
 
 
 @bp.get("/org/scan")
@@ -109,7 +137,6 @@ def desk(slug):
 @roles(*ORG)
 def confirm_no_shows(slug):
     from flask import flash, redirect, url_for
-    from flask_babel import gettext as _
     from flask_wtf import FlaskForm
 
     from ..accounts.views import actor
