@@ -65,7 +65,7 @@ TABLE = {
     ("results.results", "GET"): ORG, ("results.results", "POST"): ORG,
     ("results.standing", "GET"): LEADER_READ,
     ("venue.check_in", "POST"): ORG, ("venue.desk", "GET"): ORG, ("venue.confirm_no_shows", "POST"): ORG,
-    ("venue.cards", "GET"): ORG, ("venue.cards_pdf", "GET"): ORG, ("venue.cards_pdf_job", "POST"): ORG, ("venue.scan", "GET"): ORG,
+    ("venue.cards", "GET"): ORG, ("venue.meeting", "GET"): ORG, ("venue.confirm_roll_call", "POST"): ORG, ("venue.cards_pdf", "GET"): ORG, ("venue.cards_pdf_job", "POST"): ORG, ("venue.scan", "GET"): ORG,
     ("results.programme_book", "POST"): ORG,
     ("results.draw", "GET"): ORG, ("results.draw", "POST"): ORG, ("results.draw_csv", "GET"): ORG,
     ("accounts.bulk_leaders", "GET"): ORG, ("accounts.bulk_leaders", "POST"): ORG,

@@ -101,6 +101,32 @@ class Dates(Strict):
     depart: dt.date | None = None
 
 
+class LeadersMeeting(Strict):
+    """The meeting the evening before play where each unit's leader confirms its names
+    (youth-gomoku-2015 十一(十): 开赛前一天晚7点30分 ... 领队会召开的时间为报到最后期限)."""
+    name: Text = Text(zh="领队会议", en="Leaders' meeting")
+    at: dt.datetime | None = None  # None: the date is known, the hour "另行通知"
+    date: dt.date | None = None  # (`on` would read as true in YAML)
+    confirms_names: bool = True
+    closes_checkin: bool = False  # arrivals after the meeting are refused
+    leaders_must_attend: bool = False
+
+    @field_validator("at")
+    @classmethod
+    def _need_offset(cls, value):
+        return None if value is None else _aware(value)
+
+    @model_validator(mode="after")
+    def _when(self):
+        if self.at is None and self.date is None:
+            raise ValueError("leaders_meeting: give `at` (date and time) or `date`")
+        return self
+
+    @property
+    def day(self) -> dt.date:
+        return self.date or self.at.astimezone(dt.timezone(dt.timedelta(hours=8))).date()
+
+
 # --- rule kinds ------------------------------------------------------------------------
 
 class RuleBase(Strict):
@@ -311,6 +337,7 @@ class GamesDefinition(Strict):
     # Who must stay in the designated hotel (youth-gomoku-2015 十二(三): all players).
     rooms_required_for: Literal["athletes", "all"] | None = None
     stay: list[StayRule] = []
+    leaders_meeting: LeadersMeeting | None = None
     # Places awarded and points tables: kept as the regulation gives them.
     awards: dict[str, Any] = {}
     sanctions: dict[str, Any] = {}

@@ -18,6 +18,7 @@ from ..extensions import db
 from ..games.services import definition_of
 from ..rules.definition import DocumentsRule
 from ..rules.stay import person_window
+from .meeting import checkin_closed
 from .models import CheckIn
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -51,6 +52,9 @@ def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.dat
             return False, "此人不在报名名单中，不予报到 / not registered"
         if db.session.scalar(select(CheckIn.id).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == ref)):
             return False, f"{person['name']} 已经报到 / already checked in"
+        closed = checkin_closed(definition, at)
+        if closed:
+            return False, closed
         window = person_window(definition, doc, ref)
         today = at.astimezone(CHINA).date()
         if window.strict and today < window.first_night:
@@ -122,7 +126,7 @@ def confirm_no_shows(games, actor: Actor, at: dt.datetime) -> tuple[int, str | N
     from ..money.services import post
     from ..money.models import LedgerEntry
     definition = definition_of(games)
-    if at.astimezone(CHINA).date() < definition.dates.start:
+    if at.astimezone(CHINA).date() < definition.dates.start and not checkin_closed(definition, at):
         return 0, f"比赛 {definition.dates.start.isoformat()} 开始，开始后才能确认未报到者 / play has not started"
     recorded = 0
     with write_transaction():

@@ -20,3 +20,16 @@ class CheckIn(db.Model):
     documents: Mapped[list] = mapped_column(JSON, default=list)
     arrived_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     checked_by: Mapped[str] = mapped_column(String(100))
+
+
+class RollCall(db.Model):
+    """A delegation at the leaders' meeting: who came for it, and the names it confirmed
+    there (a snapshot: what was confirmed stays readable whatever changes later)."""
+    __tablename__ = "roll_call"
+    __table_args__ = (UniqueConstraint("delegation_id", name="uq_roll_call_delegation"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    attended_by: Mapped[str | None] = mapped_column(String(100))
+    names: Mapped[list] = mapped_column(JSON, default=list)
+    confirmed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    confirmed_by: Mapped[str | None] = mapped_column(String(100))

@@ -151,3 +151,45 @@ def confirm_no_shows(slug):
     else:
         flash(_("已确认 %(n)d 个代表团的未报到者；报到后退还的保证金不予退还。", n=n), "success")
     return redirect(url_for(".desk", slug=slug))
+
+
+@bp.get("/org/games/<slug>/meeting")
+@roles(*ORG)
+def meeting(slug):
+    """The leaders' meeting: every delegation's roll call at a glance; one delegation's
+    final names to read out and confirm."""
+    from flask_wtf import FlaskForm
+
+    from ..games.services import definition_of
+    from . import meeting as meetings
+    games = _games(slug)
+    definition = definition_of(games)
+    rows = meetings.roll(games)
+    chosen = next((r for r in rows if r["d"].id == request.args.get("delegation", type=int)), None)
+    names = meetings.final_names(definition, chosen["doc"], chosen["arrived_refs"]) if chosen else []
+    if chosen:
+        record_access("personal_data.view", [(e.ref, e.name) for e in names], delegation=chosen["d"],
+                      what="leaders' meeting names")
+    return render_template("venue/meeting.html", games=games, meeting=definition.leaders_meeting,
+                           when=meetings.when(definition.leaders_meeting) if definition.leaders_meeting else None,
+                           rows=rows, summary=meetings.summary(rows), chosen=chosen, names=names, form=FlaskForm())
+
+
+@bp.post("/org/games/<slug>/meeting/<int:delegation_id>")
+@roles(*ORG)
+def confirm_roll_call(slug, delegation_id):
+    from flask import flash, redirect, url_for
+    from flask_wtf import FlaskForm
+
+    from ..accounts.views import actor
+    from ..clock import now
+    from .meeting import confirm
+    games = _games(slug)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    d = db.session.get(Delegation, delegation_id)
+    if d is None or d.games_id != games.id:
+        abort(404)
+    ok, message = confirm(d, request.form.get("attended_by", ""), actor(), now())
+    flash(message, "success" if ok else "error")
+    return redirect(url_for(".meeting", slug=slug, delegation=delegation_id))

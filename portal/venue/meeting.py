@@ -1,0 +1,142 @@
+"""The leaders' meeting (领队会议) the evening before play: each unit's leader answers the
+roll call and confirms the delegation's final names (youth-gomoku-2015 十一(十):
+通报有关情况并核实参赛人员名单 ... 各单位领队必须参加; nmsg-2009 七(五): the technical meeting).
+What was confirmed is kept as a snapshot, audited. Where the meeting closes check-in
+(领队会召开的时间为报到最后期限), the desk refuses later arrivals (venue/checkin.py)."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+
+from ..audit.services import Actor, record
+from ..db_tx import lock_row, write_transaction
+from ..delegations.edit import athletes, entry_people
+from ..delegations.models import Delegation
+from ..delegations.services import export_document, export_documents
+from ..extensions import db
+from ..games.models import Unit
+from ..games.services import definition_of
+from .models import CheckIn, RollCall
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+LEADER_ROLES = ("head", "leader", "leader_coach")
+
+
+def when(meeting) -> str:
+    """The meeting's time as people read it: 2015-07-14 19:30, or the date alone."""
+    if meeting.at is not None:
+        return meeting.at.astimezone(CHINA).strftime("%Y-%m-%d %H:%M")
+    return meeting.day.isoformat()
+
+
+def checkin_closed(definition, at: dt.datetime) -> str | None:
+    """Why an arrival at `at` is refused because the meeting has closed check-in, or None."""
+    meeting = definition.leaders_meeting
+    if meeting is None or not meeting.closes_checkin:
+        return None
+    closed = meeting.at is not None and at > meeting.at
+    closed = closed or (meeting.at is None and at.astimezone(CHINA).date() > meeting.day)
+    if not closed:
+        return None
+    return (f"报到截止于{meeting.name.zh}召开时（{when(meeting)}），之后不再报到 / "
+            f"check-in closed when the {meeting.name.en.lower()} began ({when(meeting)})")
+
+
+@dataclass
+class Entrant:
+    ref: str
+    name: str
+    events: list[str] = field(default_factory=list)
+    arrived: bool = False
+
+
+def final_names(definition, doc: dict, arrived: set[str]) -> list[Entrant]:
+    """The delegation's entrants in document order, each with the events entered (team
+    events with the team and board), and whether checked in."""
+    events = {e.code: e for e in definition.events}
+    sports = {s.code: s for s in definition.sports}
+    played: dict[str, list[str]] = {}
+    for e in doc["entries"]:
+        ev = events.get(e["event"])
+        label = f"{sports[ev.sport].name.zh}{ev.name.zh}" if ev else e["event"]
+        for slot in (e.get("lineup") or []):
+            board = f" 第{slot['board']}台" if slot.get("board") else (" 替补" if slot.get("reserve") else "")
+            played.setdefault(slot["person"], []).append(f"{label}（{e.get('team') or ''}队{board}）")
+        if e.get("lineup") is None:
+            for ref in entry_people(e):
+                played.setdefault(ref, []).append(label)
+    return [Entrant(p["ref"], p["name"], played[p["ref"]], p["ref"] in arrived)
+            for p in doc["people"] if p["ref"] in played]
+
+
+def leaders_of(doc: dict) -> list[str]:
+    names = {p["ref"]: p["name"] for p in doc["people"]}
+    return [names[o["person"]] for o in doc.get("officials") or [] if o["role"] in LEADER_ROLES
+            and o["person"] in names]
+
+
+def roll(games) -> list[dict]:
+    """Per approved delegation: its leaders, entrants, arrivals and its roll call, from one
+    query per kind of row for the whole Games."""
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    delegations = db.session.scalars(select(Delegation).where(
+        Delegation.games_id == games.id, Delegation.status == "approved")
+        .order_by(Delegation.unit_code, Delegation.id)).all()
+    documents = export_documents(delegations)
+    arrived: dict[int, set] = {}
+    for delegation_id, ref in db.session.execute(
+            select(CheckIn.delegation_id, CheckIn.person_ref).join(Delegation, CheckIn.delegation_id == Delegation.id)
+            .where(Delegation.games_id == games.id)):
+        arrived.setdefault(delegation_id, set()).add(ref)
+    calls = {c.delegation_id: c for c in db.session.scalars(
+        select(RollCall).join(Delegation, RollCall.delegation_id == Delegation.id).where(Delegation.games_id == games.id))}
+    out = []
+    for d in delegations:
+        doc = documents[d.id]
+        entrants = athletes(doc)
+        out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
+                    "leaders": leaders_of(doc), "entrants": len(entrants),
+                    "arrived": len(entrants & arrived.get(d.id, set())), "call": calls.get(d.id), "doc": doc,
+                    "arrived_refs": arrived.get(d.id, set())})
+    return out
+
+
+def confirm(d: Delegation, attended_by: str, actor: Actor, at: dt.datetime) -> tuple[bool, str]:
+    """Record the roll call of one delegation and the names its leader confirmed."""
+    definition = definition_of(d.games)
+    meeting = definition.leaders_meeting
+    if meeting is None:
+        return False, "本届规程没有领队会议 / the regulation has no leaders' meeting"
+    attended_by = (attended_by or "").strip()[:100]
+    with write_transaction():
+        d = lock_row(Delegation, d.id)
+        if d.status != "approved":
+            return False, "该代表团的报名未获批准 / the entry is not approved"
+        if at.astimezone(CHINA).date() < meeting.day:
+            return False, (f"{meeting.name.zh}于 {when(meeting)} 召开，届时再点名 / "
+                           f"the {meeting.name.en.lower()} is on {when(meeting)}")
+        if meeting.leaders_must_attend and not attended_by:
+            return False, "规程要求各单位领队必须参加：请填写到会领队的姓名 / the leader must attend: enter who came"
+        doc = export_document(d)
+        arrived = set(db.session.scalars(select(CheckIn.person_ref).where(CheckIn.delegation_id == d.id)))
+        names = [[e.name, e.events, e.arrived] for e in final_names(definition, doc, arrived)]
+        call = db.session.scalar(select(RollCall).where(RollCall.delegation_id == d.id))
+        before = {"attended_by": call.attended_by, "count": len(call.names)} if call else None
+        if call is None:
+            call = RollCall(delegation_id=d.id)
+            db.session.add(call)
+        call.attended_by, call.names = attended_by or None, names
+        call.confirmed_at, call.confirmed_by = at, actor.label
+        db.session.flush()
+        record(actor, "meeting.confirm", "delegation", str(d.id), delegation=d, before=before,
+               after={"attended_by": attended_by or None, "count": len(names),
+                      "not_arrived": [n for n, _events, came in names if not came][:50]})
+    return True, f"已确认 {len(names)} 名运动员的名单 / {len(names)} names confirmed"
+
+
+def summary(rows: list[dict]) -> dict:
+    return {"delegations": len(rows), "confirmed": sum(1 for r in rows if r["call"] and r["call"].confirmed_at),
+            "entrants": sum(r["entrants"] for r in rows), "arrived": sum(r["arrived"] for r in rows)}
+
