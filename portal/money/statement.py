@@ -20,7 +20,9 @@ STATUS_NAMES = {"paid": ("已结清", "Paid"), "partly_paid": ("部分付款", "
                 "refund_due": ("应退款", "Refund due"), "nothing_due": ("无应付款", "Nothing due")}
 
 
-def statement(d: Delegation) -> dict:
+def statement(d: Delegation, violations: list | None = None, doc: dict | None = None) -> dict:
+    """`violations` and `doc`: the delegation's, where the caller has judged it already
+    (the workspace page), so that a big delegation is not read and judged twice."""
     entries = db.session.scalars(select(LedgerEntry).where(LedgerEntry.delegation_id == d.id)
                                  .order_by(LedgerEntry.id)).all()
     t = totals(d)
@@ -36,9 +38,12 @@ def statement(d: Delegation) -> dict:
         # 总则 七(二): staff beyond the allowance lose the preferential rate.
         from ..delegations.services import export_document, judge
         from ..rules import parse_document
-        parsed, _ = parse_document(export_document(d))
-        names = {p.ref: p.name for p in parsed.people}
-        full_rate = [names.get(ref, ref) for v in judge(d.games, parsed) if v.code == "STAFF_EXCESS" for ref in v.people]
+        if violations is None or doc is None:
+            doc = export_document(d)
+            parsed, _ = parse_document(doc)
+            violations = judge(d.games, parsed)
+        names = {p["ref"]: p["name"] for p in doc["people"]}
+        full_rate = [names.get(ref, ref) for v in violations if v.code == "STAFF_EXCESS" for ref in v.people]
     return {"d": d, "lines": lines, "totals": t, "status": account_status(t), "reference": payment_reference(d),
             "payee": definition.money.payee, "valid": entry_valid(d), "currency": definition.money.currency,
             "full_rate": full_rate}

@@ -329,7 +329,7 @@ def _title(d):
 def statement(d):
     ws = Workspace(d)
     with write_transaction():  # the payment reference is created on first sight
-        data = statements.statement(d)
+        data = statements.statement(d, ws.violations, ws.doc)
     return render_template("workspace/statement.html", ws=ws, d=d, doc=ws.doc, s=data,
                            kinds=statements.KIND_NAMES, names=statements.STATUS_NAMES)
 
