@@ -29,13 +29,13 @@ def resolve(people: dict[str, dict], text: str | None) -> tuple[str | None, bool
     return (named[0], True) if len(named) == 1 else (None, False)
 
 
-def search(people: dict[str, dict], q: str, gender: str | None = None, en: bool = False) -> list[dict]:
-    """People whose name, reference or last ID digits contain q, of the gender an event
-    takes (None or "X": any), at most MAX_RESULTS, by name."""
+def search(people: dict[str, dict], q: str, only: set[str] | None = None, en: bool = False) -> list[dict]:
+    """People whose name, reference or last ID digits contain q, among `only` (those who
+    may enter the event; None: everyone), at most MAX_RESULTS, by name."""
     q = (q or "").strip()
     out = []
     for ref, p in people.items():
-        if gender in ("M", "F") and p.get("gender") not in (gender, None):
+        if only is not None and ref not in only:
             continue
         number = p.get("id_number") or ""
         if q and q not in (p.get("name") or "") and q != ref and not (len(q) >= 4 and number.endswith(q)):

@@ -482,12 +482,15 @@ def _unknown_people_text(texts) -> str:
 @delegation_view(*STAFF)
 def people_search(d):
     """Suggestions for a person field: this delegation's people whose name, reference or
-    last ID digits match, of the gender the event takes."""
-    from ..games.services import definition_of as _definition
-    event = next((e for e in _definition(d.games).events if e.code == request.args.get("event")), None)
-    people = {p["ref"]: p for p in export_document(d)["people"]}
-    return [] if len(request.args.get("q") or "") > 50 else \
-        picker.search(people, request.args.get("q") or "", event.gender if event else None, is_en())
+    last ID digits match, among those who may enter the event (gender, age bracket, the
+    matching individual event for a team: rules/eligibility.py)."""
+    from ..rules.eligibility import eligible
+    if len(request.args.get("q") or "") > 50:
+        return []
+    doc = export_document(d)
+    event = request.args.get("event")
+    only = eligible(definition_of(d.games), doc, event) if event else None
+    return picker.search({p["ref"]: p for p in doc["people"]}, request.args.get("q") or "", only, is_en())
 
 
 MAX_TEAM_ROWS = 50  # a team is at most a dozen players; the form adds a few empty rows
