@@ -9,7 +9,7 @@ from sqlalchemy import select
 from ..config import universities_csv
 from ..extensions import db
 from ..games.models import Games, Unit
-from ..games.services import definition_of, find_or_load_games, unit_info, universities_map
+from ..games.services import definition_of, find_or_load_games, unit_info, units_info, universities_map
 from ..rules import check_delegation, parse_document, report
 from ..rules.document import FORMAT, Delegation as Doc
 from ..rules.idnumber import normalise
@@ -41,7 +41,6 @@ def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None =
     if not own_numbers:
         return {}
     unit_names = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
-    out = {}
     # Only rows holding one of this document's numbers (stored numbers are normalised; the
     # index on id_number finds them), in chunks that every database's parameter limit takes.
     numbers = sorted(own_numbers)
@@ -52,6 +51,13 @@ def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None =
             .join(Delegation, Person.delegation_id == Delegation.id)
             .where(Delegation.games_id == games.id, Person.id_number.in_(numbers[i:i + 10000]),
                    Delegation.status != "withdrawn")).all()
+    return _others(doc, own_numbers, rows, exclude_delegation_id, unit_names, reveal)
+
+
+def _others(doc: Doc, own_numbers: set[str], rows, exclude_delegation_id, unit_names, reveal) -> dict[str, str]:
+    """other_id_numbers() from the rows (number, delegation id, unit code, unit name) that
+    hold any of the document's numbers."""
+    out = {}
     for number, delegation_id, unit_code, unit_name in rows:
         if delegation_id == exclude_delegation_id:
             continue
@@ -110,6 +116,58 @@ def booked_people(games: Games, delegation_id: int | None) -> set[str] | None:
     rows = db.session.scalars(select(RoomRequest.occupants).where(
         RoomRequest.delegation_id == delegation_id, RoomRequest.status == "allocated"))
     return {ref for occupants in rows for ref in occupants or []}
+
+
+def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | None = None,
+               reveal: bool = False) -> dict[int, list[Violation]]:
+    """judge() of each stored delegation, by id, with what the database knows read once for
+    the whole Games (identity numbers held twice, sanctions, rooms): a fixed number of
+    statements however many delegations the organisers' overview shows."""
+    from sqlalchemy import func
+    from ..workflow.models import Sanction
+    if not delegations:
+        return {}
+    documents = export_documents(delegations)
+    definition = definition_of(games)
+    universities = universities_map(fallback_csv=universities_csv())
+    unit_names = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = units_info({d.unit_code for d in delegations if d.unit_code})
+    shared = (select(Person.id_number).join(Delegation, Person.delegation_id == Delegation.id)
+              .where(Delegation.games_id == games.id, Delegation.status != "withdrawn", Person.id_number.is_not(None))
+              .group_by(Person.id_number).having(func.count(func.distinct(Person.delegation_id)) > 1))
+    holders = db.session.execute(
+        select(Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name)
+        .join(Delegation, Person.delegation_id == Delegation.id)
+        .where(Delegation.games_id == games.id, Delegation.status != "withdrawn",
+               Person.id_number.in_(shared))).all()
+    sanctions: dict[str, dict[str, str]] = {}
+    names = dict(db.session.execute(select(Games.slug, Games.name_zh)).all())
+    for row in db.session.scalars(select(Sanction).where(
+            Sanction.series == games.series, Sanction.edition == games.edition, Sanction.lifted.is_(False))):
+        sanctions.setdefault(row.unit_code, {})[row.event_code] = names.get(row.source_games) or row.source_games
+    booked: dict[int, set[str]] | None = None
+    if definition.rooms_required_for is not None:
+        from ..money.models import RoomRequest  # rooms are money's; read here, never written
+        booked = {}
+        for delegation_id, occupants in db.session.execute(
+                select(RoomRequest.delegation_id, RoomRequest.occupants).where(
+                    RoomRequest.delegation_id.in_([d.id for d in delegations]), RoomRequest.status == "allocated")):
+            booked.setdefault(delegation_id, set()).update(occupants or [])
+    out = {}
+    for d in delegations:
+        parsed, problems = parse_document(documents[d.id])
+        if parsed is None:
+            out[d.id] = problems
+            continue
+        own = {normalise(p.id_number) for p in parsed.people if p.id_number}
+        rows = [r for r in holders if normalise(r[0]) in own]
+        out[d.id] = _dedupe(problems + check_delegation(
+            definition, parsed, at=at, unit=units.get(parsed.unit_code) if parsed.unit_code else None,
+            universities=universities,
+            other_id_numbers=_others(parsed, own, rows, d.id, unit_names, reveal) if own else {},
+            sanctioned=sanctions.get(parsed.unit_code, {}) if parsed.unit_code else {},
+            booked_people=(booked.get(d.id, set()) if booked is not None else None)))
+    return out
 
 
 def check_document(data: Any, at: dt.datetime | None = None,

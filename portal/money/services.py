@@ -251,7 +251,7 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
     own stay window (STAY_OUTSIDE_WINDOW otherwise), and the rooms count for them."""
     from ..db_tx import lock_row, transactional
     from ..games.models import Games
-    from ..workflow.services import Outcome, refused
+    from ..outcome import Outcome, refused
     from .models import RoomRequest
 
     @transactional

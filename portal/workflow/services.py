@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
 
@@ -23,41 +22,11 @@ from ..games.models import Games
 from ..games.services import definition_of
 from ..rules import parse_document
 from ..rules.engine import format_deadline
-from ..rules.violations import Violation, report
+from ..rules.violations import Violation
+from ..outcome import Outcome, refused  # noqa: F401  (callers import them from here too)
 from .models import Extension, Place, ReviewNote, Sanction, Substitution, Withdrawal
 from .stages import (CLOSED, DECLARATION, NAMES, STAGE_NAMES, SUBSTITUTIONS, StageInfo, closes_at,
                      may_edit_declarations, may_edit_names, stage_at)
-
-
-@dataclass
-class Outcome:
-    ok: bool
-    violations: list[Violation] = field(default_factory=list)
-    status: str | None = None
-    message: tuple[str, str] | None = None  # (zh, en) for refusals that are not rule codes
-    delegation: Delegation | None = None
-
-    @property
-    def errors(self) -> list[Violation]:
-        return [v for v in self.violations if v.is_error]
-
-    def report(self) -> dict:
-        d = self.delegation
-        unit = None
-        if d is not None:
-            if d.unit_code:
-                unit = d.unit_code
-            elif d.unit_kind != "individual":
-                unit = {"name": d.unit_name, "kind": d.unit_kind}
-        rep = report(d.games.slug if d is not None else None, unit, self.violations)
-        rep["status"] = self.status
-        if self.message:
-            rep["message"] = {"zh": self.message[0], "en": self.message[1]}
-        return rep
-
-
-def refused(zh: str, en: str, delegation=None) -> Outcome:
-    return Outcome(False, message=(zh, en), status="refused", delegation=delegation)
 
 
 # --- stage -------------------------------------------------------------------------------
