@@ -4,6 +4,7 @@ deciding substitutions, the audit log, exports."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from io import BytesIO
 
 from ..web import is_en, outcome_text
@@ -95,10 +96,31 @@ def games_view(slug):
     delegations = db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
     counts = delegation_counts(g)  # three aggregate queries, whatever the number of delegations
+    from ..money.services import account_status, totals_by_delegation
+    from . import overview
+    at = now()
+    errors = overview.errors_by_delegation(g, delegations, at)
+    money = totals_by_delegation(g)
     rows = [{"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
-             **counts.get(d.id, {"people": 0, "athletes": 0, "events": 0})} for d in delegations]
-    return render_template("organiser/games.html", g=g, rows=rows, status=status,
-                           events=definition_of(g).events)
+             **counts.get(d.id, {"people": 0, "athletes": 0, "events": 0}), "errors": errors.get(d.id),
+             "payment": account_status(money[d.id]) if d.id in money else "nothing_due"} for d in delegations]
+    by_status = dict(db.session.execute(select(Delegation.status, func.count()).where(Delegation.games_id == g.id)
+                                        .group_by(Delegation.status)).all())
+    definition = definition_of(g)
+    closes = definition.stages.names_closes
+    until = at.astimezone(CHINA).date()
+    deadline_day = (closes - dt.timedelta(microseconds=1)).astimezone(CHINA).date() if closes else None
+    if deadline_day is not None:
+        until = min(max(until, deadline_day), definition.dates.start)
+    kpis = {"by_status": by_status, "delegations": sum(by_status.values()),
+            "athletes": sum(r["athletes"] for r in rows),
+            "with_errors": sum(1 for r in rows if r["errors"]),
+            "expected": sum((t["expected"] for t in money.values()), start=Decimal("0.00")),
+            "received": sum((t["payment"] for t in money.values()), start=Decimal("0.00"))}
+    return render_template("organiser/games.html", g=g, rows=rows, status=status, events=definition.events,
+                           kpis=kpis, per_event=overview.events_against_declared(g),
+                           submitted=overview.submissions_by_day(g, until), paid=overview.payments_by_day(g, until),
+                           deadline_day=deadline_day)
 
 
 @bp.get("/queue")

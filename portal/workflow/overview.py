@@ -1,0 +1,77 @@
+"""The organisers' overview of a Games, readable at a glance for 40 delegations: per
+delegation status, errors, athletes and payment state; per event entrants against what
+was declared; submissions and payments by day towards the deadline. A fixed number of
+aggregate queries whatever the size (errors: delegations/services.judge_many)."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from sqlalchemy import distinct, func, select
+
+from ..delegations.models import Declaration, Delegation, Entry, EntryMember
+from ..delegations.services import judge_many
+from ..extensions import db
+from ..games.services import definition_of
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+JUDGED = ("draft", "submitted", "returned", "waitlisted", "approved")
+
+
+def errors_by_delegation(games, delegations, at: dt.datetime) -> dict[int, int]:
+    judged = judge_many(games, [d for d in delegations if d.status in JUDGED], at, reveal=True)
+    return {did: sum(1 for v in violations if v.is_error) for did, violations in judged.items()}
+
+
+def by_day(points: list[tuple[dt.date, Decimal | int]], last: dt.date | None = None) -> list[tuple[dt.date, object]]:
+    """Running totals per China day, from the first day with something to `last` (or the
+    last day with something), days without anything carried over; at most 60 bars."""
+    if not points:
+        return []
+    per: dict[dt.date, object] = {}
+    for day, value in points:
+        per[day] = per.get(day, 0) + value
+    first, end = min(per), max(max(per), last or max(per))
+    days = [first + dt.timedelta(days=i) for i in range((end - first).days + 1)][-60:]
+    running, out = 0, []
+    for day in sorted(per):
+        if day < days[0]:
+            running += per[day]
+    for day in days:
+        running += per.get(day, 0)
+        out.append((day, running))
+    return out
+
+
+def submissions_by_day(games, until: dt.date) -> list[tuple[dt.date, int]]:
+    rows = db.session.execute(select(Delegation.submitted_at).where(
+        Delegation.games_id == games.id, Delegation.submitted_at.is_not(None))).scalars()
+    return by_day([(at.replace(tzinfo=at.tzinfo or dt.timezone.utc).astimezone(CHINA).date(), 1) for at in rows], until)
+
+
+def payments_by_day(games, until: dt.date) -> list[tuple[dt.date, Decimal]]:
+    from ..money.models import LedgerEntry  # read only
+    rows = db.session.execute(
+        select(LedgerEntry.kind, LedgerEntry.value_date, LedgerEntry.created_at, LedgerEntry.amount)
+        .join(Delegation, LedgerEntry.delegation_id == Delegation.id)
+        .where(Delegation.games_id == games.id, LedgerEntry.kind.in_(("payment", "reversal")))).all()
+    points = []
+    for kind, value_date, created_at, amount in rows:
+        day = value_date or created_at.replace(tzinfo=created_at.tzinfo or dt.timezone.utc).astimezone(CHINA).date()
+        points.append((day, amount if kind == "payment" else -amount))
+    return by_day(points, until)
+
+
+def events_against_declared(games) -> list[dict]:
+    """Per event: entrants named across the Games and the number declared."""
+    of_games = select(Delegation.id).where(Delegation.games_id == games.id, Delegation.status != "withdrawn")
+    named = dict(db.session.execute(
+        select(Entry.event_code, func.count(distinct(EntryMember.person_id))).join(EntryMember, EntryMember.entry_id == Entry.id)
+        .where(Entry.delegation_id.in_(of_games)).group_by(Entry.event_code)).all())
+    declared = dict(db.session.execute(
+        select(Declaration.event_code, func.sum(Declaration.count)).where(Declaration.delegation_id.in_(of_games))
+        .group_by(Declaration.event_code)).all())
+    definition = definition_of(games)
+    sports = {s.code: s for s in definition.sports}
+    return [{"event": e, "sport": sports.get(e.sport), "named": named.get(e.code, 0), "declared": int(declared.get(e.code) or 0)}
+            for e in definition.events]
