@@ -140,4 +140,6 @@ def register_cli(app: Flask) -> None:
         else:
             click.echo(f"universities: {path} not found; university rules will report unknown codes")
         from .demo import set_up
+        from .demo_season import set_up_season
         set_up(click.echo)
+        set_up_season(click.echo)

@@ -1,0 +1,126 @@
+"""A season-sized demo: youth-gomoku-2015 as a real July would leave it. 37 clubs and
+cities with 2 to 24 children each, received between 1 and 8 July, most approved, some
+waiting or returned, a few still drafts; then the bank's July statements (the files in
+fixtures/bank, and one made from the delegations' references) imported and matched, so
+that the organiser's overview and the accountant's bank lines have something to show.
+Idempotent: skipped when the Games already have delegations."""
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from sqlalchemy import func, select
+
+from .audit.services import Actor
+from .config import FIXTURES
+from .delegations.models import Delegation
+from .extensions import db
+from .games.services import find_games
+from .rules.idnumber import make
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+SLUG = "youth-gomoku-2015"
+# The clubs that the statements in fixtures/bank pay for, with the references they quote.
+KNOWN = [("南开区少儿棋校", "ZY03000011"), ("河西棋院", None), ("红桥棋社", "ZY03000029"), ("和平棋友会", "ZY03000037")]
+PLACES = ["北京", "上海", "天津", "重庆", "杭州", "宁波", "温州", "南京", "苏州", "无锡", "合肥", "福州", "厦门", "南昌",
+          "济南", "青岛", "郑州", "武汉", "长沙", "广州", "深圳", "南宁", "海口", "成都", "贵阳", "昆明", "西安",
+          "兰州", "西宁", "银川", "太原", "石家庄", "沈阳", "大连"]
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘"
+GIVEN = ["子涵", "欣怡", "梓轩", "浩然", "雨桐", "一诺", "宇航", "思琪", "俊熙", "若汐", "博文", "佳怡", "明轩", "诗涵",
+         "天佑", "可馨", "嘉懿", "铭泽", "语嫣", "皓轩"]
+# Birth years per group (七): junior A 1998-2003, junior B 2004-05, children A 2006-07, B 2008+.
+GROUPS = [("JA", 1998, 2003), ("JB", 2004, 2005), ("CA", 2006, 2007), ("CB", 2008, 2009)]
+
+
+def _document(rng: random.Random, name: str, index: int, size: int) -> dict:
+    people, entries, by_group = [], [], {}
+    area = f"{120101 + index:06d}"
+    for k in range(size):
+        gender = "M" if k % 2 == 0 else "F"
+        group, first, last = GROUPS[rng.randrange(len(GROUPS))]
+        born = dt.date(rng.randint(first, last), rng.randint(1, 12), rng.randint(1, 28))
+        ref = f"k{k + 1}"
+        people.append({"ref": ref, "name": rng.choice(SURNAMES) + rng.choice(GIVEN), "gender": gender,
+                       "birth_date": born.isoformat(), "id_type": "resident_id",
+                       "id_number": make(area, born, k * 2 + (1 if gender == "M" else 0) + 2),
+                       "documents": ["photo", "id_copy"]})
+        event = f"gomoku.{'M' if gender == 'M' else 'W'}{group}"
+        by_group.setdefault(group, {}).setdefault(gender, []).append(ref)
+        entries.append({"event": event, "people": [ref]})
+    merged: dict[str, list] = {}
+    for e in entries:
+        merged.setdefault(e["event"], []).extend(e["people"])
+    entries = [{"event": code, "people": refs} for code, refs in merged.items()]
+    for group, genders in by_group.items():
+        if genders.get("M") and genders.get("F"):
+            entries.append({"event": f"gomoku.T{group}", "team": "A",
+                            "lineup": [{"person": r} for r in genders["M"] + genders["F"]]})
+    for ref, role, gender, born in (("l1", "leader", "M", dt.date(1978, 3, 3)), ("c1", "coach", "F", dt.date(1985, 5, 5))):
+        people.append({"ref": ref, "name": rng.choice(SURNAMES) + rng.choice(GIVEN), "gender": gender,
+                       "birth_date": born.isoformat(), "id_type": "resident_id",
+                       "id_number": make(area, born, 900 + (1 if gender == "M" else 0) + (2 if role == "coach" else 0)),
+                       "documents": []})
+    return {"format": "delegation/1", "games": SLUG, "unit": {"name": name, "kind": "club"}, "declarations": [],
+            "people": people, "entries": entries,
+            "officials": [{"person": "l1", "role": "leader", "sport": "gomoku"},
+                          {"person": "c1", "role": "coach", "sport": "gomoku"}], "staff": [], "companions": []}
+
+
+def _statement(rows: list[tuple[dt.date, str, str, str]]) -> bytes:
+    """An ICBC-style July statement (the layout of fixtures/bank/icbc-2015-07.csv)."""
+    lines = ["中国工商银行 账户明细", "账号,6222020302059638775", "户名,代丰", "起止日期,2015-07-01,2015-07-31", ",",
+             "交易日期,摘要,收入金额,支出金额,余额,对方户名,附言"]
+    for day, amount, payer, memo in rows:
+        lines.append(f"{day.isoformat()},网银转入,\"{amount}\",,,{payer},{memo}")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def set_up_season(echo) -> None:
+    from .money.services import import_statement, payment_reference, totals
+    from .workflow import services as workflow
+    games = find_games(SLUG)
+    if games is None or db.session.scalar(select(func.count()).select_from(Delegation).where(
+            Delegation.games_id == games.id)):
+        return
+    rng = random.Random(2015)
+    actor, organiser, accountant = Actor("演示数据 (demo)"), Actor("组委会 王老师", role="organiser"), \
+        Actor("财务 李会计", role="accountant")
+    names = [n for n, _r in KNOWN] + [f"{p}{rng.choice(['少儿棋院', '五子棋协会', '青少年宫', '棋类俱乐部'])}" for p in PLACES[:33]]
+    delegations = []
+    for i, name in enumerate(names):
+        size = rng.randint(2, 24)
+        document = _document(rng, name, i, size)
+        day = dt.datetime(2015, 7, 1 + min(7, int(rng.triangular(0, 8, 7))), rng.randint(8, 22), tzinfo=CHINA)
+        if i >= len(names) - 3:  # still drafts
+            workflow.save(workflow.new_delegation(games, document["unit"]), document, actor, day)
+            db.session.commit()
+            continue
+        out = workflow.import_document(games, document, day, actor)
+        if out.ok:
+            reference = KNOWN[i][1] if i < len(KNOWN) else None
+            if reference:
+                out.delegation.payment_reference = reference
+            delegations.append(out.delegation)
+        db.session.commit()
+    for k, d in enumerate(delegations):
+        if k % 10 == 9:
+            workflow.return_for_changes(d, organiser, [("k1", None, "请补充一寸照片原件的扫描件。")])
+        elif k % 4 != 3:
+            workflow.approve(d, organiser, dt.datetime(2015, 7, 10, 15, tzinfo=CHINA))
+        db.session.commit()
+    for path in sorted((FIXTURES / "bank").glob("*-2015-07*")):
+        if "malformed" in path.name or "duplicate" in path.name:
+            continue  # the bad files stay for the accountant to try
+        import_statement(games, path.read_bytes(), path.name, accountant, all_or_nothing=False)
+        db.session.commit()
+    rows = []
+    for k, d in enumerate(delegations[len(KNOWN):]):
+        due = totals(d)["expected"]
+        if due and k % 6 != 5:  # a few have not paid yet; a few paid in part
+            amount = due if k % 6 != 4 else due / 2
+            rows.append((dt.date(2015, 7, rng.randint(2, 9)), f"{amount:,.2f}", f"{d.unit_name}",
+                         f"{payment_reference(d)} 报名费"))
+    rows.sort()
+    import_statement(games, _statement(rows), "icbc-2015-07-season.csv", accountant, all_or_nothing=False)
+    db.session.commit()
+    echo(f"{SLUG}: {len(names)} delegations and the July bank statements (the season demo)")
