@@ -130,3 +130,36 @@ def test_whole_games_pages_and_the_programme_book_do_not_grow_with_the_delegatio
     for page in pages:
         assert few[page][0] == many[page][0], f"{page}: {few[page][0]} statements at 2 delegations, {many[page][0]} at 5"
     assert few_book == many_book
+
+
+def test_money_pages_do_not_grow_with_the_delegations_where_fees_make_entries_valid(app, db):
+    """youth-gomoku-2015 counts an entry only once its fee arrived: whether each one did is
+    read for all delegations at once."""
+    import random
+
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.demo_season import _document
+    from portal.games.services import find_games
+    from portal.workflow import services as svc
+    games = find_games("youth-gomoku-2015")
+    create_account("yg-acc", "acc", "accountant", Actor("t"), password=PASSWORD)
+    create_account("yg-org", "org", "organiser", Actor("t"), password=PASSWORD)
+    rng = random.Random(7)
+
+    def add(names, start):
+        for i, name in enumerate(names):
+            out = svc.import_document(games, _document(rng, name, start + i, 6),
+                                      dt.datetime(2015, 7, 2, tzinfo=UTC), Actor("t"))
+            assert out.ok, out.violations
+        db.session.commit()
+
+    pages = ["/money/?games=youth-gomoku-2015", "/money/lines?games=youth-gomoku-2015"]
+    add(["甲棋院", "乙棋院"], 0)
+    _measure(app, "yg-acc", pages)  # the first look gives each delegation its payment reference
+    few = _measure(app, "yg-acc", pages) | _measure(app, "yg-org", ["/org/games/youth-gomoku-2015"])
+    add(["丙棋院", "丁棋院", "戊棋院"], 2)
+    _measure(app, "yg-acc", pages)
+    many = _measure(app, "yg-acc", pages) | _measure(app, "yg-org", ["/org/games/youth-gomoku-2015"])
+    for page in few:
+        assert few[page][0] == many[page][0], f"{page}: {few[page][0]} statements at 2 delegations, {many[page][0]} at 5"

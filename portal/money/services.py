@@ -91,6 +91,16 @@ def payment_reference(d: Delegation) -> str:
     return d.payment_reference
 
 
+def give_payment_references(games) -> int:
+    """Give every delegation of the Games that has none its payment reference (in the
+    caller's write transaction); how many were given."""
+    missing = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
+                                                          Delegation.payment_reference.is_(None))).all()
+    for d in missing:
+        payment_reference(d)
+    return len(missing)
+
+
 def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
     """fee code -> (quantity, unit amount, description) the regulation charges for the
     delegation as it stands: entry fees per athlete, per team group, deposits per entrant,
@@ -101,19 +111,13 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
     doc = export_document(d)
     from ..delegations.edit import athletes as athletes_of
     athletes = athletes_of(doc)
-    team_groups = {e["event"] for e in doc["entries"] if e.get("lineup") is not None
-                   or next((x.kind for x in definition.events if x.code == e["event"]), "") == "team"}
+    team_groups = _team_groups(definition, [(e["event"], e.get("lineup") is not None) for e in doc["entries"]])
     entrants = len(athletes)
     if definition.capacity is not None and not _holds_a_place(d):
         # 报满即止: a deposit is due only once a place is given, at once or on promotion
         # from the wait list; a wait-listed entrant owes (and forfeits) nothing.
         entrants = 0
-    out = {}
-    for fee in definition.money.fees:
-        qty = {"athlete": len(athletes), "entrant": entrants, "team_group": len(team_groups),
-               "delegation": 1}.get(fee.per)
-        if qty is not None:
-            out[fee.code] = (qty, fee.amount, fee.name.zh)
+    out = _entry_fees(definition, len(athletes), entrants, len(team_groups))
     rates = {r.code: r for r in definition.rooms}
     rows = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id,
                                                         RoomRequest.status == "allocated")).all()
@@ -124,6 +128,21 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
         units = sum(r.people if room.per == "person_night" else r.rooms for r in mine)
         out[f"room:{room_code}"] = (units, room.rate, f"住宿 {room.name.zh}（{'人·晚' if room.per == 'person_night' else '间·晚'}）")
     return out
+
+
+def _entry_fees(definition, athletes: int, entrants: int, team_groups: int) -> dict[str, tuple[int, Decimal, str]]:
+    """The fees charged per athlete, entrant, team group or delegation (not rooms)."""
+    out = {}
+    for fee in definition.money.fees:
+        qty = {"athlete": athletes, "entrant": entrants, "team_group": team_groups, "delegation": 1}.get(fee.per)
+        if qty is not None:
+            out[fee.code] = (qty, fee.amount, fee.name.zh)
+    return out
+
+
+def _team_groups(definition, entries) -> set[str]:
+    kinds = {x.code: x.kind for x in definition.events}
+    return {event for event, is_lineup in entries if is_lineup or kinds.get(event) == "team"}
 
 
 def _holds_a_place(d: Delegation) -> bool:
@@ -200,19 +219,42 @@ def account_status(t: dict) -> str:
 def entry_valid(d: Delegation) -> bool | None:
     """Where the regulation makes an entry valid only once its fee is received by the
     deadline (youth-gomoku-2015: by 8 Jul), whether this one is. None: no such rule."""
-    definition = definition_of(d.games)
-    if not definition.money.entry_valid_when_paid:
-        return None
-    due = sum((unit * q for code, (q, unit, _) in expected_fees(d).items() if not code.startswith("room:")),
-              Decimal("0"))
-    q = select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
-        LedgerEntry.delegation_id == d.id, LedgerEntry.kind == "payment")
+    return entries_valid(d.games, [d])[d.id]
+
+
+def entries_valid(games, delegations: list[Delegation]) -> dict[int, bool | None]:
+    """entry_valid() of each delegation, from four grouped queries for all of them."""
+    from ..delegations.models import Entry, EntryMember
+    from ..workflow.models import Place
+    definition = definition_of(games)
+    if not definition.money.entry_valid_when_paid or not delegations:
+        return {d.id: None for d in delegations}
+    ids = [d.id for d in delegations]
+    athletes = dict(db.session.execute(
+        select(Entry.delegation_id, func.count(func.distinct(EntryMember.person_id)))
+        .join(EntryMember, EntryMember.entry_id == Entry.id).where(Entry.delegation_id.in_(ids))
+        .group_by(Entry.delegation_id)).all())
+    entries: dict[int, list] = {}
+    for delegation_id, event, is_lineup in db.session.execute(
+            select(Entry.delegation_id, Entry.event_code, Entry.is_lineup).where(Entry.delegation_id.in_(ids)).distinct()):
+        entries.setdefault(delegation_id, []).append((event, is_lineup))
+    accepted = set(db.session.scalars(select(Place.delegation_id).where(
+        Place.delegation_id.in_(ids), Place.status == "accepted"))) if definition.capacity is not None else None
+    q = (select(LedgerEntry.delegation_id, func.coalesce(func.sum(LedgerEntry.amount), 0))
+         .where(LedgerEntry.delegation_id.in_(ids), LedgerEntry.kind == "payment"))
     closes = definition.stages.names_closes
     if closes is not None:
         last_day = (closes - dt.timedelta(microseconds=1)).astimezone(CHINA).date()
         q = q.where(LedgerEntry.value_date <= last_day)
-    paid = Decimal(db.session.scalar(q))
-    return due > 0 and paid >= due
+    paid = {did: Decimal(amount) for did, amount in db.session.execute(q.group_by(LedgerEntry.delegation_id))}
+    out = {}
+    for d in delegations:
+        n = athletes.get(d.id, 0)
+        entrants = n if accepted is None or d.id in accepted else 0
+        fees = _entry_fees(definition, n, entrants, len(_team_groups(definition, entries.get(d.id, []))))
+        due = sum((unit * qty for qty, unit, _name in fees.values()), Decimal("0"))
+        out[d.id] = due > 0 and paid.get(d.id, Decimal("0")) >= due
+    return out
 
 
 def release_deposit(d: Delegation, actor: Actor) -> LedgerEntry | None:
@@ -524,12 +566,14 @@ def reconciliation(games) -> list[dict]:
     from ..games.models import Unit
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
     all_totals = totals_by_delegation(games)
+    delegations = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)
+                                     .order_by(Delegation.unit_code, Delegation.id)).all()
+    valid = entries_valid(games, delegations)
     out = []
-    for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)
-                                .order_by(Delegation.unit_code, Delegation.id)):
+    for d in delegations:
         t = all_totals.get(d.id) or _with_balance({})
         out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or ""), "reference": payment_reference(d),
-                    **t, "status": account_status(t), "valid": entry_valid(d)})
+                    **t, "status": account_status(t), "valid": valid[d.id]})
     return out
 
 

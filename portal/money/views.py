@@ -65,14 +65,23 @@ def _games_arg():
     return games, all_games
 
 
+def _give_references(games) -> None:
+    """Payment references are created on first sight, in a write transaction of their own
+    (only when some are missing), so that the page itself reads without the write lock."""
+    if db.session.scalar(select(Delegation.id).where(Delegation.games_id == games.id,
+                                                     Delegation.payment_reference.is_(None)).limit(1)):
+        with write_transaction():
+            services.give_payment_references(games)
+
+
 @bp.get("/")
 @roles(*READERS)
 def overview():
     games, all_games = _games_arg()
     if games is None:
         abort(404)
-    with write_transaction():  # payment references are created on first sight
-        rows = services.reconciliation(games)
+    _give_references(games)
+    rows = services.reconciliation(games)
     unmatched = db.session.scalars(select(BankLine).where(BankLine.games_id == games.id,
                                                           BankLine.matched_delegation_id.is_(None))
                                    .order_by(BankLine.booked_on, BankLine.id)).all()
@@ -257,6 +266,9 @@ def post_entry():
 def report_xlsx():
     from ..sheets import to_xlsx
     games, _all = _games_arg()
+    if games is None:
+        abort(404)
+    _give_references(games)
     rows = services.reconciliation(games)
     header = ["单位 unit", "参考码 reference", "应付 expected", "已收 received", "已退 refunded", "余额 balance", "状态 status"]
     data = [[r["unit"], r["reference"], float(r["expected"]), float(r["payment"]), float(r["refund"]),

@@ -39,7 +39,7 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
     """Who plays `event`, from one query. Where an entry counts only once its fee arrived
     (youth-gomoku-2015: "未收到报名材料和报名费均视为报名无效，不予编排"), unpaid delegations
     are left out."""
-    from ..money.services import entry_valid
+    from ..money.services import entries_valid
     definition = definition_of(games)
     show_rating = any(r.kind == "rating_exception" for r in definition.rules) or event.startswith("chess.")
     units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
@@ -48,7 +48,8 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
     listed = _listed(games, include_drafts)
     invalid = set()
     if definition.money.entry_valid_when_paid:
-        invalid = {d.id for d in delegations_of(games, include_drafts) if entry_valid(d) is False}
+        invalid = {did for did, valid in entries_valid(games, list(delegations_of(games, include_drafts))).items()
+                   if valid is False}
     q = (select(Delegation.id, Delegation.unit_code, Delegation.unit_name, Entry.team, Entry.is_lineup,
                 EntryMember.board, EntryMember.reserve, Person.name, Person.gender, Person.birth_date,
                 Person.fide_rating)
