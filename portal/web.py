@@ -151,7 +151,8 @@ def init_web(app: Flask) -> None:
             return text if sees_full_ids() else mask_ids_in(text)
         return {"lang": lang, "msg": msg, "full_ids": sees_full_ids(),
                 "t": lambda zh, en: en if lang == "en" else zh,
-                "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en")}
+                "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en"),
+                "unit_label": lambda d: unit_name(d, "name_en" if lang == "en" else "name_zh")}
 
     @app.route("/")
     def home():
