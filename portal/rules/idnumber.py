@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from stdnum.iso7064 import mod_11_2
 
@@ -24,14 +25,21 @@ class ResidentId:
     area: str
 
 
+_NOISE = re.compile(r"[\s-]")
+
+
 def normalise(number: str) -> str:
-    return re.sub(r"[\s-]", "", number or "").upper()
+    return _NOISE.sub("", number or "").upper()
 
 
 def parse(number: str, today: dt.date | None = None) -> tuple[ResidentId | None, str | None]:
     """Returns (parsed, None) or (None, reason) where reason is 'length', 'characters',
     'check_digit' or 'birth_date'."""
-    n = normalise(number)
+    return _parse(normalise(number), today)
+
+
+@lru_cache(maxsize=1 << 16)  # a page judges the same thousands of numbers again and again
+def _parse(n: str, today: dt.date | None) -> tuple[ResidentId | None, str | None]:
     if len(n) != 18:
         return None, "length"
     if not _SHAPE.match(n):
