@@ -152,3 +152,62 @@ def test_no_shows_keep_their_deposit_once_play_has_started(app, db):
     kept = db.session.scalars(select(LedgerEntry).where(LedgerEntry.delegation_id == d.id,
                                                         LedgerEntry.kind == "forfeit")).all()
     assert [(e.fee_code, e.amount) for e in kept] == [("deposit", Decimal("100.00"))]
+
+
+def test_the_desk_checks_in_all_160_entrants(app, db):
+    """shaanxi-mind-2025 四: at most 160 entrants; 十(二): each shows the ID copy, health
+    certificate, insurance proof and safety pledge; 十一(三): each deposit of 100 comes
+    back after check-in. All 160 through the desk's own route, as the scanner would."""
+    import re
+
+    from sqlalchemy import func, select
+
+    from builders import doc, individual, person
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.money.models import LedgerEntry
+    from portal.money.services import sync_charges
+    from portal.venue.cards import card_code
+    from portal.venue.models import CheckIn
+    from portal.workflow import services as svc
+    games = find_games("shaanxi-mind-2025")
+    codes = []
+    for i in range(160):
+        born = (dt.date(1970, 1, 1) + dt.timedelta(days=97 * i)).isoformat()
+        entrant = person("p1", "M" if i % 3 else "F", born, unit="shaanxi", docs=("photo",), name=f"棋手{i:03d}")
+        out = svc.import_document(games, doc("shaanxi-mind-2025", unit=None, people=[entrant],
+                                             entries=[individual("gomoku.OPEN", "p1")]),
+                                  dt.datetime(2025, 9, 1, 8, tzinfo=CHINA) + dt.timedelta(minutes=i), Actor("t"))
+        assert out.ok, (i, out.violations)
+        assert svc.approve(out.delegation, Actor("组委会"), dt.datetime(2025, 9, 2, tzinfo=CHINA)).ok
+        sync_charges(out.delegation, Actor("t"))
+        codes.append(card_code(out.delegation.id, "p1"))
+    db.session.commit()
+    create_account("desk-org", "报到台", "organiser", Actor("t"), password="password-123")
+    app.config["FIXED_NOW"] = dt.datetime(2025, 9, 19, 2, 0, tzinfo=dt.timezone.utc)  # 10:00 on report day
+    client = app.test_client()
+    shown = ["id_copy", "health_certificate", "insurance_proof", "safety_pledge"]
+    try:
+        with app.app_context():
+            page = client.get("/login").get_data(as_text=True)
+            token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+            client.post("/login", data={"username": "desk-org", "password": "password-123", "csrf_token": token})
+        for code in codes:
+            with app.app_context():
+                scan = client.get("/org/scan", query_string={"code": code}).get_data(as_text=True)
+                token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', scan).group(1)
+                r = client.post("/org/checkin", data={"csrf_token": token, "code": code, "documents": shown})
+                assert r.status_code == 302
+        with app.app_context():
+            desk = client.get("/org/games/shaanxi-mind-2025/checkin").get_data(as_text=True)
+            again = client.post("/org/checkin", data={"csrf_token": token, "code": codes[0], "documents": shown},
+                                follow_redirects=True).get_data(as_text=True)
+    finally:
+        app.config.pop("FIXED_NOW", None)
+    assert db.session.scalar(select(func.count()).select_from(CheckIn)) == 160
+    assert "160 / 160" in desk and "运动员都已报到" in desk
+    assert "已经报到" in again
+    released = db.session.scalar(select(func.sum(LedgerEntry.amount)).where(
+        LedgerEntry.kind == "credit", LedgerEntry.fee_code == "deposit"))
+    assert released == Decimal("16000.00")

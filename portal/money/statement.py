@@ -84,16 +84,14 @@ def to_pdf(data: dict, title: str) -> bytes:
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-    if "STSong-Light" not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
-    style = ParagraphStyle("cn", fontName="STSong-Light", fontSize=10, leading=14)
+    from ..pdf_fonts import chinese_font
+    font = chinese_font()
+    style = ParagraphStyle("cn", fontName=font, fontSize=10, leading=14)
     head = ParagraphStyle("cnh", parent=style, fontSize=15, leading=20)
     out = io.BytesIO()
-    doc = SimpleDocTemplate(out, pagesize=A4, title=title, leftMargin=40, rightMargin=40)
+    doc = SimpleDocTemplate(out, pagesize=A4, title=title, leftMargin=40, rightMargin=40, initialFontName=font)
     t = data["totals"]
     story = [Paragraph(title, head), Spacer(1, 6),
              Paragraph(f"付款时请在附言中注明：<b>{data['reference']}</b>", style)]
@@ -109,7 +107,7 @@ def to_pdf(data: dict, title: str) -> bytes:
     rows += [["", "", "应付合计", f"{t['expected']:,.2f}", ""], ["", "", "已付", f"{t['payment']:,.2f}", ""],
              ["", "", "已退", f"{t['refund']:,.2f}", ""], ["", "", "余额（负数为应退）", f"{t['balance']:,.2f}", ""]]
     table = Table(rows, colWidths=[70, 50, 230, 80, 70])
-    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "STSong-Light"), ("FONTSIZE", (0, 0), (-1, -1), 9),
+    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("FONTSIZE", (0, 0), (-1, -1), 9),
                                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#f0f0f0")),
                                ("ALIGN", (3, 0), (4, -1), "RIGHT"), ("GRID", (0, 0), (-1, -5), 0.25, colors.grey),
                                ("VALIGN", (0, 0), (-1, -1), "TOP")]))

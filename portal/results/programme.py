@@ -102,12 +102,9 @@ def to_pdf(b: dict) -> bytes:
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.lib.units import mm
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
     from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
-    if "STSong-Light" not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
-    font = "STSong-Light"
+    from ..pdf_fonts import chinese_font
+    font = chinese_font()
     title = ParagraphStyle("t", fontName=font, fontSize=26, leading=34, alignment=1)
     h1 = ParagraphStyle("h1", fontName=font, fontSize=16, leading=22, spaceBefore=6, spaceAfter=6)
     h2 = ParagraphStyle("h2", fontName=font, fontSize=12, leading=16, spaceBefore=8, spaceAfter=3)
@@ -150,7 +147,7 @@ def to_pdf(b: dict) -> bytes:
     def footer(canvas, doc):
         canvas.setFont(font, 8)
         canvas.drawRightString(A4[0] - 15 * mm, 10 * mm, f"{g.name_zh} 秩序册 · 第 {doc.page} 页 · 生成于 {b['made']}")
-    SimpleDocTemplate(out, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
+    SimpleDocTemplate(out, pagesize=A4, initialFontName=font, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
                       bottomMargin=18 * mm, title=f"{g.name_zh} 秩序册").build(story, onFirstPage=footer,
                                                                             onLaterPages=footer)
     return out.getvalue()

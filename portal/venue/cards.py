@@ -130,21 +130,15 @@ def _photo_problem(path: str) -> str | None:
 
 def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
     """8 cards (105 × 74 mm) to an A4 page with cut marks, or one card to an A6 page."""
-    from reportlab.graphics import renderPDF
-    from reportlab.graphics.barcode.qr import QrCodeWidget
-    from reportlab.graphics.shapes import Drawing
     from reportlab.lib.colors import HexColor, white
     from reportlab.lib.pagesizes import A4, A6, landscape
     from reportlab.lib.units import mm
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
     from reportlab.pdfgen import canvas
-    if "STSong-Light" not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
-    font = "STSong-Light"
+    from ..pdf_fonts import chinese_font
+    font = chinese_font()
     out = io.BytesIO()
     page = landscape(A6) if layout == "a6" else A4
-    c = canvas.Canvas(out, pagesize=page)
+    c = canvas.Canvas(out, pagesize=page, initialFontName=font)  # no unembedded Helvetica
     c.setTitle(f"{games.name_zh} 参赛证")
     w, h = (page[0], page[1]) if layout == "a6" else (105 * mm, A4[1] / 4)
     per_page = 1 if layout == "a6" else 8
@@ -173,6 +167,7 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
             c.drawImage(card.photo_path, px, py, pw, ph, preserveAspectRatio=True, anchor="c")
         else:
             c.setStrokeColor(HexColor("#999999"))
+            c.setLineWidth(0.5)
             c.rect(px, py, pw, ph, stroke=1, fill=0)
             c.setFont(font, 7)
             c.drawCentredString(px + pw / 2, py + ph / 2, "照片")
@@ -182,12 +177,7 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
         c.drawString(x + 33 * mm, y + h - 31 * mm, card.unit[:18])
         for k, ev in enumerate(card.events[:4]):
             c.drawString(x + 33 * mm, y + h - (37 + 5 * k) * mm, ev[:16])
-        qr = QrCodeWidget(card.code)
-        bx0, by0, bx1, by1 = qr.getBounds()
-        size = 24 * mm
-        d = Drawing(size, size, transform=[size / (bx1 - bx0), 0, 0, size / (by1 - by0), 0, 0])
-        d.add(qr)
-        renderPDF.draw(d, c, x + w - size - 3 * mm, y + 3 * mm)
+        _qr(c, card.code, x + w - 27 * mm, y + 3 * mm, 24 * mm)
         if layout != "a6":
             _cut_marks(c, x, y, w, h, mm)
     if not cards:
@@ -196,6 +186,24 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
     c.showPage()
     c.save()
     return out.getvalue()
+
+
+def _qr(c, text: str, x: float, y: float, size: float) -> None:
+    """A QR code drawn as squares on the canvas (reportlab's widget renderer would bring
+    in an unembedded Helvetica), with the quiet zone of four modules the standard asks."""
+    from reportlab.graphics.barcode import qrencoder
+    qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+    qr.addData(text)
+    qr.make()
+    n = qr.getModuleCount()
+    cell = size / (n + 8)
+    c.setFillColorRGB(1, 1, 1)
+    c.rect(x, y, size, size, stroke=0, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    for row in range(n):
+        for col in range(n):
+            if qr.isDark(row, col):
+                c.rect(x + (col + 4) * cell, y + size - (row + 5) * cell, cell, cell, stroke=0, fill=1)
 
 
 def _cut_marks(c, x, y, w, h, mm):
