@@ -93,6 +93,31 @@ def _substitutions_and_a_withdrawal(games, delegations, rng, actor) -> None:
         db.session.commit()
 
 
+def _the_day_before_play(games, delegations, rng, organiser) -> None:
+    """14 July: player numbers drawn for two groups, most approved children checked in by
+    the afternoon (the desk has people still to come), the first leaders called at the
+    meeting."""
+    from .delegations.edit import athletes
+    from .results.draws import make_draw
+    from .venue.checkin import check_in
+    from .venue.meeting import confirm
+    for event in ("gomoku.MCA", "gomoku.WCA"):
+        make_draw(games, event, organiser, seed=f"demo-{event}")
+        db.session.commit()
+    approved = [d for d in delegations if d.status == "approved"]
+    for k, d in enumerate(approved):
+        doc = export_document(d)
+        for ref in sorted(athletes(doc)):
+            if rng.random() < 0.8 or k < 3:
+                at = dt.datetime(2015, 7, 14, rng.randint(9, 17), rng.randint(0, 59), tzinfo=CHINA)
+                check_in(d, ref, [], organiser, at)
+        db.session.commit()
+    for d in approved[:3]:
+        leader = next((p["name"] for p in export_document(d)["people"] if p["ref"] == "l1"), "")
+        confirm(d, leader, organiser, dt.datetime(2015, 7, 14, 19, 45, tzinfo=CHINA))
+        db.session.commit()
+
+
 def _statement(rows: list[tuple[dt.date, str, str, str]]) -> bytes:
     """An ICBC-style July statement (the layout of fixtures/bank/icbc-2015-07.csv)."""
     lines = ["中国工商银行 账户明细", "账号,6222020302059638775", "户名,代丰", "起止日期,2015-07-01,2015-07-31", ",",
@@ -160,4 +185,5 @@ def set_up_season(echo) -> None:
     rows.sort()
     import_statement(games, _statement(rows), "icbc-2015-07-season.csv", accountant, all_or_nothing=False)
     db.session.commit()
+    _the_day_before_play(games, delegations, rng, organiser)
     echo(f"{SLUG}: {len(names)} delegations and the July bank statements (the season demo)")
