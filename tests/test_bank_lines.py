@@ -122,3 +122,18 @@ def test_unreadable_files_say_what_they_are(app, db):
             assert 'id="file-problem"' in page and "无法识别的行</h2>" not in page
     finally:
         app.config["WTF_CSRF_ENABLED"] = True
+
+
+def test_the_overview_lists_a_few_unmatched_lines_and_links_to_all(app, db):
+    """A 50,000-line statement can leave thousands unmatched: the overview shows the first
+    ones (each with its drop-down of delegations) and a link to all, paginated."""
+    d, client = _setup(app, db)
+    lines = "".join(f"2015-07-0{1 + i % 9},{100 + i}.00,家长{i},报名,SN{i:05d}\n" for i in range(45))
+    try:
+        assert _import(app, client, "many.csv", HEADER + lines).status_code in (200, 302)
+        with app.app_context():
+            page = client.get("/money/?games=youth-gomoku-2015").get_data(as_text=True)
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = True
+    assert page.count('name="delegation" required') == 30
+    assert "全部 45 笔未匹配的流水" in page and "show=unmatched" in page

@@ -65,6 +65,9 @@ def _games_arg():
     return games, all_games
 
 
+UNMATCHED_ON_OVERVIEW = 30
+
+
 def _give_references(games) -> None:
     """Payment references are created on first sight, in a write transaction of their own
     (only when some are missing), so that the page itself reads without the write lock."""
@@ -82,11 +85,14 @@ def overview():
         abort(404)
     _give_references(games)
     rows = services.reconciliation(games)
-    unmatched = db.session.scalars(select(BankLine).where(BankLine.games_id == games.id,
-                                                          BankLine.matched_delegation_id.is_(None))
-                                   .order_by(BankLine.booked_on, BankLine.id)).all()
+    waiting = (BankLine.games_id == games.id, BankLine.matched_delegation_id.is_(None))
+    unmatched_count = db.session.scalar(select(func.count()).select_from(BankLine).where(*waiting))
+    # The first few to match by hand here; all of them, paginated, on the bank lines page.
+    unmatched = db.session.scalars(select(BankLine).where(*waiting).order_by(BankLine.booked_on, BankLine.id)
+                                   .limit(UNMATCHED_ON_OVERVIEW)).all()
     sums = {k: sum((r[k] for r in rows), Decimal("0")) for k in ("expected", "payment", "refund", "balance")}
     return render_template("money/overview.html", games=games, all_games=all_games, rows=rows, unmatched=unmatched,
+                           unmatched_count=unmatched_count,
                            sums=sums, entry_form=EntryForm(), names=statements.STATUS_NAMES,
                            definition=definition_of(games))
 
