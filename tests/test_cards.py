@@ -211,3 +211,35 @@ def test_the_desk_checks_in_all_160_entrants(app, db):
     released = db.session.scalar(select(func.sum(LedgerEntry.amount)).where(
         LedgerEntry.kind == "credit", LedgerEntry.fee_code == "deposit"))
     assert released == Decimal("16000.00")
+
+
+def test_the_desk_finds_a_person_without_a_card(app, db):
+    """No card at hand: the desk types a name or the last digits of the ID number."""
+    import re
+
+    from builders import doc, individual, person
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow import services as svc
+    games = find_games("shaanxi-mind-2025")
+    entrant = person("p1", "M", "1988-08-08", unit="shaanxi", docs=("photo",), name="欧阳明")
+    out = svc.import_document(games, doc("shaanxi-mind-2025", unit=None, people=[entrant],
+                                         entries=[individual("gomoku.OPEN", "p1")]),
+                              dt.datetime(2025, 9, 1, tzinfo=CHINA), Actor("t"))
+    assert svc.approve(out.delegation, Actor("组委会"), dt.datetime(2025, 9, 2, tzinfo=CHINA)).ok
+    db.session.commit()
+    create_account("desk2", "报到台", "organiser", Actor("t"), password="password-123")
+    client = app.test_client()
+    with app.app_context():
+        page = client.get("/login").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        client.post("/login", data={"username": "desk2", "password": "password-123", "csrf_token": token})
+    with app.app_context():
+        by_name = client.get("/org/scan", query_string={"code": "欧阳"}).get_data(as_text=True)
+        by_tail = client.get("/org/scan", query_string={"code": entrant["id_number"][-4:]}).get_data(as_text=True)
+        nobody = client.get("/org/scan", query_string={"code": "诸葛"}).get_data(as_text=True)
+    for html in (by_name, by_tail):
+        assert 'id="desk-search"' in html and "欧阳明" in html and "办理报到" in html
+        assert entrant["id_number"] not in html  # masked
+    assert "也没有姓名或证件号后四位相符" in nobody

@@ -94,3 +94,21 @@ def test_a_statement_prints_with_an_embedded_font(approved, tmp_path):
     pdf.write_bytes(to_pdf(statement(d), "对账单"))
     fonts = _fonts_embedded(pdf)
     assert fonts and all(emb == "yes" for _name, emb in fonts), fonts
+
+
+def test_the_programme_book_prints_the_organisers_contacts(app, db, tmp_path):
+    """youth-gomoku-2015 十一(五): enquiries to 刘彦艳 010-87559186; entries and fees to the
+    host in Tianjin; check-in with 代丰."""
+    from portal.games.services import find_games
+    from portal.results.programme import book, to_excel, to_pdf
+    games = find_games("youth-gomoku-2015")
+    b = book(games)
+    pdf = tmp_path / "book.pdf"
+    pdf.write_bytes(to_pdf(b))
+    text = subprocess.run(["pdftotext", "-f", "2", "-l", "2", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert "组委会联系方式" in text and "010-87559186" in text and "天津市南开区红旗南路" in text
+    from io import BytesIO
+
+    from openpyxl import load_workbook
+    cover = [r for r in load_workbook(BytesIO(to_excel(b))).worksheets[0].iter_rows(values_only=True)]
+    assert any(r[0] == "报到" and "022-23912628" in r[1] for r in cover)

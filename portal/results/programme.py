@@ -79,10 +79,17 @@ def book(games) -> dict:
             "made": now().astimezone(CHINA).strftime("%Y-%m-%d %H:%M")}
 
 
+def _contact_text(c) -> str:
+    parts = [c.name, f"电话 {c.phone}" if c.phone else None, f"邮箱 {c.email}" if c.email else None,
+             f"地址 {c.address}" if c.address else None]
+    return "；".join(p for p in parts if p)
+
+
 def to_excel(b: dict) -> bytes:
     tables = [("封面 cover", ["项目 item", "内容 value"], [
         ["比赛", b["games"].name_zh], ["地点", b["definition"].venue.zh if b["definition"].venue else ""],
-        ["日期", f"{b['definition'].dates.start} 至 {b['definition'].dates.end}"], ["生成时间", b["made"]]])]
+        ["日期", f"{b['definition'].dates.start} 至 {b['definition'].dates.end}"], ["生成时间", b["made"]]]
+        + [[c.role.zh, _contact_text(c)] for c in b["definition"].contacts])]
     if b["schedule"]:
         tables.append(("日程 schedule", ["项目", "开始", "结束"], [list(r) for r in b["schedule"]]))
     rows = []
@@ -118,9 +125,16 @@ def to_pdf(b: dict) -> bytes:
                        ParagraphStyle("c", parent=body, alignment=1, fontSize=12)),
              Spacer(1, 4 * mm), Paragraph(f"生成时间 {b['made']}（北京时间）", ParagraphStyle("m", parent=body, alignment=1)),
              PageBreak()]
+    if definition.contacts:
+        story += [Paragraph("组委会联系方式", h1),
+                  Table([["事项", "联系人及方式"]] + [[c.role.zh, Paragraph(_contact_text(c), body)]
+                                                   for c in definition.contacts],
+                        style=grid, colWidths=[40 * mm, 130 * mm]), Spacer(1, 8 * mm)]
     if b["schedule"]:
         story += [Paragraph("竞赛日程", h1), Table([["项目", "开始", "结束"]] + [list(r) for r in b["schedule"]],
                                                style=grid, repeatRows=1), PageBreak()]
+    elif definition.contacts:
+        story.append(PageBreak())
     story.append(Paragraph("参赛代表团名单", h1))
     for d in b["delegations"]:
         story.append(Paragraph(d["unit"], h2))

@@ -101,6 +101,16 @@ class Dates(Strict):
     depart: dt.date | None = None
 
 
+class Contact(Strict):
+    """Whom to ask or write to, as the regulation prints it (the programme book's
+    contacts page)."""
+    role: Text
+    name: str | None = None
+    phone: str | None = None
+    email: str | None = None
+    address: str | None = None
+
+
 class LeadersMeeting(Strict):
     """The meeting the evening before play where each unit's leader confirms its names
     (youth-gomoku-2015 十一(十): 开赛前一天晚7点30分 ... 领队会召开的时间为报到最后期限)."""
@@ -338,6 +348,7 @@ class GamesDefinition(Strict):
     rooms_required_for: Literal["athletes", "all"] | None = None
     stay: list[StayRule] = []
     leaders_meeting: LeadersMeeting | None = None
+    contacts: list[Contact] = []
     # Places awarded and points tables: kept as the regulation gives them.
     awards: dict[str, Any] = {}
     sanctions: dict[str, Any] = {}

@@ -251,3 +251,25 @@ def cards_pdf_job(job, progress):
     progress(2, 2, force=True)
     return content, f"{games.slug}-cards-{layout}.pdf", "application/pdf"
 
+
+def find_people(text: str, limit: int = 20) -> list[dict]:
+    """The desk's search when there is no card to scan: approved people whose name contains
+    the text, or whose identity number ends with it (four characters or more)."""
+    from ..delegations.models import Person
+    from ..games.models import Games
+    text = (text or "").strip()[:40]
+    if not text:
+        return []
+    match = Person.name.contains(text, autoescape=True)
+    if len(text) >= 4:
+        match = match | Person.id_number.endswith(text.upper(), autoescape=True)
+    rows = db.session.execute(
+        select(Person.ref, Person.name, Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name,
+               Games.name_zh)
+        .join(Delegation, Person.delegation_id == Delegation.id).join(Games, Delegation.games_id == Games.id)
+        .where(Delegation.status == "approved", match).order_by(Person.name, Person.id).limit(limit)).all()
+    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    return [{"ref": ref, "name": name, "id_number": number, "delegation_id": did, "games": games_name,
+             "unit": units.get(code, unit_name or code or ""), "code": card_code(did, ref)}
+            for ref, name, number, did, code, unit_name, games_name in rows]
+

@@ -90,6 +90,13 @@ def scan():
     from .models import CheckIn
     code = (request.args.get("code") or "").strip()[:300]
     result = card_service.scan(code) if code else None
+    found = []
+    if result and result.get("status") == "invalid" and len(code) <= 40:
+        # Not a card: a name or the last digits of an ID number typed at the desk.
+        found = card_service.find_people(code)
+        if found:
+            result = None
+            record_access("personal_data.view", [(f["ref"], f["name"]) for f in found], what="desk search")
     due, arrived = [], None
     if result and result.get("status") == "valid":
         p, d = result["person"], result["delegation"]
@@ -97,7 +104,7 @@ def scan():
         from ..delegations.services import export_document
         due = documents_due(definition_of(d.games), export_document(d), p["ref"])
         arrived = db.session.scalar(select(CheckIn).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == p["ref"]))
-    return render_template("venue/scan.html", code=code, result=result, due=due, arrived=arrived,
+    return render_template("venue/scan.html", code=code, result=result, due=due, arrived=arrived, found=found,
                            document_names=DOCUMENT_NAMES, form=FlaskForm())
 
 
