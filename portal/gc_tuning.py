@@ -11,12 +11,14 @@ stays bounded. Off under TESTING, where many apps come and go in one process."""
 from __future__ import annotations
 
 import gc
+import os
 
 FREEZE_AFTER = (1, 10, 100)
 
 
 def init_gc_tuning(app) -> None:
-    if not app.config.get("GC_FREEZE", not app.testing):
+    env = os.environ.get("GC_FREEZE")  # "0" turns it off (to compare, or to hunt a GC crash)
+    if not app.config.get("GC_FREEZE", env != "0" if env is not None else not app.testing):
         return
     served = {"n": 0}
 

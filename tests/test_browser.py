@@ -222,3 +222,70 @@ def test_organiser_returns_with_a_reason_then_approves(server, browser, app, db)
     page.wait_for_selector(".flash.success")  # the POST's redirect has landed
     assert "已批准" in page.content()
     assert "批准了甘肃省的报名" in page.inner_text("main")  # in the audit trail on the page, as a sentence
+
+
+def _y4m_of_qr(text: str, path) -> None:
+    """A short video (YUV4MPEG2, what Chromium's fake camera plays) showing the QR code of
+    `text`, as a phone held over a card would see it."""
+    from PIL import Image
+    from reportlab.graphics.barcode import qrencoder
+    qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+    qr.addData(text)
+    qr.make()
+    n, cell, w, h = qr.getModuleCount(), 6, 640, 480
+    im = Image.new("RGB", (w, h), "white")
+    x0, y0 = (w - n * cell) // 2, (h - n * cell) // 2
+    px = im.load()
+    for r in range(n):
+        for c in range(n):
+            if qr.isDark(r, c):
+                for dy in range(cell):
+                    for dx in range(cell):
+                        px[x0 + c * cell + dx, y0 + r * cell + dy] = (0, 0, 0)
+    y, cb, cr = im.convert("YCbCr").split()
+    planes = y.tobytes() + cb.resize((w // 2, h // 2)).tobytes() + cr.resize((w // 2, h // 2)).tobytes()
+    with open(path, "wb") as f:
+        f.write(f"YUV4MPEG2 W{w} H{h} F10:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(10):
+            f.write(b"FRAME\n" + planes)
+
+
+def test_the_desk_scans_a_card_with_the_camera(server, db, tmp_path):
+    """A phone or laptop camera at the desk, no install: Chromium's fake camera plays a card's
+    QR code; jsQR (vendored) reads it and the page shows the person (headless Chromium on
+    Linux has no BarcodeDetector, so this is the fallback path)."""
+    from playwright.sync_api import sync_playwright
+
+    from builders import doc, individual, person
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.venue.cards import card_code
+    from portal.workflow import services as svc
+    games = find_games("shaanxi-mind-2025")
+    out = svc.import_document(games, doc("shaanxi-mind-2025", unit=None, people=[
+        person("p1", "F", "1990-03-03", unit="shaanxi", docs=("photo",), name="上官婉")],
+        entries=[individual("gomoku.OPEN", "p1")]), dt.datetime(2025, 9, 1, tzinfo=CHINA), Actor("t"))
+    assert svc.approve(out.delegation, Actor("组委会"), dt.datetime(2025, 9, 2, tzinfo=CHINA)).ok
+    db.session.commit()
+    create_account("cam-org", "报到台", "organiser", Actor("t"), password="organiser-pass-1")
+    video = tmp_path / "card.y4m"
+    _y4m_of_qr(card_code(out.delegation.id, "p1"), video)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}"])
+        try:
+            context = b.new_context(viewport={"width": 390, "height": 800})
+            context.grant_permissions(["camera"], origin=server)
+            page = context.new_page()
+            login(page, server, "cam-org", "organiser-pass-1")
+            page.goto(server + "/org/scan")
+            native = page.evaluate("'BarcodeDetector' in window")
+            page.click("#scan-camera")
+            page.wait_for_selector("#scan-result", timeout=15000)
+            result = page.inner_text("#scan-result")
+        finally:
+            b.close()
+    assert "有效" in result and "上官婉" in result
+    assert not native  # so it was jsQR that read it: Chromium on Linux has no BarcodeDetector
