@@ -3,6 +3,7 @@ security headers."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from urllib.parse import urlsplit
 
@@ -43,6 +44,9 @@ def set_language():
     if lang in LANGS:
         session["lang"] = lang
     return redirect(safe_next(request.form.get("next")))
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def china_time(value: dt.datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
@@ -132,6 +136,18 @@ def init_web(app: Flask) -> None:
     app.jinja_env.filters["china_time"] = china_time
     from .rules.engine import format_deadline
     app.jinja_env.filters["deadline"] = lambda v: format_deadline(v) if v else ""
+
+    def in_language(text) -> str:
+        """A service message written "中文 / English" (check-in, meeting, photos): the half
+        in the reader's language; any other text as it is."""
+        text = str(text or "")
+        if " / " not in text:
+            return text
+        zh, en = text.split(" / ", 1)
+        if not _CJK.search(zh) or _CJK.search(en):
+            return text
+        return en if str(get_locale()) == "en" else zh
+    app.jinja_env.filters["in_language"] = in_language
 
     @app.context_processor
     def helpers():

@@ -88,7 +88,7 @@ def test_check_in_asks_for_the_documents_and_returns_the_deposit(app, db):
     deposit_before = totals(d)["credit"]
     at = dt.datetime(2025, 9, 19, 15, 0, tzinfo=CHINA)
     ok, message = check_in(d, "p1", ["id_copy"], Actor("前台"), at)
-    assert not ok and "health_certificate" in message
+    assert not ok and "健康证明" in message and "health certificate" in message  # names, not codes
     ok, message = check_in(d, "p1", ["id_copy", "health_certificate", "insurance_proof", "safety_pledge"],
                            Actor("前台"), at)
     assert ok, message

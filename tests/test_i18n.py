@@ -43,3 +43,17 @@ def test_pages_switch_to_english(app, client, db):
     with app.app_context():
         page = client.get("/login").get_data(as_text=True)
     assert "Log in" in page and "登录" not in page
+
+
+def test_service_messages_written_in_both_languages_show_the_readers_half(app):
+    """Check-in, meeting and draw messages are written "中文 / English": a reader sees one."""
+    from flask import session
+    from flask_babel import refresh
+    text = "已确认 3 名运动员的名单 / 3 names confirmed"
+    pick = app.jinja_env.filters["in_language"]
+    with app.test_request_context("/"):
+        assert pick(text) == "已确认 3 名运动员的名单"
+        session["lang"] = "en"
+        refresh()
+        assert pick(text) == "3 names confirmed"
+        assert pick("no slash here") == "no slash here" and pick("a / b") == "a / b"

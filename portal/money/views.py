@@ -102,7 +102,7 @@ def overview():
 def statement_import():
     form = StatementForm()
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
-    form.games.choices = [(g.slug, g.name_zh) for g in all_games]
+    form.games.choices = [(g.slug, g.name_en if is_en() else g.name_zh) for g in all_games]
     result = None
     if form.validate_on_submit():
         games = next(g for g in all_games if g.slug == form.games.data)

@@ -265,11 +265,14 @@ def find_people(text: str, limit: int = 20) -> list[dict]:
         match = match | Person.id_number.endswith(text.upper(), autoescape=True)
     rows = db.session.execute(
         select(Person.ref, Person.name, Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name,
-               Games.name_zh)
+               Games.name_zh, Games.name_en)
         .join(Delegation, Person.delegation_id == Delegation.id).join(Games, Delegation.games_id == Games.id)
         .where(Delegation.status == "approved", match).order_by(Person.name, Person.id).limit(limit)).all()
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
-    return [{"ref": ref, "name": name, "id_number": number, "delegation_id": did, "games": games_name,
-             "unit": units.get(code, unit_name or code or ""), "code": card_code(did, ref)}
-            for ref, name, number, did, code, unit_name, games_name in rows]
+    units, units_en = {}, {}
+    for code, zh, en in db.session.execute(select(Unit.code, Unit.name_zh, Unit.name_en)):
+        units[code], units_en[code] = zh, en
+    return [{"ref": ref, "name": name, "id_number": number, "delegation_id": did, "games": (games_zh, games_en),
+             "unit": units.get(code, unit_name or code or ""), "unit_en": units_en.get(code, unit_name or code or ""),
+             "code": card_code(did, ref)}
+            for ref, name, number, did, code, unit_name, games_zh, games_en in rows]
 

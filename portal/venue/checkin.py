@@ -63,7 +63,10 @@ def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.dat
         due = documents_due(definition, doc, ref)
         missing = [k for k in due if k not in shown]
         if missing:
-            return False, "缺少报到时须出示的材料 / documents not shown: " + "、".join(missing)
+            from ..delegations.names import DOCUMENT_NAMES
+            names = [DOCUMENT_NAMES.get(k, (k, k)) for k in missing]
+            return False, ("缺少报到时须出示的材料：" + "、".join(zh for zh, _en in names)
+                           + " / documents not shown: " + ", ".join(en for _zh, en in names))
         db.session.add(CheckIn(delegation_id=d.id, person_ref=ref, person_name=person["name"],
                                documents=sorted(set(shown) & set(due)), arrived_at=at, checked_by=actor.label))
         db.session.flush()
