@@ -16,6 +16,7 @@
         document.getElementById("job-state").textContent = texts[s.status] + (s.error || "");
         if (s.status === "done") {
           document.getElementById("job-download").hidden = false;
+          document.querySelectorAll("[data-when-done]").forEach(function (el) { el.hidden = false; });
         } else if (s.status !== "failed") {
           setTimeout(poll, 700);
         }

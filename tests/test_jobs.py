@@ -194,3 +194,47 @@ def test_the_cards_of_the_whole_games_are_a_background_job(app, games_with_entri
     assert data[:5] == b"%PDF-" and data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") >= games_with_entries // 8
     other = _client(app, "jobs-org2")
     assert other.get(status["download"]).status_code in (403, 404)
+
+
+def test_a_big_bank_statement_is_imported_in_the_background(app, db):
+    """Tens of thousands of lines take seconds to read, match and book: the upload becomes a
+    job; its report says what was booked; the kept upload is gone once it has run."""
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.money.models import BankLine
+    from portal.money.services import payment_reference
+    from portal.workflow.services import import_document
+    from builders import doc, individual, person
+    from sqlalchemy import func, select
+    games = find_games("youth-gomoku-2015")
+    out = import_document(games, doc("youth-gomoku-2015", unit={"name": "河西棋院", "kind": "club"},
+                                     people=[person("b", "M", "2006-06-06", docs=("photo", "id_copy"))],
+                                     entries=[individual("gomoku.MCA", "b")]),
+                          dt.datetime(2015, 7, 1, tzinfo=UTC), Actor("t"))
+    assert out.ok
+    reference = payment_reference(out.delegation)
+    db.session.commit()
+    create_account("big-acc", "财务", "accountant", Actor("t"), password=PASSWORD)
+    lines = [f"2015-07-0{1 + i % 8},{100 + i % 500}.00,家长{i},报名费 第{i}笔,SN{i:06d}" for i in range(9000)]
+    lines.append(f"2015-07-03,200.00,河西棋院,{reference} 报名费,SN999999")
+    data = ("交易日期,收入金额,对方户名,摘要,交易流水号\n" + "\n".join(lines) + "\n").encode("utf-8")
+    assert len(data) > 300_000
+    client = _client(app, "big-acc")
+    token = _token(client, "/money/import")
+    with app.app_context():
+        r = client.client.post("/money/import", data={"csrf_token": token, "games": "youth-gomoku-2015", "on_error": "all",
+                                                      "file": (io.BytesIO(data), "icbc-big.csv")},
+                               content_type="multipart/form-data")
+    assert r.status_code == 302 and "/jobs/" in r.headers["Location"]
+    job_id = int(r.headers["Location"].rstrip("/").split("/")[-1])
+    status = _wait(client, job_id)
+    assert status["status"] == "done", status
+    text = client.get(status["download"]).get_data().decode("utf-8-sig")
+    assert "已导入 imported: 9001" in text and "按参考码匹配 by reference: 1" in text
+    page = client.get(f"/jobs/{job_id}").get_data(as_text=True)
+    assert "statement=icbc-big.csv" in page
+    with app.app_context():
+        from portal.extensions import db as _db
+        assert _db.session.scalar(select(func.count()).select_from(BankLine)) == 9001
+        assert not [f for f in os.listdir(os.path.join(app.instance_path, "jobs")) if f.startswith("upload-")]

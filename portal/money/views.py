@@ -25,7 +25,7 @@ from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
 from ..web import is_en, outcome_text
-from . import services, statement as statements
+from . import import_jobs, services, statement as statements
 from .models import BankLine, RoomRequest
 
 bp = Blueprint("money", __name__, url_prefix="/money")
@@ -108,6 +108,15 @@ def statement_import():
         games = next(g for g in all_games if g.slug == form.games.data)
         storage = form.file.data
         data = storage.read()
+        if len(data) > import_jobs.BACKGROUND_BYTES:  # tens of thousands of lines: in the background
+            from flask_login import current_user
+
+            from ..jobs.services import submit
+            name = (storage.filename or "statement")[:200]
+            job = submit("bank_import", {"games": games.slug, "upload": import_jobs.keep_upload(data), "name": name,
+                                         "all_or_nothing": form.on_error.data == "all"}, current_user.id,
+                         _("导入银行流水 %(name)s", name=name))
+            return redirect(url_for("jobs.show", job_id=job.id))
         result = services.import_statement(games, data, storage.filename or "statement", actor(),
                                            all_or_nothing=form.on_error.data == "all")
         if result["ok"]:

@@ -1,0 +1,67 @@
+"""A big bank statement (tens of thousands of lines) is read, matched and booked in the
+background (issue 12): the upload is kept privately until its job has run, the job's page
+follows it, and its report lists what was booked and what could not be read."""
+from __future__ import annotations
+
+import os
+import secrets
+
+from sqlalchemy import select
+
+from ..audit.services import Actor
+from ..extensions import db
+from ..games.models import Games
+from ..jobs.services import job_kind, jobs_folder
+from .services import import_statement
+
+# Above this size an upload becomes a background job (about 5,000 lines of a CSV export).
+BACKGROUND_BYTES = 300_000
+
+
+def keep_upload(data: bytes) -> str:
+    """Store an uploaded statement for its job; the name to find it by."""
+    name = f"upload-{secrets.token_hex(12)}"
+    fd = os.open(os.path.join(jobs_folder(), name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    return name
+
+
+def report(result: dict, filename: str) -> str:
+    lines = [f"银行流水 {filename} 导入报告 / import report",
+             f"已导入 imported: {result.get('imported', 0)}", f"重复跳过 already imported: {result.get('duplicates', 0)}",
+             f"按参考码匹配 by reference: {result.get('reference', 0)}",
+             f"按户名和金额匹配 by payer and amount: {result.get('name_amount', 0)}",
+             f"未匹配 unmatched: {result.get('unmatched', 0)}",
+             f"疑似重复 possible duplicates: {result.get('possible_duplicates', 0)}"]
+    if not result.get("ok"):
+        lines.insert(1, "文件没有导入 / nothing was imported")
+    for zh, en in result.get("problems") or []:
+        lines.append(f"{zh} / {en}")
+    return "\n".join(lines) + "\n"
+
+
+@job_kind("bank_import")
+def bank_import(job, progress):
+    from ..accounts.models import User
+    params = job.params
+    path = os.path.join(jobs_folder(), os.path.basename(params["upload"]))
+    games = db.session.scalar(select(Games).where(Games.slug == params["games"]))
+    if games is None:
+        raise ValueError("the Games no longer exists")
+    user = db.session.get(User, job.user_id) if job.user_id else None
+    actor = Actor(f"{user.display_name} ({user.username})" if user else "后台任务 (job)", user_id=job.user_id,
+                  role=user.role if user else None)
+    progress(0, 2, force=True)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        result = import_statement(games, data, params["name"], actor, all_or_nothing=params.get("all_or_nothing", True))
+    finally:
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
+    progress(2, 2, force=True)
+    return report(result, params["name"]).encode("utf-8-sig"), f"{os.path.splitext(params['name'])[0]}-report.txt", \
+        "text/plain; charset=utf-8"
