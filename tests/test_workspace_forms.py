@@ -59,3 +59,40 @@ def test_refused_declaration_keeps_the_numbers(app, db):
     finally:
         app.config.pop("FIXED_NOW")
         app.config["WTF_CSRF_ENABLED"] = True
+
+
+def test_the_people_list_sorts_names_by_pinyin_and_people_by_event(app, db):
+    """A leader with 60 people looks names up as in a class list: 陈 before 李 before 王
+    (pinyin), not by character code; or by event, in the regulation's order."""
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    from portal.accounts.services import create_account
+    people = [person("p1", "M", "1990-01-01", year=2019, unit="hunan", name="王强"),
+              person("p2", "F", "1991-01-01", year=2019, unit="hunan", name="李娜"),
+              person("p3", "M", "1992-01-01", year=2019, unit="hunan", name="陈立"),
+              person("p4", "M", "1993-01-01", year=2019, unit="hunan", name="阿杰")]
+    d = save(new_delegation(find_games("nmsg-2019"), "hunan"),
+             doc("nmsg-2019", unit="hunan", people=people,
+                 entries=[individual("chess.WI", "p2"), individual("chess.MI", "p1", "p3")]),
+             Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
+    create_account("hunan-l", "l", "leader", Actor("t"), delegation=d, password="password-123")
+    client = app.test_client()
+    app.config["WTF_CSRF_ENABLED"] = False
+    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=CHINA)
+    try:
+        with app.app_context():
+            client.post("/login", data={"username": "hunan-l", "password": "password-123"})
+        with app.app_context():
+            by_name = client.get(f"/d/{d.id}/people?sort=name").get_data(as_text=True)
+            by_event = client.get(f"/d/{d.id}/people?sort=event").get_data(as_text=True)
+    finally:
+        app.config.pop("FIXED_NOW")
+        app.config["WTF_CSRF_ENABLED"] = True
+
+    def order(html):
+        return [n for n in re.findall(r"(阿杰|陈立|李娜|王强)", html.split("<table", 1)[1])]
+    seen = lambda names: list(dict.fromkeys(names))  # noqa: E731
+    assert seen(order(by_name)) == ["阿杰", "陈立", "李娜", "王强"]
+    # chess.MI comes before chess.WI in the regulation; 阿杰 is in no event
+    assert seen(order(by_event)) == ["王强", "陈立", "李娜", "阿杰"]

@@ -301,7 +301,13 @@ def role_name(ws, role: str) -> str:
 
 
 PEOPLE_PAGE = 100
-PEOPLE_SORTS = {"": None, "name": "name", "gender": "gender", "birth": "birth_date"}
+PEOPLE_SORTS = {"": None, "name": "name", "gender": "gender", "birth": "birth_date", "event": "event"}
+
+
+def _pinyin_key(name: str | None) -> list[str]:
+    """Chinese names in the order people look them up: by pinyin (陈 before 李 before 王)."""
+    from pypinyin import lazy_pinyin
+    return lazy_pinyin(name or "")
 
 
 @bp.get("/<int:delegation_id>/people")
@@ -324,9 +330,18 @@ def people(d):
         rows = [p for p in rows if p["ref"] in entered]
     if problems_only:
         rows = [p for p in rows if ws.by_person(p["ref"])]
-    if PEOPLE_SORTS[sort]:
+    if sort == "name":
+        rows = sorted(rows, key=lambda p: _pinyin_key(p.get("name")))
+    elif sort == "event":  # by the first event entered, in the regulation's order; no event last
+        order = {code: i for i, code in enumerate(ws.events)}
+        first: dict[str, int] = {}
+        for e in ws.doc["entries"]:
+            for ref in edit.entry_people(e):
+                first[ref] = min(first.get(ref, len(order)), order.get(e["event"], len(order)))
+        rows = sorted(rows, key=lambda p: first.get(p["ref"], len(order) + 1))
+    elif PEOPLE_SORTS[sort]:
         key = PEOPLE_SORTS[sort]
-        rows = sorted(rows, key=lambda p: (p.get(key) or "") if key != "name" else (p.get("name") or ""))
+        rows = sorted(rows, key=lambda p: p.get(key) or "")
     total = len(rows)
     shown = rows[(page - 1) * PEOPLE_PAGE: page * PEOPLE_PAGE]
     refs = [p["ref"] for p in shown]
