@@ -96,3 +96,29 @@ def test_the_people_list_sorts_names_by_pinyin_and_people_by_event(app, db):
     assert seen(order(by_name)) == ["阿杰", "陈立", "李娜", "王强"]
     # chess.MI comes before chess.WI in the regulation; 阿杰 is in no event
     assert seen(order(by_event)) == ["王强", "陈立", "李娜", "阿杰"]
+
+
+def test_a_closed_stage_says_whom_to_ask(app, db):
+    """youth-gomoku-2015 closed on 8 July: the page says so and gives the regulation's
+    contacts (十一(五): 刘彦艳 010-87559186) for an extension."""
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    d = save(new_delegation(find_games("youth-gomoku-2015"), {"name": "河东棋院", "kind": "club"}),
+             doc("youth-gomoku-2015", unit={"name": "河东棋院", "kind": "club"},
+                 people=[person("b", "M", "2006-06-06", docs=("photo", "id_copy"))],
+                 entries=[individual("gomoku.MCA", "b")]), Actor("t"), dt.datetime(2015, 7, 1, tzinfo=CHINA)).delegation
+    create_account("hedong-l", "l", "leader", Actor("t"), delegation=d, password="password-123")
+    client = app.test_client()
+    app.config["WTF_CSRF_ENABLED"] = False
+    app.config["FIXED_NOW"] = dt.datetime(2015, 7, 10, tzinfo=CHINA)
+    try:
+        with app.app_context():
+            client.post("/login", data={"username": "hedong-l", "password": "password-123"})
+        with app.app_context():
+            page = client.get(f"/d/{d.id}").get_data(as_text=True)
+    finally:
+        app.config.pop("FIXED_NOW")
+        app.config["WTF_CSRF_ENABLED"] = True
+    assert "截止" in page and 'id="organiser-contacts"' in page and "010-87559186" in page
