@@ -81,3 +81,18 @@ def team(event, *slots, label="A"):
         else:
             lineup.append({"person": s[0], "board": s[1]})
     return {"event": event, "team": label, "lineup": lineup}
+
+
+def csrf_token(html: str) -> str:
+    import re
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+
+def logged_in(app, username: str, password: str):
+    """A test client logged in through the real form (CSRF and all)."""
+    client = app.test_client()
+    with app.app_context():
+        token = csrf_token(client.get("/login").get_data(as_text=True))
+        assert client.post("/login", data={"username": username, "password": password,
+                                           "csrf_token": token}).status_code == 302
+    return client

@@ -2,11 +2,11 @@
 code (never the ID number); photos that will not print are listed first; a card of a
 person substituted out is void when scanned."""
 import datetime as dt
-import io
-import os
 import struct
 import zlib
 from decimal import Decimal
+
+from builders import csrf_token, logged_in
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -158,8 +158,6 @@ def test_the_desk_checks_in_all_160_entrants(app, db):
     """shaanxi-mind-2025 四: at most 160 entrants; 十(二): each shows the ID copy, health
     certificate, insurance proof and safety pledge; 十一(三): each deposit of 100 comes
     back after check-in. All 160 through the desk's own route, as the scanner would."""
-    import re
-
     from sqlalchemy import func, select
 
     from builders import doc, individual, person
@@ -186,17 +184,13 @@ def test_the_desk_checks_in_all_160_entrants(app, db):
     db.session.commit()
     create_account("desk-org", "报到台", "organiser", Actor("t"), password="password-123")
     app.config["FIXED_NOW"] = dt.datetime(2025, 9, 19, 2, 0, tzinfo=dt.timezone.utc)  # 10:00 on report day
-    client = app.test_client()
     shown = ["id_copy", "health_certificate", "insurance_proof", "safety_pledge"]
     try:
-        with app.app_context():
-            page = client.get("/login").get_data(as_text=True)
-            token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-            client.post("/login", data={"username": "desk-org", "password": "password-123", "csrf_token": token})
+        client = logged_in(app, "desk-org", "password-123")
         for code in codes:
             with app.app_context():
                 scan = client.get("/org/scan", query_string={"code": code}).get_data(as_text=True)
-                token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', scan).group(1)
+                token = csrf_token(scan)
                 r = client.post("/org/checkin", data={"csrf_token": token, "code": code, "documents": shown})
                 assert r.status_code == 302
         with app.app_context():
@@ -215,8 +209,6 @@ def test_the_desk_checks_in_all_160_entrants(app, db):
 
 def test_the_desk_finds_a_person_without_a_card(app, db):
     """No card at hand: the desk types a name or the last digits of the ID number."""
-    import re
-
     from builders import doc, individual, person
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
@@ -230,11 +222,7 @@ def test_the_desk_finds_a_person_without_a_card(app, db):
     assert svc.approve(out.delegation, Actor("组委会"), dt.datetime(2025, 9, 2, tzinfo=CHINA)).ok
     db.session.commit()
     create_account("desk2", "报到台", "organiser", Actor("t"), password="password-123")
-    client = app.test_client()
-    with app.app_context():
-        page = client.get("/login").get_data(as_text=True)
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-        client.post("/login", data={"username": "desk2", "password": "password-123", "csrf_token": token})
+    client = logged_in(app, "desk2", "password-123")
     with app.app_context():
         by_name = client.get("/org/scan", query_string={"code": "欧阳"}).get_data(as_text=True)
         by_tail = client.get("/org/scan", query_string={"code": entrant["id_number"][-4:]}).get_data(as_text=True)

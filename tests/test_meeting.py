@@ -1,9 +1,10 @@
 """The leaders' meeting (issue 11, item 2): youth-gomoku-2015 十一(十) 开赛前一天晚7点30分召开领队
 会议 ... 核实参赛人员名单。领队会召开的时间为报到最后期限，各单位领队必须参加。"""
 import datetime as dt
-import re
 
 from sqlalchemy import select
+
+from builders import csrf_token, logged_in
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -76,19 +77,15 @@ def test_the_meeting_page(app, db):
     games, d = _delegation(db)
     create_account("meet-org", "组委会", "organiser", Actor("t"), password="password-123")
     app.config["FIXED_NOW"] = dt.datetime(2015, 7, 14, 11, 40, tzinfo=dt.timezone.utc)
-    client = app.test_client()
     try:
-        with app.app_context():
-            page = client.get("/login").get_data(as_text=True)
-            token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-            client.post("/login", data={"username": "meet-org", "password": "password-123", "csrf_token": token})
+        client = logged_in(app, "meet-org", "password-123")
         with app.app_context():
             overview = client.get(f"/org/games/{games.slug}/meeting").get_data(as_text=True)
         assert "河西棋院" in overview and "张领队" in overview and "未点名" in overview and "王小明" not in overview
         with app.app_context():
             detail = client.get(f"/org/games/{games.slug}/meeting?delegation={d.id}").get_data(as_text=True)
         assert "王小明" in detail and "李小红" in detail and 'value="张领队"' in detail
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', detail).group(1)
+        token = csrf_token(detail)
         with app.app_context():
             r = client.post(f"/org/games/{games.slug}/meeting/{d.id}", data={"csrf_token": token, "attended_by": "张领队"})
             assert r.status_code == 302

@@ -3,7 +3,7 @@ the same result as its own page, payments and entries by day as charts."""
 import datetime as dt
 import re
 
-from sqlalchemy import event, select
+from builders import logged_in
 
 UTC = dt.timezone.utc
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -13,7 +13,6 @@ def test_judging_every_delegation_at_once_says_what_each_page_says(app, db):
     """Including an identity number held by two delegations, named to the organisers only."""
     from builders import doc, individual, person
     from portal.audit.services import Actor
-    from portal.delegations.models import Delegation
     from portal.delegations.services import _dedupe, export_document, judge, judge_many
     from portal.games.services import find_games
     from portal.rules import parse_document
@@ -52,17 +51,13 @@ def test_the_games_page_reads_at_a_glance(app, db):
     good = out.delegation
     sync_charges(good, Actor("t"))
     post(good, "payment", "300.00", "到账", Actor("财务"), value_date=dt.date(2019, 8, 12))
-    bad = svc.save(svc.new_delegation(games, "jiangsu"), doc("nmsg-2019", "jiangsu", [person("p1", "F", "1990-01-01", unit="jiangsu", year=2019)],
+    svc.save(svc.new_delegation(games, "jiangsu"), doc("nmsg-2019", "jiangsu", [person("p1", "F", "1990-01-01", unit="jiangsu", year=2019)],
                    [individual("chess.MI", "p1")]), Actor("t"), dt.datetime(2019, 8, 11, tzinfo=CHINA)).delegation
     db.session.commit()
     create_account("ov-org", "组委会", "organiser", Actor("t"), password="password-123")
     app.config["FIXED_NOW"] = dt.datetime(2019, 8, 20, tzinfo=UTC)
     try:
-        client = app.test_client()
-        with app.app_context():
-            page = client.get("/login").get_data(as_text=True)
-            token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-            client.post("/login", data={"username": "ov-org", "password": "password-123", "csrf_token": token})
+        client = logged_in(app, "ov-org", "password-123")
         with app.app_context():
             html = client.get("/org/games/nmsg-2019").get_data(as_text=True)
     finally:

@@ -2,9 +2,8 @@
 (with the rating exception), age bracket, and for a team whose members must play the
 matching individual event, an entry there."""
 import datetime as dt
-import re
 
-from builders import _definition, doc, individual, person
+from builders import _definition, doc, individual, logged_in, person
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -53,11 +52,7 @@ def test_the_search_endpoint_suggests_only_eligible_people(app, db):
     assert out.ok, out.violations
     db.session.commit()
     create_account("pick-leader", "领队", "leader", Actor("t"), delegation=out.delegation, password="password-123")
-    client = app.test_client()
-    with app.app_context():
-        page = client.get("/login").get_data(as_text=True)
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-        client.post("/login", data={"username": "pick-leader", "password": "password-123", "csrf_token": token})
+    client = logged_in(app, "pick-leader", "password-123")
     with app.app_context():
         team = client.get(f"/d/{out.delegation.id}/people/search?event=gomoku.TCA&q=").get_json()
         named = client.get(f"/d/{out.delegation.id}/people/search?event=gomoku.WCA&q=孙").get_json()
