@@ -44,7 +44,8 @@ PAGES = {
                "/d/{d}/people/p1", "/d/{d}/upload", "/d/{d}/substitutions", "/d/{d}/statement"],
     "a11y-o": ["/org/", "/org/games/nmsg-2019", "/org/queue", "/org/d/{d}", "/org/audit", "/org/accounts",
                "/org/accounts/bulk", "/org/games/nmsg-2019/results", "/org/games/nmsg-2019/draw",
-               "/org/games/nmsg-2019/cards", "/org/scan"],
+               "/org/games/nmsg-2019/cards", "/org/scan", "/org/scan?code=hainan", "/org/games/nmsg-2019/checkin",
+               "/org/games/youth-gomoku-2015/meeting"],
     "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
 }
 
