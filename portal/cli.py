@@ -141,5 +141,5 @@ def register_cli(app: Flask) -> None:
             click.echo(f"universities: {path} not found; university rules will report unknown codes")
         from .demo import set_up
         from .demo_season import set_up_season
-        set_up(click.echo)
         set_up_season(click.echo)
+        set_up(click.echo)  # last: the accounts are what a newcomer reads
