@@ -140,6 +140,6 @@ def register_cli(app: Flask) -> None:
         else:
             click.echo(f"universities: {path} not found; university rules will report unknown codes")
         from .demo import set_up
-        from .demo_season import set_up_season
+        from .demo_season import leader_account, set_up_season
         set_up_season(click.echo)
-        set_up(click.echo)  # last: the accounts are what a newcomer reads
+        set_up(click.echo, leader_account())  # last: the accounts are what a newcomer reads

@@ -60,7 +60,7 @@ def sample_document() -> dict:
     }
 
 
-def set_up(echo) -> None:
+def set_up(echo, more_accounts: list[str] = ()) -> None:
     actor = Actor("演示数据 (demo)")
     for username, name, role, password, bind in ACCOUNTS:
         user = db.session.scalar(select(User).where(User.username == username))
@@ -86,3 +86,5 @@ def set_up(echo) -> None:
     for username, name, role, password, bind in ACCOUNTS:
         where = f"  {bind[0]} {bind[1]}" if bind else ""
         echo(f"  {role:<10} {username:<10} {password:<22} {name}{where}")
+    for line in more_accounts:
+        echo(line)

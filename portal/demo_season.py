@@ -129,6 +129,29 @@ def _statement(rows: list[tuple[dt.date, str, str, str]]) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
+LEADER = ("nankai", "南开区少儿棋校 领队", "leader-demo-2026")
+
+
+def leader_account(echo=None) -> list[str]:
+    """A leader's account for the first club of the season (its dashboard, fees, cards),
+    made if missing; the line that names it among the demo accounts."""
+    from .accounts.models import User
+    from .accounts.services import create_account, hash_password
+    games = find_games(SLUG)
+    d = db.session.scalar(select(Delegation).where(Delegation.games_id == games.id,
+                                                   Delegation.unit_name == KNOWN[0][0])) if games else None
+    if d is None:
+        return []
+    username, name, password = LEADER
+    user = db.session.scalar(select(User).where(User.username == username))
+    if user is None:
+        create_account(username, name, "leader", Actor("演示数据 (demo)"), delegation=d, password=password)
+    else:
+        user.password_hash, user.active = hash_password(password), True
+        db.session.commit()
+    return [f"  {'leader':<10} {username:<10} {password:<22} {name}  {SLUG}"]
+
+
 def set_up_season(echo) -> None:
     from .money.services import import_statement, payment_reference, totals
     from .workflow import services as workflow
