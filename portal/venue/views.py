@@ -28,7 +28,8 @@ def cards(slug):
     games = _games(slug)
     delegation_id = request.args.get("delegation", type=int)
     all_cards = card_service.cards_for(games, delegation_id)
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    from ..web import is_en
+    units = dict(db.session.execute(select(Unit.code, Unit.name_en if is_en() else Unit.name_zh)).all())
     delegations = [(d.id, units.get(d.unit_code, d.unit_name or d.unit_code or "")) for d in db.session.scalars(
         select(Delegation).where(Delegation.games_id == games.id, Delegation.status == "approved")
         .order_by(Delegation.unit_code, Delegation.id))]
