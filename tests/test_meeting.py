@@ -65,7 +65,7 @@ def test_the_roll_call_confirms_the_names_and_the_leader_must_attend(app, db):
 def test_a_meeting_without_an_hour_does_not_close_check_in(app, db):
     """nmsg-2009 七(五): the technical meeting on 13 Nov, its hour announced later."""
     from portal.games.services import definition_of, find_games
-    from portal.venue.meeting import checkin_closed, when
+    from portal.venue.arrivals import checkin_closed, when
     definition = definition_of(find_games("nmsg-2009"))
     assert when(definition.leaders_meeting) == "2009-11-13"
     assert checkin_closed(definition, dt.datetime(2009, 11, 14, 9, 0, tzinfo=CHINA)) is None

@@ -31,6 +31,16 @@ def job_kind(name: str):
     return register
 
 
+def games_of(job: Job):
+    """The Games a job works on (its `games` parameter); a job whose Games was deleted
+    after it was queued fails, saying so."""
+    from ..games.services import find_games
+    games = find_games(job.params["games"])
+    if games is None:
+        raise ValueError("the Games no longer exists")
+    return games
+
+
 def backend() -> str:
     configured = current_app.config.get("JOBS_BACKEND") or os.environ.get("JOBS_BACKEND")
     if configured:

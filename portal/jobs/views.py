@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Blueprint, abort, jsonify, render_template, send_file, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, send_file, url_for
 from flask_login import current_user, login_required
 
 from ..audit.services import record
@@ -12,7 +12,7 @@ from ..db_tx import write_transaction
 from ..extensions import db
 from ..accounts.views import actor
 from .models import Job
-from .services import file_path
+from .services import file_path, submit
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
@@ -22,6 +22,12 @@ def _own(job_id: int) -> Job:
     if job is None or job.user_id != current_user.id:
         abort(404)  # someone else's job does not exist for you
     return job
+
+
+def start(kind: str, params: dict, title: str):
+    """Queue a job for the person asking, and send them to the page that follows it."""
+    job = submit(kind, params, current_user.id, title)
+    return redirect(url_for("jobs.show", job_id=job.id))
 
 
 def status_of(job: Job) -> dict:

@@ -6,12 +6,10 @@ from __future__ import annotations
 import os
 import secrets
 
-from sqlalchemy import select
 
 from ..audit.services import Actor
 from ..extensions import db
-from ..games.models import Games
-from ..jobs.services import job_kind, jobs_folder
+from ..jobs.services import games_of, job_kind, jobs_folder
 from .services import import_statement
 
 # Above this size an upload becomes a background job (about 5,000 lines of a CSV export).
@@ -46,9 +44,7 @@ def bank_import(job, progress):
     from ..accounts.models import User
     params = job.params
     path = os.path.join(jobs_folder(), os.path.basename(params["upload"]))
-    games = db.session.scalar(select(Games).where(Games.slug == params["games"]))
-    if games is None:
-        raise ValueError("the Games no longer exists")
+    games = games_of(job)
     user = db.session.get(User, job.user_id) if job.user_id else None
     actor = Actor(f"{user.display_name} ({user.username})" if user else "后台任务 (job)", user_id=job.user_id,
                   role=user.role if user else None)

@@ -109,14 +109,11 @@ def statement_import():
         storage = form.file.data
         data = storage.read()
         if len(data) > import_jobs.BACKGROUND_BYTES:  # tens of thousands of lines: in the background
-            from flask_login import current_user
-
-            from ..jobs.services import submit
+            from ..jobs.views import start
             name = (storage.filename or "statement")[:200]
-            job = submit("bank_import", {"games": games.slug, "upload": import_jobs.keep_upload(data), "name": name,
-                                         "all_or_nothing": form.on_error.data == "all"}, current_user.id,
+            return start("bank_import", {"games": games.slug, "upload": import_jobs.keep_upload(data), "name": name,
+                                         "all_or_nothing": form.on_error.data == "all"},
                          _("导入银行流水 %(name)s", name=name))
-            return redirect(url_for("jobs.show", job_id=job.id))
         result = services.import_statement(games, data, storage.filename or "statement", actor(),
                                            all_or_nothing=form.on_error.data == "all")
         if result["ok"]:

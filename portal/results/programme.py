@@ -14,9 +14,9 @@ from ..delegations.edit import entry_people
 from ..delegations.models import Delegation
 from ..delegations.services import export_documents
 from ..extensions import db
-from ..games.models import Games, Unit
+from ..games.models import Unit
 from ..games.services import definition_of
-from ..jobs.services import job_kind
+from ..jobs.services import games_of, job_kind
 from ..rules.engine import CHINA
 from ..sheets import to_xlsx_sheets
 from .models import Draw
@@ -169,9 +169,7 @@ def to_pdf(b: dict) -> bytes:
 
 @job_kind("programme_book")
 def programme_book(job, progress):
-    games = db.session.scalar(select(Games).where(Games.slug == job.params["games"]))
-    if games is None:
-        raise ValueError("the Games no longer exists")
+    games = games_of(job)
     progress(0, 3, force=True)
     b = book(games)
     progress(1, 3, force=True)

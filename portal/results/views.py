@@ -126,13 +126,10 @@ def draw_csv(slug, event):
 @roles(*ORG)
 def programme_book(slug):
     """The programme book (秩序册), made in the background; PDF or Excel."""
-    from flask_login import current_user
-
-    from ..jobs.services import submit
+    from ..jobs.views import start
     games = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
     if not FlaskForm().validate_on_submit():
         abort(400)
     fmt = "xlsx" if request.form.get("fmt") == "xlsx" else "pdf"
-    job = submit("programme_book", {"games": games.slug, "fmt": fmt}, current_user.id,
+    return start("programme_book", {"games": games.slug, "fmt": fmt},
                  _("%(name)s 秩序册", name=games.name_en if is_en() else games.name_zh))
-    return redirect(url_for("jobs.show", job_id=job.id))

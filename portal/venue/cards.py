@@ -19,7 +19,7 @@ from ..delegations.edit import entry_people
 from ..delegations.files import UploadedFile
 from ..delegations.models import Delegation
 from ..delegations.services import export_document, export_documents
-from ..jobs.services import job_kind
+from ..jobs.services import games_of, job_kind
 from ..extensions import db
 from ..games.models import Unit
 from ..games.services import definition_of
@@ -239,10 +239,7 @@ def scan(code: str) -> dict:
 @job_kind("cards_pdf")
 def cards_pdf_job(job, progress):
     """The cards of a whole Games (thousands of pages) made in the background."""
-    from ..games.models import Games
-    games = db.session.scalar(select(Games).where(Games.slug == job.params["games"]))
-    if games is None:
-        raise ValueError("the Games no longer exists")
+    games = games_of(job)
     progress(0, 2, force=True)
     cards = cards_for(games, job.params.get("delegation"))
     progress(1, 2, force=True)

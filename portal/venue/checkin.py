@@ -18,7 +18,7 @@ from ..extensions import db
 from ..games.services import definition_of
 from ..rules.definition import DocumentsRule
 from ..rules.stay import person_window
-from .meeting import checkin_closed
+from .arrivals import arrivals, arrived as arrived_refs, checkin_closed
 from .models import CheckIn
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -73,8 +73,7 @@ def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.dat
         record(actor, "checkin.arrive", "person", person["name"], delegation=d,
                after={"ref": ref, "documents": sorted(set(shown) & set(due))})
         entrants = athletes(doc)
-        arrived = set(db.session.scalars(select(CheckIn.person_ref).where(CheckIn.delegation_id == d.id)))
-        if entrants and entrants <= arrived:
+        if entrants and entrants <= arrived_refs(d.id):
             from ..money.services import release_deposit
             release_deposit(d, actor)
         return True, f"{person['name']} 已报到 / checked in"
@@ -106,15 +105,11 @@ def no_shows(games) -> list[dict]:
     out = []
     rows = desk_summary(games)
     documents = export_documents([row["d"] for row in rows])
-    arrivals: dict[int, set] = {}
-    for delegation_id, ref in db.session.execute(
-            select(CheckIn.delegation_id, CheckIn.person_ref).join(Delegation, CheckIn.delegation_id == Delegation.id)
-            .where(Delegation.games_id == games.id)):
-        arrivals.setdefault(delegation_id, set()).add(ref)
+    everyone = arrivals(games)
     for row in rows:
         d = row["d"]
         doc = documents[d.id]
-        arrived = arrivals.get(d.id, set())
+        arrived = everyone.get(d.id, set())
         names = {p["ref"]: p["name"] for p in doc["people"]}
         missing = sorted(r for r in athletes(doc) if r not in arrived)
         if missing:

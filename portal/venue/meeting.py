@@ -2,7 +2,7 @@
 roll call and confirms the delegation's final names (youth-gomoku-2015 十一(十):
 通报有关情况并核实参赛人员名单 ... 各单位领队必须参加; nmsg-2009 七(五): the technical meeting).
 What was confirmed is kept as a snapshot, audited. Where the meeting closes check-in
-(领队会召开的时间为报到最后期限), the desk refuses later arrivals (venue/checkin.py)."""
+(领队会召开的时间为报到最后期限), the desk refuses later arrivals (venue/arrivals.py)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -18,30 +18,11 @@ from ..delegations.services import export_document, export_documents
 from ..extensions import db
 from ..games.models import Unit
 from ..games.services import definition_of
-from .models import CheckIn, RollCall
+from .arrivals import arrivals, arrived as arrived_refs, when
+from .models import RollCall
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 LEADER_ROLES = ("head", "leader", "leader_coach")
-
-
-def when(meeting) -> str:
-    """The meeting's time as people read it: 2015-07-14 19:30, or the date alone."""
-    if meeting.at is not None:
-        return meeting.at.astimezone(CHINA).strftime("%Y-%m-%d %H:%M")
-    return meeting.day.isoformat()
-
-
-def checkin_closed(definition, at: dt.datetime) -> str | None:
-    """Why an arrival at `at` is refused because the meeting has closed check-in, or None."""
-    meeting = definition.leaders_meeting
-    if meeting is None or not meeting.closes_checkin:
-        return None
-    closed = meeting.at is not None and at > meeting.at
-    closed = closed or (meeting.at is None and at.astimezone(CHINA).date() > meeting.day)
-    if not closed:
-        return None
-    return (f"报到截止于{meeting.name.zh}召开时（{when(meeting)}），之后不再报到 / "
-            f"check-in closed when the {meeting.name.en.lower()} began ({when(meeting)})")
 
 
 @dataclass
@@ -85,11 +66,7 @@ def roll(games) -> list[dict]:
         Delegation.games_id == games.id, Delegation.status == "approved")
         .order_by(Delegation.unit_code, Delegation.id)).all()
     documents = export_documents(delegations)
-    arrived: dict[int, set] = {}
-    for delegation_id, ref in db.session.execute(
-            select(CheckIn.delegation_id, CheckIn.person_ref).join(Delegation, CheckIn.delegation_id == Delegation.id)
-            .where(Delegation.games_id == games.id)):
-        arrived.setdefault(delegation_id, set()).add(ref)
+    arrived = arrivals(games)
     calls = {c.delegation_id: c for c in db.session.scalars(
         select(RollCall).join(Delegation, RollCall.delegation_id == Delegation.id).where(Delegation.games_id == games.id))}
     out = []
@@ -120,8 +97,7 @@ def confirm(d: Delegation, attended_by: str, actor: Actor, at: dt.datetime) -> t
         if meeting.leaders_must_attend and not attended_by:
             return False, "规程要求各单位领队必须参加：请填写到会领队的姓名 / the leader must attend: enter who came"
         doc = export_document(d)
-        arrived = set(db.session.scalars(select(CheckIn.person_ref).where(CheckIn.delegation_id == d.id)))
-        names = [[e.name, e.events, e.arrived] for e in final_names(definition, doc, arrived)]
+        names = [[e.name, e.events, e.arrived] for e in final_names(definition, doc, arrived_refs(d.id))]
         call = db.session.scalar(select(RollCall).where(RollCall.delegation_id == d.id))
         before = {"attended_by": call.attended_by, "count": len(call.names)} if call else None
         if call is None:

@@ -65,19 +65,16 @@ def cards_pdf(slug):
 @roles(*ORG)
 def cards_pdf_job(slug):
     """Every approved person's card, made in the background (thousands of pages)."""
-    from flask import redirect, url_for
-    from flask_login import current_user
     from flask_wtf import FlaskForm
 
-    from ..jobs.services import submit
+    from ..jobs.views import start
     from ..web import is_en
     games = _games(slug)
     if not FlaskForm().validate_on_submit():
         abort(400)
     layout = "a6" if request.form.get("layout") == "a6" else "a4"
-    job = submit("cards_pdf", {"games": games.slug, "layout": layout}, current_user.id,
+    return start("cards_pdf", {"games": games.slug, "layout": layout},
                  _("%(name)s 参赛证", name=games.name_en if is_en() else games.name_zh))
-    return redirect(url_for("jobs.show", job_id=job.id))
 
 
 @bp.get("/org/scan")

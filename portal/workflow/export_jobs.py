@@ -2,12 +2,8 @@
 list on sheets of one Excel file, written from streamed queries with a progress bar."""
 from __future__ import annotations
 
-from sqlalchemy import select
-
-from ..extensions import db
-from ..games.models import Games
 from ..games.services import definition_of
-from ..jobs.services import job_kind
+from ..jobs.services import games_of, job_kind
 from ..sheets import to_xlsx_sheets
 from . import exports
 
@@ -16,9 +12,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 @job_kind("games_workbook")
 def games_workbook(job, progress):
-    games = db.session.scalar(select(Games).where(Games.slug == job.params["games"]))
-    if games is None:
-        raise ValueError("the Games no longer exists")
+    games = games_of(job)
     drafts = bool(job.params.get("drafts"))
     total = exports.export_size(games, drafts)
     progress(0, total, force=True)

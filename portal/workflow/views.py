@@ -10,7 +10,6 @@ from io import BytesIO
 from ..web import is_en, outcome_text
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
-from flask_login import current_user
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
@@ -348,11 +347,10 @@ def _china_day(value: str | None) -> dt.date | None:
 @roles(*ORG)
 def export_job(slug):
     """The whole-Games workbook, made in the background: the organiser follows its progress."""
-    from ..jobs.services import submit
+    from ..jobs.views import start
     g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
-    job = submit("games_workbook", {"games": g.slug, "drafts": request.form.get("drafts") == "1"},
-                 current_user.id, _("%(name)s 整届报名表", name=g.name_en if is_en() else g.name_zh))
-    return redirect(url_for("jobs.show", job_id=job.id))
+    return start("games_workbook", {"games": g.slug, "drafts": request.form.get("drafts") == "1"},
+                 _("%(name)s 整届报名表", name=g.name_en if is_en() else g.name_zh))
 
 
 @bp.get("/games/<slug>/export/<kind>.<fmt>")
