@@ -8,8 +8,8 @@ from sqlalchemy import select
 
 from ..config import universities_csv
 from ..extensions import db
-from ..games.models import Games, Unit
-from ..games.services import definition_of, find_or_load_games, unit_info, units_info, universities_map
+from ..games.models import Games
+from ..games.services import definition_of, find_or_load_games, unit_info, unit_names, units_info, universities_map
 from ..rules import check_delegation, parse_document, report
 from ..rules.document import FORMAT, Delegation as Doc
 from ..rules.idnumber import normalise
@@ -40,7 +40,7 @@ def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None =
     own_numbers = {normalise(p.id_number) for p in doc.people if p.id_number}
     if not own_numbers:
         return {}
-    unit_names = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    names = unit_names()
     # Only rows holding one of this document's numbers (stored numbers are normalised; the
     # index on id_number finds them), in chunks that every database's parameter limit takes.
     numbers = sorted(own_numbers)
@@ -51,10 +51,10 @@ def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None =
             .join(Delegation, Person.delegation_id == Delegation.id)
             .where(Delegation.games_id == games.id, Person.id_number.in_(numbers[i:i + 10000]),
                    Delegation.status != "withdrawn")).all()
-    return _others(doc, own_numbers, rows, exclude_delegation_id, unit_names, reveal)
+    return _others(doc, own_numbers, rows, exclude_delegation_id, names, reveal)
 
 
-def _others(doc: Doc, own_numbers: set[str], rows, exclude_delegation_id, unit_names, reveal) -> dict[str, str]:
+def _others(doc: Doc, own_numbers: set[str], rows, exclude_delegation_id, names, reveal) -> dict[str, str]:
     """other_id_numbers() from the rows (number, delegation id, unit code, unit name) that
     hold any of the document's numbers."""
     out = {}
@@ -67,7 +67,7 @@ def _others(doc: Doc, own_numbers: set[str], rows, exclude_delegation_id, unit_n
             continue
         n = normalise(number)
         if n in own_numbers:
-            out[n] = unit_names.get(unit_code, unit_code) if unit_code else (unit_name or "个人报名")
+            out[n] = names.get(unit_code, unit_code) if unit_code else (unit_name or "个人报名")
     if doc.unit is None and exclude_delegation_id is None:
         # A person registering alone re-checks his own stored entry: not a duplicate.
         mine = {n for n in out if out[n] == "个人报名"}
@@ -130,7 +130,7 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
     documents = export_documents(delegations)
     definition = definition_of(games)
     universities = universities_map(fallback_csv=universities_csv())
-    unit_names = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    names = unit_names()
     units = units_info({d.unit_code for d in delegations if d.unit_code})
     shared = (select(Person.id_number).join(Delegation, Person.delegation_id == Delegation.id)
               .where(Delegation.games_id == games.id, Delegation.status != "withdrawn", Person.id_number.is_not(None))
@@ -141,10 +141,10 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
         .where(Delegation.games_id == games.id, Delegation.status != "withdrawn",
                Person.id_number.in_(shared))).all()
     sanctions: dict[str, dict[str, str]] = {}
-    names = dict(db.session.execute(select(Games.slug, Games.name_zh)).all())
+    games_names = dict(db.session.execute(select(Games.slug, Games.name_zh)).all())
     for row in db.session.scalars(select(Sanction).where(
             Sanction.series == games.series, Sanction.edition == games.edition, Sanction.lifted.is_(False))):
-        sanctions.setdefault(row.unit_code, {})[row.event_code] = names.get(row.source_games) or row.source_games
+        sanctions.setdefault(row.unit_code, {})[row.event_code] = games_names.get(row.source_games) or row.source_games
     booked: dict[int, set[str]] | None = None
     if definition.rooms_required_for is not None:
         from ..money.models import RoomRequest  # rooms are money's; read here, never written
@@ -164,7 +164,7 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
         out[d.id] = _dedupe(problems + check_delegation(
             definition, parsed, at=at, unit=units.get(parsed.unit_code) if parsed.unit_code else None,
             universities=universities,
-            other_id_numbers=_others(parsed, own, rows, d.id, unit_names, reveal) if own else {},
+            other_id_numbers=_others(parsed, own, rows, d.id, names, reveal) if own else {},
             sanctioned=sanctions.get(parsed.unit_code, {}) if parsed.unit_code else {},
             booked_people=(booked.get(d.id, set()) if booked is not None else None)))
     return out

@@ -174,6 +174,11 @@ def find_or_load_games(slug: str) -> Games | None:
     return games
 
 
+def unit_names(lang: str = "zh") -> dict[str, str]:
+    """Unit code -> its name in Chinese (or English, lang="en"), from one query."""
+    return dict(db.session.execute(select(Unit.code, Unit.name_en if lang == "en" else Unit.name_zh)).all())
+
+
 def unit_info(code: str) -> UnitInfo | None:
     return units_info({code}).get(code)
 

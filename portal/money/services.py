@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from ..audit.services import Actor, record
 from ..delegations.models import Delegation
 from ..extensions import db
-from ..games.services import definition_of
+from ..games.services import definition_of, unit_names
 from ..rules.engine import CHINA
 from .models import LedgerEntry
 
@@ -366,10 +366,9 @@ def payer_candidates(games) -> "pd.DataFrame":
     """Names a delegation's transfers may come from, with the amount it owes."""
     import pandas as pd
 
-    from ..games.models import Unit
     from ..accounts.models import User
     rows = []
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)):
         due = totals(d)["balance"]
         if due <= 0:
@@ -563,8 +562,7 @@ def totals_by_delegation(games) -> dict[int, dict[str, Decimal]]:
 
 
 def reconciliation(games) -> list[dict]:
-    from ..games.models import Unit
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     all_totals = totals_by_delegation(games)
     delegations = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)
                                      .order_by(Delegation.unit_code, Delegation.id)).all()
@@ -580,8 +578,7 @@ def reconciliation(games) -> list[dict]:
 def reconciliation_names(games) -> dict[int, dict]:
     """Each delegation of the Games by id: its unit's name and its payment reference, from
     two queries (for lists of bank lines and the assignment drop-down)."""
-    from ..games.models import Unit
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     return {did: {"name": units.get(code, name or code or ""), "reference": ref or ""}
             for did, code, name, ref in db.session.execute(
                 select(Delegation.id, Delegation.unit_code, Delegation.unit_name, Delegation.payment_reference)

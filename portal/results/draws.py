@@ -11,8 +11,7 @@ from ..audit.services import Actor, record
 from ..db_tx import write_transaction
 from ..delegations.models import Delegation, Entry, EntryMember, Person
 from ..extensions import db
-from ..games.models import Unit
-from ..games.services import definition_of
+from ..games.services import definition_of, unit_names
 from ..rules.draw import draw_numbers
 from .models import Draw
 
@@ -24,7 +23,7 @@ def current_draw(games, event_code: str) -> Draw | None:
 
 def entrants(games, event_code: str) -> list[tuple[int, str, str]]:
     """(person id, name, unit name) of the event's entrants, from one query."""
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     rows = db.session.execute(
         select(Person.id, Person.name, Delegation.unit_code, Delegation.unit_name)
         .join(EntryMember, EntryMember.person_id == Person.id).join(Entry, EntryMember.entry_id == Entry.id)

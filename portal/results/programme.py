@@ -14,8 +14,7 @@ from ..delegations.edit import entry_people
 from ..delegations.models import Delegation
 from ..delegations.services import export_documents
 from ..extensions import db
-from ..games.models import Unit
-from ..games.services import definition_of
+from ..games.services import definition_of, unit_names
 from ..jobs.services import games_of, job_kind
 from ..rules.engine import CHINA
 from ..sheets import to_xlsx_sheets
@@ -31,7 +30,7 @@ def book(games) -> dict:
     definition = definition_of(games)
     sports = {s.code: s for s in definition.sports}
     events = [(e.code, f"{sports[e.sport].name.zh}{e.name.zh}", e) for e in definition.events]
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     numbers: dict[str, dict[int, int]] = {}
     for d in db.session.scalars(select(Draw).where(Draw.games_id == games.id, Draw.superseded.is_(False))):
         numbers[d.event_code] = {pid: n for n, pid, _name, _unit in d.numbers}

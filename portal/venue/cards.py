@@ -21,8 +21,7 @@ from ..delegations.models import Delegation
 from ..delegations.services import export_document, export_documents
 from ..jobs.services import games_of, job_kind
 from ..extensions import db
-from ..games.models import Unit
-from ..games.services import definition_of
+from ..games.services import definition_of, unit_names
 
 ROLES = {  # role -> (zh, en, colour)
     "athlete": ("运动员", "Athlete", "#b71c1c"), "leader": ("领队", "Team leader", "#1f4e9a"),
@@ -67,7 +66,7 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
     definition = definition_of(games)
     events = {e.code: e for e in definition.events}
     sports = {s.code: s for s in definition.sports}
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     q = select(Delegation).where(Delegation.games_id == games.id, Delegation.status == "approved")
     if delegation_id:
         q = q.where(Delegation.id == delegation_id)
@@ -265,9 +264,7 @@ def find_people(text: str, limit: int = 20) -> list[dict]:
                Games.name_zh, Games.name_en)
         .join(Delegation, Person.delegation_id == Delegation.id).join(Games, Delegation.games_id == Games.id)
         .where(Delegation.status == "approved", match).order_by(Person.name, Person.id).limit(limit)).all()
-    units, units_en = {}, {}
-    for code, zh, en in db.session.execute(select(Unit.code, Unit.name_zh, Unit.name_en)):
-        units[code], units_en[code] = zh, en
+    units, units_en = unit_names(), unit_names("en")
     return [{"ref": ref, "name": name, "id_number": number, "delegation_id": did, "games": (games_zh, games_en),
              "unit": units.get(code, unit_name or code or ""), "unit_en": units_en.get(code, unit_name or code or ""),
              "code": card_code(did, ref)}

@@ -15,7 +15,7 @@ from ..delegations.edit import athletes
 from ..delegations.models import Delegation
 from ..delegations.services import export_document, export_documents
 from ..extensions import db
-from ..games.services import definition_of
+from ..games.services import definition_of, unit_names
 from ..rules.definition import DocumentsRule
 from ..rules.stay import person_window
 from .arrivals import arrivals, arrived as arrived_refs, checkin_closed
@@ -82,8 +82,7 @@ def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.dat
 def desk_summary(games) -> list[dict]:
     """Per approved delegation: people registered and arrived, from two queries."""
     from ..delegations.models import Person
-    from ..games.models import Unit
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     registered = dict(db.session.execute(
         select(Person.delegation_id, func.count()).join(Delegation, Person.delegation_id == Delegation.id)
         .where(Delegation.games_id == games.id, Delegation.status == "approved").group_by(Person.delegation_id)).all())

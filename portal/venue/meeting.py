@@ -16,8 +16,7 @@ from ..delegations.edit import athletes, entry_people
 from ..delegations.models import Delegation
 from ..delegations.services import export_document, export_documents
 from ..extensions import db
-from ..games.models import Unit
-from ..games.services import definition_of
+from ..games.services import definition_of, unit_names
 from .arrivals import arrivals, arrived as arrived_refs, when
 from .models import RollCall
 
@@ -61,7 +60,7 @@ def leaders_of(doc: dict) -> list[str]:
 def roll(games) -> list[dict]:
     """Per approved delegation: its leaders, entrants, arrivals and its roll call, from one
     query per kind of row for the whole Games."""
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     delegations = db.session.scalars(select(Delegation).where(
         Delegation.games_id == games.id, Delegation.status == "approved")
         .order_by(Delegation.unit_code, Delegation.id)).all()

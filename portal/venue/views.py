@@ -9,7 +9,8 @@ from sqlalchemy import select
 from ..accounts.access import roles
 from ..delegations.models import Delegation
 from ..extensions import db
-from ..games.models import Games, Unit
+from ..games.models import Games
+from ..games.services import unit_names
 from ..privacy import record_access
 from . import cards as card_service
 
@@ -29,7 +30,7 @@ def cards(slug):
     delegation_id = request.args.get("delegation", type=int)
     all_cards = card_service.cards_for(games, delegation_id)
     from ..web import is_en
-    units = dict(db.session.execute(select(Unit.code, Unit.name_en if is_en() else Unit.name_zh)).all())
+    units = unit_names("en" if is_en() else "zh")
     delegations = [(d.id, units.get(d.unit_code, d.unit_name or d.unit_code or "")) for d in db.session.scalars(
         select(Delegation).where(Delegation.games_id == games.id, Delegation.status == "approved")
         .order_by(Delegation.unit_code, Delegation.id))]

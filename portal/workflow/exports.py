@@ -8,8 +8,8 @@ from sqlalchemy import select
 
 from ..delegations.models import Companion, Delegation, Entry, EntryMember, Official, Person, StaffMember
 from ..extensions import db
-from ..games.models import Games, Unit
-from ..games.services import definition_of
+from ..games.models import Games
+from ..games.services import definition_of, unit_names
 
 GENDER = {"M": "男", "F": "女"}  # people read the lists; the header says 性别 gender
 
@@ -42,7 +42,7 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
     from ..money.services import entries_valid
     definition = definition_of(games)
     show_rating = any(r.kind == "rating_exception" for r in definition.rules) or event.startswith("chess.")
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     header = ["单位 unit", "单位代码 unit code", "姓名 name", "性别 gender", "出生日期 birth date", "队 team",
               "台次 board", "替补 reserve"] + (["等级分 FIDE rating"] if show_rating else [])
     listed = _listed(games, include_drafts)
@@ -74,7 +74,7 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
 def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:
     """Everyone of every listed delegation with his roles, from five queries."""
     from ..privacy import mask_id
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     header = ["单位 unit", "姓名 name", "性别 gender", "出生日期 birth date", "证件号码 ID (masked)", "身份 roles", "状态 status"]
     listed = _listed(games, include_drafts)
     roles: dict[int, list[str]] = {}
@@ -105,7 +105,7 @@ def summary_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], 
     """Entrants per unit and event, from two grouped queries."""
     from sqlalchemy import distinct, func
     definition = definition_of(games)
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     codes = [e.code for e in definition.events]
     header = ["单位 unit", "状态 status"] + codes + ["运动员 athletes"]
     listed = _listed(games, include_drafts)

@@ -23,7 +23,7 @@ from ..clock import now
 from ..delegations.models import Delegation, Entry
 from ..extensions import db
 from ..games.models import Games, Unit
-from ..games.services import definition_of
+from ..games.services import definition_of, unit_names
 from ..rules.engine import CHINA
 from ..sheets import csv_chunks, to_xlsx
 from . import export_jobs, exports, services  # noqa: F401  (export_jobs registers its job kind)
@@ -93,7 +93,7 @@ def games_view(slug):
     if status:
         q = q.where(Delegation.status == status)
     delegations = db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
-    units = dict(db.session.execute(select(Unit.code, Unit.name_zh)).all())
+    units = unit_names()
     counts = delegation_counts(g)  # three aggregate queries, whatever the number of delegations
     from ..money.services import account_status, totals_by_delegation
     from . import overview
