@@ -2,7 +2,7 @@
 import datetime as dt
 import re
 
-from builders import doc, id_for, individual, person
+from builders import doc, id_for, individual, logged_in, person
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -77,18 +77,14 @@ def test_the_people_list_sorts_names_by_pinyin_and_people_by_event(app, db):
                  entries=[individual("chess.WI", "p2"), individual("chess.MI", "p1", "p3")]),
              Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
     create_account("hunan-l", "l", "leader", Actor("t"), delegation=d, password="password-123")
-    client = app.test_client()
-    app.config["WTF_CSRF_ENABLED"] = False
+    client = logged_in(app, "hunan-l", "password-123")
     app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=CHINA)
     try:
-        with app.app_context():
-            client.post("/login", data={"username": "hunan-l", "password": "password-123"})
         with app.app_context():
             by_name = client.get(f"/d/{d.id}/people?sort=name").get_data(as_text=True)
             by_event = client.get(f"/d/{d.id}/people?sort=event").get_data(as_text=True)
     finally:
         app.config.pop("FIXED_NOW")
-        app.config["WTF_CSRF_ENABLED"] = True
 
     def order(html):
         return [n for n in re.findall(r"(阿杰|陈立|李娜|王强)", html.split("<table", 1)[1])]
@@ -110,15 +106,11 @@ def test_a_closed_stage_says_whom_to_ask(app, db):
                  people=[person("b", "M", "2006-06-06", docs=("photo", "id_copy"))],
                  entries=[individual("gomoku.MCA", "b")]), Actor("t"), dt.datetime(2015, 7, 1, tzinfo=CHINA)).delegation
     create_account("hedong-l", "l", "leader", Actor("t"), delegation=d, password="password-123")
-    client = app.test_client()
-    app.config["WTF_CSRF_ENABLED"] = False
+    client = logged_in(app, "hedong-l", "password-123")
     app.config["FIXED_NOW"] = dt.datetime(2015, 7, 10, tzinfo=CHINA)
     try:
-        with app.app_context():
-            client.post("/login", data={"username": "hedong-l", "password": "password-123"})
         with app.app_context():
             page = client.get(f"/d/{d.id}").get_data(as_text=True)
     finally:
         app.config.pop("FIXED_NOW")
-        app.config["WTF_CSRF_ENABLED"] = True
     assert "截止" in page and 'id="organiser-contacts"' in page and "010-87559186" in page
