@@ -4,6 +4,11 @@ deaths seen in gunicorn's log). Exit status 1 if anything did.
 
     .venv/bin/python benchmarks/soak.py --db sqlite --units 43 --big 1000,2000 --requests 20
     .venv/bin/python benchmarks/soak.py --db postgres --units 43 --big 1000,2000 --requests 20
+    .venv/bin/python benchmarks/soak.py --db postgres --debug-malloc --max-requests 2
+
+Workers are recycled every 3 requests by default, so that every heavy page is often the
+first request of a fresh worker: issue 13's crash (CPython 3.11) came only then, which is
+why earlier soak runs, each worker warmed by a login first, never saw it.
 
 The CI-sized run is tests/test_soak.py (a few delegations, a few requests per page)."""
 from __future__ import annotations
@@ -107,9 +112,18 @@ class Client:
                 raise RuntimeError(f"login as {username} failed")
 
 
-def start_gunicorn(url: str, port: int, workers: int, log: Path) -> subprocess.Popen:
+def start_gunicorn(url: str, port: int, workers: int, log: Path, max_requests: int = 0,
+                   debug_malloc: bool = False) -> subprocess.Popen:
+    """max_requests recycles each worker after that many requests, so that heavy pages are
+    often the first request of a fresh worker (issue 13's crash came only then);
+    debug_malloc runs the workers with CPython's debug allocator, which turns a
+    use-after-free into a crash every time."""
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "soak", "PYTHONFAULTHANDLER": "1",
            "GUNICORN_WORKERS": str(workers), "GUNICORN_BIND": f"127.0.0.1:{port}"}
+    if max_requests:
+        env.update(GUNICORN_MAX_REQUESTS=str(max_requests), GUNICORN_MAX_REQUESTS_JITTER="0")
+    if debug_malloc:
+        env["PYTHONMALLOC"] = "debug"
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "app:app"],
                             cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
                             start_new_session=True)
@@ -145,7 +159,7 @@ def soak(base: str, pages: dict[str, list[str]], requests: int) -> dict:
 
 
 def run(db: str, units: int, sizes: tuple[int, int], big: tuple[int, ...], requests: int, workers: int,
-        quiet: bool = False, only: str | None = None) -> dict:
+        quiet: bool = False, only: str | None = None, max_requests: int = 0, debug_malloc: bool = False) -> dict:
     workdir = Path(tempfile.mkdtemp(prefix="soak-"))
     url = database(db, workdir)
     proc = None
@@ -161,7 +175,7 @@ def run(db: str, units: int, sizes: tuple[int, int], big: tuple[int, ...], reque
         facts = json.loads(info.stdout.strip().splitlines()[-1])
         port = free_port()
         log = workdir / "gunicorn.log"
-        proc = start_gunicorn(url, port, workers, log)
+        proc = start_gunicorn(url, port, workers, log, max_requests, debug_malloc)
         big_id = facts["big_id"]
         pages = {
             "soak-org": ["/org/games/nmsg-2009", "/org/", "/org/queue", f"/org/d/{big_id}",
@@ -211,12 +225,16 @@ def main() -> int:
     ap.add_argument("--requests", type=int, default=20)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", default=None, help="only the pages whose path contains this")
+    ap.add_argument("--max-requests", type=int, default=3,
+                    help="recycle each worker after this many requests (0: gunicorn.conf.py's 1000)")
+    ap.add_argument("--debug-malloc", action="store_true", help="workers on CPython's debug allocator")
     a = ap.parse_args()
     sizes = tuple(int(x) for x in a.sizes.split(","))
     big = tuple(int(x) for x in a.big.split(",") if x)
     bad = 0
     for db in (["sqlite", "postgres"] if a.db == "both" else [a.db]):
-        r = run(db, a.units, sizes, big, a.requests, a.workers, only=a.only)
+        r = run(db, a.units, sizes, big, a.requests, a.workers, only=a.only, max_requests=a.max_requests,
+                debug_malloc=a.debug_malloc)
         bad += r["dropped"] + r["bad_status"] + r["worker_deaths"]
     return 1 if bad else 0
 
