@@ -101,11 +101,20 @@ def add_document_kind(doc: dict, ref: str, kind: str) -> dict:
 
 
 def roles_of(doc: dict, ref: str) -> list[str]:
-    out = []
+    return roles_by_person(doc).get(ref, [])
+
+
+def roles_by_person(doc: dict) -> dict[str, list[str]]:
+    """Each person's events, then official and staff roles, then "companion", in document
+    order: one pass over the document for a whole page of people."""
+    out: dict[str, list[str]] = {}
     for e in doc["entries"]:
-        if ref in entry_people(e):
-            out.append(e["event"])
-    out += [o["role"] for o in doc.get("officials") or [] if o["person"] == ref]
-    out += [s["role"] for s in doc.get("staff") or [] if s["person"] == ref]
-    out += ["companion" for c in doc.get("companions") or [] if c["person"] == ref]
+        for ref in dict.fromkeys(entry_people(e)):
+            out.setdefault(ref, []).append(e["event"])
+    for o in doc.get("officials") or []:
+        out.setdefault(o["person"], []).append(o["role"])
+    for s in doc.get("staff") or []:
+        out.setdefault(s["person"], []).append(s["role"])
+    for c in doc.get("companions") or []:
+        out.setdefault(c["person"], []).append("companion")
     return out

@@ -42,6 +42,9 @@ class Delegation(db.Model):
     payment_reference: Mapped[str | None] = mapped_column(String(20), unique=True)
     # Optimistic lock: a form built on version n cannot overwrite version n+1.
     version: Mapped[int] = mapped_column(default=1)
+    # Raised (in SQL, so concurrent writers never lose one) by every write to the delegation
+    # or its rows (revision.py): what its cached document and judgement are keyed by.
+    content_rev: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

@@ -14,6 +14,7 @@ from ..extensions import db
 from ..rules.document import Delegation as Doc
 from ..rules.idnumber import normalise
 from .models import Companion, Declaration, Delegation, Entry, EntryMember, Official, Person, StaffMember
+from .revision import raise_content_rev
 
 PERSON_FIELDS = ("position", "name", "gender", "birth_date", "id_type", "id_number", "registration_unit",
                  "registration_year", "university_code", "full_time", "graduation_date", "fide_rating",
@@ -42,6 +43,7 @@ def store_document(delegation: Delegation, doc: Doc) -> None:
     if removed_people:
         # Last: nothing written above points at them any more.
         db.session.execute(delete(Person.__table__).where(Person.__table__.c.id.in_(removed_people)))
+    raise_content_rev(db.session, did)
     _forget_loaded_rows(delegation)
 
 

@@ -35,6 +35,7 @@ from .names import ROLE_NAMES
 from .files import UploadedFile, check_upload, store, write_private
 from .forms import ConfirmForm, FileUploadForm, PersonForm, SubstitutionForm, UploadForm, VersionedForm
 from ..privacy import mask_id, masked_document, record_access, sees_full_ids
+from .judged import stored_document, stored_violations
 from .services import _dedupe, export_document, judge
 
 bp = Blueprint("workspace", __name__, url_prefix="/d")
@@ -58,7 +59,8 @@ class Workspace:
         self.d = d
         self.at = at or now()
         self.definition = definition_of(d.games)
-        self.doc = doc if doc is not None else export_document(d)
+        self.stored = doc is None  # the stored delegation: its judgement may come from memory
+        self.doc = doc if doc is not None else stored_document(d)
         self.stage = workflow.stage_of(d, self.at)
         self.people = {p["ref"]: p for p in self.doc["people"]}
         self.events = {e.code: e for e in self.definition.events}
@@ -69,6 +71,8 @@ class Workspace:
     @cached_property
     def violations(self) -> list:
         """Judged when a page shows them (a save that redirects never needs them)."""
+        if self.stored:
+            return stored_violations(self.d, self.doc, self.at, reveal=sees_other_delegations())
         parsed, problems = parse_document(self.doc)
         return _dedupe(problems + judge(self.d.games, parsed, self.at, exclude_delegation_id=self.d.id,
                                         reveal=sees_other_delegations()))
@@ -113,9 +117,20 @@ class Workspace:
         zh, en = STAGE_NAMES[self.stage.stage]
         return en if is_en() else zh
 
+    @cached_property
+    def sport_options(self) -> list[tuple[str, str]]:
+        """(code, name in the reader's language) of each sport, for a select of every row."""
+        en = is_en()
+        return [(s.code, s.name.en if en else s.name.zh) for s in self.definition.sports]
+
+    @cached_property
+    def en(self) -> bool:
+        """Read once per page: a page of hundreds of rows asks for every row."""
+        return is_en()
+
     def label(self, ref) -> str:
         p = self.people.get(ref)
-        return picker.label(p, is_en()) if p else ""
+        return picker.label(p, self.en) if p else ""
 
     def by_person(self, ref):
         return [v for v in self.violations if ref in v.people]
@@ -352,8 +367,9 @@ def people(d):
     for f in files:
         by_ref.setdefault(f.person_ref, []).append(f)
     pages = max(1, (total + PEOPLE_PAGE - 1) // PEOPLE_PAGE)
+    roles = edit.roles_by_person(ws.doc)
     return _render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(),
-                   roles_of=lambda ref: [role_name(ws, r) for r in edit.roles_of(ws.doc, ref)], shown=shown,
+                   roles_of=lambda ref: [role_name(ws, r) for r in roles.get(ref, [])], shown=shown,
                    total=total, page=page,
                    pages=pages, filters={"q": q, "event": event, "problems": "1" if problems_only else "",
                                          "sort": sort})

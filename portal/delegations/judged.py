@@ -1,0 +1,127 @@
+"""A stored delegation's document and judgement, remembered per process.
+
+Every workspace page shows the whole delegation's violations; at 2,000 people exporting,
+parsing and judging it took most of a page's time. Both are remembered here, under a key
+made of everything the pure engine reads, so that a remembered answer is the answer:
+
+- the delegation's rows: `content_rev`, raised by every write (revision.py), with its id
+  and creation instant (a test's fresh database reuses ids);
+- the Games' definition (`loaded_at`) and which of its deadlines have passed at `at`, and
+  `at`'s date (identity numbers are read against "today");
+- the other delegations of the Games, whose identity numbers count as duplicates: the
+  count, highest id and sum of `content_rev` of all of them (any write anywhere moves it);
+- the unit, the universities list, the sanctions and the rooms allocated, read exactly;
+- whether the reader may see which delegation holds a duplicate number (`reveal`).
+
+The document is kept pickled and unpickled for each caller, who may change it freely."""
+from __future__ import annotations
+
+import datetime as dt
+import pickle
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from sqlalchemy import func, select
+
+from ..config import universities_csv
+from ..extensions import db
+from ..games.services import definition_of, unit_info, universities_map
+from ..rules import check_delegation, parse_document
+from ..rules.violations import Violation
+from .models import Delegation
+
+DOCUMENTS_KEPT = 16
+JUDGEMENTS_KEPT = 64
+_documents: OrderedDict[tuple, bytes] = OrderedDict()
+_judgements: OrderedDict[tuple, tuple[list[Violation], Any]] = OrderedDict()
+_deadlines: dict[tuple, tuple[dt.datetime, ...]] = {}
+_lock = threading.Lock()  # the development server and the jobs thread share a process
+
+
+def _keep(store: OrderedDict, key, value, limit: int) -> None:
+    with _lock:
+        store[key] = value
+        store.move_to_end(key)
+        while len(store) > limit:
+            store.popitem(last=False)
+
+
+def _recall(store: OrderedDict, key):
+    with _lock:
+        value = store.get(key)
+        if value is not None:
+            store.move_to_end(key)
+        return value
+
+
+def stored_document(d: Delegation) -> dict:
+    """export_document(d), from memory while the delegation is unchanged."""
+    from .services import export_document
+    key = (d.id, d.created_at, d.content_rev)  # created_at: another database may reuse the id
+    blob = _recall(_documents, key)
+    if blob is not None:
+        return pickle.loads(blob)
+    doc = export_document(d)
+    _keep(_documents, key, pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL), DOCUMENTS_KEPT)
+    return doc
+
+
+def _all_deadlines(games) -> tuple[dt.datetime, ...]:
+    """Every instant the definition names (stage deadlines and any other): a rule may
+    compare `at` with any of them."""
+    key = (games.slug, games.loaded_at)
+    if key not in _deadlines:
+        found: list[dt.datetime] = []
+
+        def walk(value):
+            if isinstance(value, dt.datetime):
+                if value.tzinfo is not None:  # the engine compares only aware instants with `at`
+                    found.append(value)
+            elif isinstance(value, dict):
+                for v in value.values():
+                    walk(v)
+            elif isinstance(value, (list, tuple)):
+                for v in value:
+                    walk(v)
+        walk(definition_of(games).model_dump())
+        if len(_deadlines) > 32:
+            _deadlines.clear()
+        _deadlines[key] = tuple(sorted(set(found)))
+    return _deadlines[key]
+
+
+def _games_state(games_id: int) -> tuple:
+    return tuple(db.session.execute(
+        select(func.count(Delegation.id), func.coalesce(func.sum(Delegation.content_rev), 0), func.max(Delegation.id))
+        .where(Delegation.games_id == games_id)).one())
+
+
+def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -> list[Violation]:
+    """Parse problems and violations of the stored delegation `d` (whose stored document is
+    `doc`), as judge() gives them, from memory while nothing it depends on has changed."""
+    from .services import _dedupe, booked_people, other_id_numbers, sanctions_for
+    games = d.games
+    definition = definition_of(games)
+    universities = universities_map(fallback_csv=universities_csv())
+    unit_code = doc.get("unit") if isinstance(doc.get("unit"), str) else None
+    unit = unit_info(unit_code) if unit_code else None
+    sanctioned = sanctions_for(games, unit_code)
+    booked = booked_people(games, d.id)
+    key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, reveal, at.date(),
+           sum(1 for t in _all_deadlines(games) if at >= t), _games_state(games.id),
+           id(universities), repr(unit), tuple(sorted(sanctioned.items())),
+           frozenset(booked) if booked is not None else None)
+    hit = _recall(_judgements, key)
+    if hit is not None:
+        return list(hit[0])
+    parsed, problems = parse_document(doc)
+    if parsed is None:
+        return problems
+    violations = _dedupe(problems + check_delegation(
+        definition, parsed, at=at, unit=unit, universities=universities,
+        other_id_numbers=other_id_numbers(games, parsed, d.id, reveal),
+        sanctioned=sanctioned, booked_people=booked))
+    # The universities map is kept alive with the answer, so its id() stays its own.
+    _keep(_judgements, key, (violations, universities), JUDGEMENTS_KEPT)
+    return list(violations)

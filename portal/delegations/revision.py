@@ -1,0 +1,59 @@
+"""Every write to a delegation or its rows raises its `content_rev`.
+
+The cached document and judgement of a delegation (judged.py) are keyed by it, so a write
+that forgot to raise it would show stale violations: it is raised here for everything the
+ORM flushes (a status change, retention masking an ID number, a new person) and by
+`raise_content_rev` for the Core statements of storage.py. The increment is SQL
+(`content_rev + 1`), so two writers committing one after the other never end on the same
+number."""
+from __future__ import annotations
+
+from itertools import chain
+
+from sqlalchemy import event, update
+from sqlalchemy.orm import Session
+
+from .models import Companion, Declaration, Delegation, Entry, EntryMember, Official, Person, StaffMember
+
+_CHILDREN = (Person, Declaration, Entry, Official, StaffMember, Companion)
+
+
+def raise_content_rev(session, delegation_id: int) -> None:
+    session.execute(update(Delegation).where(Delegation.id == delegation_id)
+                    .values(content_rev=Delegation.content_rev + 1)
+                    .execution_options(synchronize_session=False))
+    _expire(session, delegation_id)
+
+
+def _expire(session, delegation_id: int) -> None:
+    """A loaded Delegation must read the new number, not the one it was loaded with."""
+    for obj in session.identity_map.values():
+        if isinstance(obj, Delegation) and obj.id == delegation_id:
+            session.expire(obj, ["content_rev"])
+
+
+@event.listens_for(Session, "before_flush")
+def _raise_for_flushed_rows(session, flush_context, instances):
+    touched: set[int] = set()
+    delegations: list[Delegation] = []
+    for obj in chain(session.new, session.dirty, session.deleted):
+        if isinstance(obj, Delegation):
+            if obj not in session.new and (obj in session.deleted or session.is_modified(obj)):
+                delegations.append(obj)
+        elif isinstance(obj, _CHILDREN):
+            did = obj.delegation_id if obj.delegation_id is not None else getattr(getattr(obj, "delegation", None), "id", None)
+            if did is not None:
+                touched.add(did)
+        elif isinstance(obj, EntryMember) and obj.entry_id is not None:
+            # A new member appended to entry.members makes its Entry dirty (caught above).
+            entry = session.get(Entry, obj.entry_id)
+            if entry is not None:
+                touched.add(entry.delegation_id)
+    for d in delegations:
+        if d not in session.deleted:
+            d.content_rev = Delegation.content_rev + 1
+            touched.discard(d.id)
+    for did in touched:
+        d = session.get(Delegation, did)
+        if d is not None and d not in session.deleted:
+            d.content_rev = Delegation.content_rev + 1

@@ -1,0 +1,120 @@
+"""The remembered judgement of a stored delegation (portal/delegations/judged.py) is always
+the judgement: after every kind of change it depends on (the delegation's own rows written
+by a save or by the ORM, another delegation's identity numbers, a deadline passing, a
+sanction, the reader's role), it equals judge() run afresh."""
+import datetime as dt
+
+from builders import doc, individual, person
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+MAY = dt.datetime(2019, 5, 20, tzinfo=CHINA)
+
+
+def fresh(d, at, reveal=False):
+    from portal.delegations.services import _dedupe, export_document, judge
+    from portal.rules import parse_document
+    parsed, problems = parse_document(export_document(d))
+    return _dedupe(problems + judge(d.games, parsed, at, exclude_delegation_id=d.id, reveal=reveal))
+
+
+def remembered(d, at, reveal=False):
+    from portal.delegations.judged import stored_document, stored_violations
+    from portal.extensions import db
+    db.session.refresh(d)
+    return stored_violations(d, stored_document(d), at, reveal)
+
+
+def codes(violations):
+    return sorted(v.code for v in violations)
+
+
+def agree(d, at, reveal=False):
+    """Asked twice (the second answer from memory), the remembered judgement is the fresh one."""
+    first, second = remembered(d, at, reveal), remembered(d, at, reveal)
+    expected = fresh(d, at, reveal)
+    assert first == second == expected
+    return codes(expected)
+
+
+def test_the_remembered_judgement_follows_every_change_it_depends_on(app, db):
+    from portal.audit.services import Actor
+    from portal.delegations.judged import stored_document
+    from portal.delegations.models import Person
+    from portal.games.services import find_games
+    from portal.workflow.models import Sanction
+    from portal.workflow.services import new_delegation, save
+    games = find_games("nmsg-2019")
+    hunan = save(new_delegation(games, "hunan"),
+                 doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan")],
+                     entries=[individual("chess.MI", "p1")]), Actor("t"), MAY).delegation
+    assert agree(hunan, MAY) == []
+
+    # Its own save: a person with no entry and an impossible birth date.
+    bad = person("p2", year=2019, unit="hunan", born="1990-01-01")
+    bad["id_number"] = "110101199001011234"
+    rev = hunan.content_rev
+    save(hunan, doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan"), bad],
+                    entries=[individual("chess.MI", "p1")]), Actor("t"), MAY)
+    db.session.refresh(hunan)
+    assert hunan.content_rev > rev
+    own = agree(hunan, MAY)
+    assert own
+
+    # Another delegation of the Games takes p1's identity number.
+    p1_number = stored_document(hunan)["people"][0]["id_number"]
+    twin = person("q1", year=2019, unit="hubei")
+    twin["id_number"] = p1_number
+    save(new_delegation(games, "hubei"), doc("nmsg-2019", unit="hubei", people=[twin],
+                                             entries=[individual("chess.MI", "q1")]), Actor("t"), MAY)
+    with_twin = agree(hunan, MAY)
+    assert "DUPLICATE_PERSON" in with_twin and "DUPLICATE_PERSON" not in own
+    assert agree(hunan, MAY, reveal=True) == with_twin  # the organisers' wording, same codes
+
+    # A change through the ORM, not through a save: p2 is removed by hand.
+    rev = hunan.content_rev
+    db.session.delete(db.session.scalar(db.select(Person).where(Person.delegation_id == hunan.id,
+                                                                Person.ref == "p2")))
+    db.session.commit()
+    db.session.refresh(hunan)
+    assert hunan.content_rev > rev
+    agree(hunan, MAY)
+
+    # A sanction on the unit's event.
+    db.session.add(Sanction(series=games.series, edition=games.edition, unit_code="hunan", event_code="chess.MI",
+                            source_games=games.slug, lifted=False))
+    db.session.commit()
+    assert "SANCTIONED" in agree(hunan, MAY)
+
+    # The declaration deadline passes (1 June 2019) with an event entered but not declared.
+    save(hunan, doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan")],
+                    entries=[individual("chess.MI", "p1")], declarations=[]), Actor("t"), MAY)
+    before, after = agree(hunan, MAY), agree(hunan, dt.datetime(2019, 6, 2, tzinfo=CHINA))
+    assert "EVENT_NOT_DECLARED" in after and "EVENT_NOT_DECLARED" not in before
+
+
+def test_every_write_raises_the_content_revision(app, db):
+    from portal.audit.services import Actor
+    from portal.delegations.models import Entry, EntryMember, Person
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    d = save(new_delegation(find_games("nmsg-2019"), "hunan"),
+             doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan"),
+                                                     person("p2", year=2019, unit="hunan")],
+                 entries=[individual("chess.MI", "p1")]), Actor("t"), MAY).delegation
+
+    def raised(change) -> bool:
+        db.session.refresh(d)
+        before = d.content_rev
+        change()
+        db.session.commit()
+        db.session.refresh(d)
+        return d.content_rev > before
+
+    p1 = db.session.scalar(db.select(Person).where(Person.delegation_id == d.id, Person.ref == "p1"))
+    member = db.session.scalar(db.select(EntryMember).join(Entry).where(Entry.delegation_id == d.id))
+    assert raised(lambda: setattr(p1, "documents", ["id_copy"]))          # a check-in document
+    assert raised(lambda: setattr(p1, "id_number", "330102********1234"))  # retention masking
+    assert raised(lambda: setattr(d, "status", "submitted"))
+    assert raised(lambda: setattr(member, "board", 2))
+    assert raised(lambda: d.entries.append(Entry(event_code="chess.WI", team=None, is_lineup=False, position=9)))
+    assert not raised(lambda: None)
