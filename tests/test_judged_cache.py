@@ -118,3 +118,13 @@ def test_every_write_raises_the_content_revision(app, db):
     assert raised(lambda: setattr(member, "board", 2))
     assert raised(lambda: d.entries.append(Entry(event_code="chess.WI", team=None, is_lineup=False, position=9)))
     assert not raised(lambda: None)
+
+    # storage.py writes with Core statements; the loaded Delegation reads the new number at once.
+    from portal.delegations.storage import store_document
+    from portal.rules import parse_document
+    parsed, _problems = parse_document(doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan")],
+                                           entries=[individual("chess.MI", "p1")]))
+    before = d.content_rev
+    store_document(d, parsed)
+    assert d.content_rev > before
+    db.session.rollback()

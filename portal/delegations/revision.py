@@ -12,6 +12,7 @@ from itertools import chain
 
 from sqlalchemy import event, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
 
 from .models import Companion, Declaration, Delegation, Entry, EntryMember, Official, Person, StaffMember
 
@@ -27,9 +28,9 @@ def raise_content_rev(session, delegation_id: int) -> None:
 
 def _expire(session, delegation_id: int) -> None:
     """A loaded Delegation must read the new number, not the one it was loaded with."""
-    for obj in session.identity_map.values():
-        if isinstance(obj, Delegation) and obj.id == delegation_id:
-            session.expire(obj, ["content_rev"])
+    loaded = session.identity_map.get(identity_key(Delegation, delegation_id))
+    if loaded is not None:
+        session.expire(loaded, ["content_rev"])
 
 
 @event.listens_for(Session, "before_flush")
