@@ -1,5 +1,6 @@
-"""delegation content revision: raised by every write to a delegation or its rows; the
-cached document and judgement of a delegation are keyed by it (portal/delegations/judged.py)
+"""delegation content revision
+
+Raised by every write to a delegation or its rows; the cached document and judgement of a delegation are keyed by it (portal/delegations/judged.py)
 
 Revision ID: 0016
 Revises: 0015
