@@ -110,12 +110,23 @@ def app():
     yield app
 
 
+def _finish_background_jobs() -> None:
+    """A job a test started (a route that starts one, in the thread backend) runs to its end
+    before the next test: on SQLite its writes would otherwise meet the next test's as
+    "database is locked"."""
+    import threading
+    for thread in threading.enumerate():
+        if thread.name.startswith("job-") and thread is not threading.current_thread():
+            thread.join(timeout=300)
+
+
 @pytest.fixture
 def db(app):
     from portal.extensions import db as _db
     from portal.delegations.models import Delegation
     with app.app_context():
         yield _db
+        _finish_background_jobs()
         _db.session.rollback()
         # Test clean-up only: the audit log and the ledger are append-only in the app.
         for table in ("audit_log", "ledger_entry", "bank_line", "room_request", "place", "sanction",
