@@ -82,11 +82,6 @@ print(r.status_code)
 '''
 
 
-def database(kind: str, workdir: Path) -> str:
-    from benchmarks.soak import database as make
-    return make(kind, workdir)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--code", default=str(ROOT), help="checkout whose app is run (default: this one)")
@@ -99,7 +94,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from benchmarks.national import documents
-    from benchmarks.soak import drop_database
+    from benchmarks.soak import database, drop_database
     workdir = Path(tempfile.mkdtemp(prefix="first-request-"))
     url = database(args.db, workdir)
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "first-request", "GC_FREEZE": "0"}

@@ -61,13 +61,27 @@ def test_refused_declaration_keeps_the_numbers(app, db):
         app.config["WTF_CSRF_ENABLED"] = True
 
 
+def pages_as_leader(app, d, at, *paths) -> list[str]:
+    """The pages as the delegation's leader (a new account) sees them at instant `at`."""
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    username = f"leader-of-{d.id}"
+    create_account(username, "l", "leader", Actor("t"), delegation=d, password="password-123")
+    client = logged_in(app, username, "password-123")
+    app.config["FIXED_NOW"] = at
+    try:
+        with app.app_context():
+            return [client.get(path).get_data(as_text=True) for path in paths]
+    finally:
+        app.config.pop("FIXED_NOW")
+
+
 def test_the_people_list_sorts_names_by_pinyin_and_people_by_event(app, db):
     """A leader with 60 people looks names up as in a class list: 陈 before 李 before 王
     (pinyin), not by character code; or by event, in the regulation's order."""
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
-    from portal.accounts.services import create_account
     people = [person("p1", "M", "1990-01-01", year=2019, unit="hunan", name="王强"),
               person("p2", "F", "1991-01-01", year=2019, unit="hunan", name="李娜"),
               person("p3", "M", "1992-01-01", year=2019, unit="hunan", name="陈立"),
@@ -76,15 +90,8 @@ def test_the_people_list_sorts_names_by_pinyin_and_people_by_event(app, db):
              doc("nmsg-2019", unit="hunan", people=people,
                  entries=[individual("chess.WI", "p2"), individual("chess.MI", "p1", "p3")]),
              Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
-    create_account("hunan-l", "l", "leader", Actor("t"), delegation=d, password="password-123")
-    client = logged_in(app, "hunan-l", "password-123")
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=CHINA)
-    try:
-        with app.app_context():
-            by_name = client.get(f"/d/{d.id}/people?sort=name").get_data(as_text=True)
-            by_event = client.get(f"/d/{d.id}/people?sort=event").get_data(as_text=True)
-    finally:
-        app.config.pop("FIXED_NOW")
+    by_name, by_event = pages_as_leader(app, d, dt.datetime(2019, 5, 20, tzinfo=CHINA),
+                                        f"/d/{d.id}/people?sort=name", f"/d/{d.id}/people?sort=event")
 
     def order(html):
         return [n for n in re.findall(r"(阿杰|陈立|李娜|王强)", html.split("<table", 1)[1])]
@@ -97,7 +104,6 @@ def test_the_people_list_sorts_names_by_pinyin_and_people_by_event(app, db):
 def test_a_closed_stage_says_whom_to_ask(app, db):
     """youth-gomoku-2015 closed on 8 July: the page says so and gives the regulation's
     contacts (十一(五): 刘彦艳 010-87559186) for an extension."""
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
@@ -105,12 +111,5 @@ def test_a_closed_stage_says_whom_to_ask(app, db):
              doc("youth-gomoku-2015", unit={"name": "河东棋院", "kind": "club"},
                  people=[person("b", "M", "2006-06-06", docs=("photo", "id_copy"))],
                  entries=[individual("gomoku.MCA", "b")]), Actor("t"), dt.datetime(2015, 7, 1, tzinfo=CHINA)).delegation
-    create_account("hedong-l", "l", "leader", Actor("t"), delegation=d, password="password-123")
-    client = logged_in(app, "hedong-l", "password-123")
-    app.config["FIXED_NOW"] = dt.datetime(2015, 7, 10, tzinfo=CHINA)
-    try:
-        with app.app_context():
-            page = client.get(f"/d/{d.id}").get_data(as_text=True)
-    finally:
-        app.config.pop("FIXED_NOW")
+    page, = pages_as_leader(app, d, dt.datetime(2015, 7, 10, tzinfo=CHINA), f"/d/{d.id}")
     assert "截止" in page and 'id="organiser-contacts"' in page and "010-87559186" in page

@@ -100,10 +100,6 @@ def add_document_kind(doc: dict, ref: str, kind: str) -> dict:
     return doc
 
 
-def roles_of(doc: dict, ref: str) -> list[str]:
-    return roles_by_person(doc).get(ref, [])
-
-
 def roles_by_person(doc: dict) -> dict[str, list[str]]:
     """Each person's events, then official and staff roles, then "companion", in document
     order: one pass over the document for a whole page of people."""
