@@ -48,6 +48,8 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": 30}}
 
+    from .ids import DatabaseIdConverter
+    app.url_map.converters["int"] = DatabaseIdConverter  # before any route is added
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"),
                      render_as_batch=True)

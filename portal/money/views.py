@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from wtforms import DateField, IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, NumberRange, Optional, Length
 
+from ..ids import db_id
 from ..accounts.access import delegation_view, roles
 from ..accounts.views import actor
 from ..delegations.models import Delegation
@@ -214,7 +215,7 @@ def assign(line_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
     line = db.session.get(BankLine, line_id) or abort(404)
-    d = db.session.get(Delegation, request.form.get("delegation", type=int) or 0)
+    d = db.session.get(Delegation, request.form.get("delegation", type=db_id) or 0)
     if d is None or d.games_id != line.games_id:
         flash(_("请选择同一比赛的代表团。"), "error")
     elif services.assign_line(line, d, actor()):

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, render_template, request, send_file
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from ..ids import db_id
 from ..accounts.access import roles
 from ..delegations.models import Delegation
 from ..extensions import db
@@ -27,7 +28,7 @@ def _games(slug):
 def cards(slug):
     """Before printing: who has no usable photo, per delegation."""
     games = _games(slug)
-    delegation_id = request.args.get("delegation", type=int)
+    delegation_id = request.args.get("delegation", type=db_id)
     all_cards = card_service.cards_for(games, delegation_id)
     from ..web import is_en
     units = unit_names("en" if is_en() else "zh")
@@ -50,7 +51,7 @@ def cards(slug):
 def cards_pdf(slug):
     """One delegation's cards at once; a whole Games' cards are a background job (below)."""
     games = _games(slug)
-    delegation_id = request.args.get("delegation", type=int)
+    delegation_id = request.args.get("delegation", type=db_id)
     if not delegation_id:
         abort(400)
     layout = "a6" if request.args.get("layout") == "a6" else "a4"
@@ -171,7 +172,7 @@ def meeting(slug):
     games = _games(slug)
     definition = definition_of(games)
     rows = meetings.roll(games)
-    chosen = next((r for r in rows if r["d"].id == request.args.get("delegation", type=int)), None)
+    chosen = next((r for r in rows if r["d"].id == request.args.get("delegation", type=db_id)), None)
     names = meetings.final_names(definition, chosen["doc"], chosen["arrived_refs"]) if chosen else []
     if chosen:
         record_access("personal_data.view", [(e.ref, e.name) for e in names], delegation=chosen["d"],

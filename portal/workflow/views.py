@@ -7,6 +7,7 @@ import datetime as dt
 from decimal import Decimal
 from io import BytesIO
 
+from ..ids import db_id
 from ..web import is_en, outcome_text
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
@@ -292,7 +293,7 @@ def audit():
 
     from ..audit.sentences import action_label, details, sentence
     q = select(AuditLog)
-    delegation_id = request.args.get("delegation", type=int)
+    delegation_id = request.args.get("delegation", type=db_id)
     action = (request.args.get("action") or "").strip()[:60]
     person = (request.args.get("person") or "").strip()[:100]
     day_from, day_to = _china_day(request.args.get("from")), _china_day(request.args.get("to"))
