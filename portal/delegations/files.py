@@ -14,6 +14,10 @@ from ..extensions import db
 from ..games.models import utcnow
 
 MAX_BYTES = 5 * 1024 * 1024
+# An image is decoded whole to print it: a few KB of PNG can claim 30000 x 30000 pixels
+# (a decompression bomb). A 50-megapixel phone photo is the most a card or a check needs.
+MAX_PIXELS = 50_000_000
+MAX_SIDE = 12_000
 SIGNATURES = {b"%PDF-": ("application/pdf", "pdf"), b"\xff\xd8\xff": ("image/jpeg", "jpg"),
               b"\x89PNG\r\n\x1a\n": ("image/png", "png")}
 
@@ -49,7 +53,37 @@ def check_upload(data: bytes) -> tuple[str, str] | tuple[None, tuple[str, str]]:
     if kind is None:
         return None, ("只接受 PDF、JPG 或 PNG 文件（按文件内容判断，不看扩展名）",
                       "only PDF, JPG or PNG files are accepted (judged by content, not by name)")
+    if kind[0].startswith("image/"):
+        import io
+        problem = image_problem(io.BytesIO(data))
+        if problem is not None:
+            return None, problem
     return kind
+
+
+def image_problem(source) -> tuple[str, str] | None:
+    """Why an image (a path or a binary file) cannot be decoded safely, or None. Reads the
+    header for the claimed size before anything is decoded, then checks the data."""
+    import warnings
+    from PIL import Image, UnidentifiedImageError
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(source) as im:
+                w, h = im.size
+                if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE:
+                    return _too_large(w, h)
+                im.verify()
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        return ("图片的像素尺寸过大，无法处理（最多 5000 万像素）", "the image has too many pixels (at most 50 megapixels)")
+    except (OSError, SyntaxError, ValueError, UnidentifiedImageError):
+        return ("图片文件损坏或无法读取", "the image is damaged or cannot be read")
+    return None
+
+
+def _too_large(w: int, h: int) -> tuple[str, str]:
+    return (f"图片的像素尺寸过大（{w}×{h}），无法处理；请上传不超过 5000 万像素、每边不超过 {MAX_SIDE} 像素的照片",
+            f"the image is too large ({w}×{h} px); upload at most 50 megapixels and {MAX_SIDE} px a side")
 
 
 def store(folder: str, delegation_id: int, data: bytes, ext: str) -> str:

@@ -61,6 +61,11 @@ class Delegation(db.Model):
                                                          order_by="Companion.position")
 
 
+def new_card_serial() -> str:
+    import secrets
+    return secrets.token_urlsafe(12)
+
+
 class Person(db.Model):
     __tablename__ = "person"
     __table_args__ = (
@@ -87,6 +92,10 @@ class Person(db.Model):
     documents: Mapped[list] = mapped_column(JSON, default=list)
     club: Mapped[str | None] = mapped_column(String(200))
     has_university: Mapped[bool] = mapped_column(default=False)
+    # What an accreditation card is signed with: random, new whenever the row starts to
+    # stand for another person (inserted, or its ID number changed), never reused; a card
+    # outlives neither its person's deletion nor a ref handed to someone else.
+    card_serial: Mapped[str | None] = mapped_column(String(24), default=new_card_serial)
 
     delegation: Mapped[Delegation] = relationship(back_populates="people")
 

@@ -13,7 +13,8 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from ..extensions import db
 from ..rules.document import Delegation as Doc
 from ..rules.idnumber import normalise
-from .models import Companion, Declaration, Delegation, Entry, EntryMember, Official, Person, StaffMember
+from .models import (Companion, Declaration, Delegation, Entry, EntryMember, Official, Person, StaffMember,
+                     new_card_serial)
 from .revision import raise_content_rev
 
 PERSON_FIELDS = ("position", "name", "gender", "birth_date", "id_type", "id_number", "registration_unit",
@@ -73,7 +74,7 @@ def _sync_people(did: int, doc: Doc) -> tuple[dict[str, int], list[int]]:
     stored = {r["ref"]: r for r in db.session.execute(
         select(t.c.id, t.c.ref, *[t.c[f] for f in PERSON_FIELDS]).where(t.c.delegation_id == did)).mappings()}
     ids: dict[str, int] = {}
-    changed, added = [], []
+    changed, added, reissued = [], [], []
     for i, p in enumerate(doc.people):
         row = _person_row(i, p)
         old = stored.get(p.ref)
@@ -83,7 +84,11 @@ def _sync_people(did: int, doc: Doc) -> tuple[dict[str, int], list[int]]:
         ids[p.ref] = old["id"]
         if any(_differs(old[f], row[f]) for f in PERSON_FIELDS):
             changed.append({"_id": old["id"], **row})
+            if _differs(old["id_number"], row["id_number"]) or (
+                    row["id_number"] is None and _differs(old["name"], row["name"])):
+                reissued.append({"_id": old["id"], "card_serial": new_card_serial()})
     _update_many(t, PERSON_FIELDS, changed)
+    _update_many(t, ("card_serial",), reissued)
     if added:
         result = db.session.execute(insert(t).returning(t.c.id, t.c.ref, sort_by_parameter_order=True), added)
         ids.update({ref: pid for pid, ref in result})

@@ -49,14 +49,25 @@ def _serializer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="accreditation-card")
 
 
-def card_code(delegation_id: int, ref: str) -> str:
-    return _serializer().dumps([delegation_id, ref])
+def card_code(delegation_id: int, ref: str, serial: str | None = None) -> str:
+    """The signed code on a card: the delegation, the person's ref and his card serial (read
+    from the database when not given), so that a card is one person's for good."""
+    if serial is None:
+        from ..delegations.models import Person
+        serial = db.session.scalar(select(Person.card_serial).where(
+            Person.delegation_id == delegation_id, Person.ref == ref))
+    return _serializer().dumps([delegation_id, ref, serial])
 
 
-def read_code(code: str) -> tuple[int, str] | None:
+def read_code(code: str) -> tuple[int, str, str | None] | None:
+    """(delegation id, ref, serial) of a code this portal signed; None for anything else. A
+    code from before serials (two parts) reads with serial None, which no person has."""
     try:
-        delegation_id, ref = _serializer().loads((code or "").strip())
-        return int(delegation_id), str(ref)
+        parts = _serializer().loads((code or "").strip())
+        if not isinstance(parts, list) or len(parts) not in (2, 3):
+            return None
+        serial = parts[2] if len(parts) == 3 else None
+        return int(parts[0]), str(parts[1]), (str(serial) if serial is not None else None)
     except (BadSignature, ValueError, TypeError):
         return None
 
@@ -76,6 +87,10 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
             UploadedFile.delegation_id.in_([d.id for d in delegations]), UploadedFile.kind == "photo")
             .order_by(UploadedFile.id)):
         photos[(f.delegation_id, f.person_ref)] = f  # the latest upload wins
+    from ..delegations.models import Person
+    serials = {(did, ref): serial for did, ref, serial in db.session.execute(
+        select(Person.delegation_id, Person.ref, Person.card_serial).where(
+            Person.delegation_id.in_([d.id for d in delegations])))}
     out = []
     folder = current_app.config["UPLOAD_FOLDER"]
     documents = export_documents(delegations)
@@ -97,7 +112,7 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
         for p in doc["people"]:
             role = "athlete" if p["ref"] in played else (roles.get(p["ref"]) or ["staff"])[0]
             card = Card(d.id, p["ref"], p["name"], unit, role, played.get(p["ref"], []),
-                        code=card_code(d.id, p["ref"]))
+                        code=card_code(d.id, p["ref"], serials.get((d.id, p["ref"])) or ""))
             f = photos.get((d.id, p["ref"]))
             if f is None:
                 card.photo_problem = "没有照片 / no photo"
@@ -114,13 +129,17 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
 
 @lru_cache(maxsize=20000)  # files are named by their SHA-256: a path's content never changes
 def _photo_problem(path: str) -> str | None:
-    from PIL import Image, UnidentifiedImageError
+    """Why a stored photo cannot go on a card, or None: unreadable, too many pixels to decode
+    safely (a photo stored before uploads were checked for it), or too small to recognise."""
+    from PIL import Image
+    from ..delegations.files import image_problem
+    problem = image_problem(path)
+    if problem is not None:
+        return f"{problem[0]} / {problem[1]}"
     try:
         with Image.open(path) as im:
-            im.verify()
-        with Image.open(path) as im:
             w, h = im.size
-    except (OSError, UnidentifiedImageError):
+    except OSError:
         return "照片文件损坏或无法读取 / the photo cannot be read"
     if w < MIN_PHOTO[0] or h < MIN_PHOTO[1]:
         return f"照片太小（{w}×{h} 像素，至少 {MIN_PHOTO[0]}×{MIN_PHOTO[1]}）/ the photo is too small ({w}×{h} px)"
@@ -214,16 +233,21 @@ def _cut_marks(c, x, y, w, h, mm):
 
 
 def scan(code: str) -> dict:
-    """What the desk sees for a scanned card: valid (with the person) or void, and why."""
+    """What the desk sees for a scanned card: valid (with the person) or void, and why. Valid
+    only for the very person the card was made for (his serial), in an approved delegation."""
+    from ..delegations.models import Person
     from ..workflow.models import Substitution
     found = read_code(code)
     if found is None:
         return {"status": "invalid"}
-    delegation_id, ref = found
+    delegation_id, ref, serial = found
     d = db.session.get(Delegation, delegation_id)
     if d is None:
         return {"status": "void", "why": "registration_gone"}
-    person = next((p for p in export_document(d)["people"] if p["ref"] == ref), None)
+    current = db.session.scalar(select(Person.card_serial).where(Person.delegation_id == d.id, Person.ref == ref))
+    person = None
+    if serial is not None and current == serial:
+        person = next((p for p in export_document(d)["people"] if p["ref"] == ref), None)
     if person is None:
         sub = db.session.scalar(select(Substitution).where(
             Substitution.delegation_id == d.id, Substitution.out_ref == ref, Substitution.status == "approved")
@@ -232,6 +256,9 @@ def scan(code: str) -> dict:
                 "name": sub.out_name if sub else None, "replaced_by": (sub.in_person or {}).get("name") if sub else None}
     if d.status == "withdrawn":
         return {"status": "void", "why": "withdrawn", "delegation": d, "name": person["name"]}
+    if d.status != "approved":
+        # Returned or waiting again: the desk will not check the person in (issue 25, 13).
+        return {"status": "void", "why": "not_approved", "delegation": d, "name": person["name"]}
     return {"status": "valid", "delegation": d, "person": person}
 
 
@@ -261,12 +288,12 @@ def find_people(text: str, limit: int = 20) -> list[dict]:
         match = match | Person.id_number.endswith(text.upper(), autoescape=True)
     rows = db.session.execute(
         select(Person.ref, Person.name, Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name,
-               Games.name_zh, Games.name_en)
+               Games.name_zh, Games.name_en, Person.card_serial)
         .join(Delegation, Person.delegation_id == Delegation.id).join(Games, Delegation.games_id == Games.id)
         .where(Delegation.status == "approved", match).order_by(Person.name, Person.id).limit(limit)).all()
     units, units_en = unit_names(), unit_names("en")
     return [{"ref": ref, "name": name, "id_number": number, "delegation_id": did, "games": (games_zh, games_en),
              "unit": units.get(code, unit_name or code or ""), "unit_en": units_en.get(code, unit_name or code or ""),
-             "code": card_code(did, ref)}
-            for ref, name, number, did, code, unit_name, games_zh, games_en in rows]
+             "code": card_code(did, ref, serial or "")}
+            for ref, name, number, did, code, unit_name, games_zh, games_en, serial in rows]
 

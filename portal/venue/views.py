@@ -120,11 +120,13 @@ def check_in():
     if not FlaskForm().validate_on_submit():
         abort(400)
     code = (request.form.get("code") or "")[:300]
-    found = card_service.read_code(code)
-    if found is None:
+    result = card_service.scan(code)
+    if result["status"] == "invalid":
         abort(400)
-    d = db.session.get(Delegation, found[0]) or abort(404)
-    ok, message = mark_arrived(d, found[1], request.form.getlist("documents"), actor(), now())
+    if result["status"] != "valid":  # the scan page says why the card is void
+        return redirect(url_for(".scan", code=code))
+    d = result["delegation"]
+    ok, message = mark_arrived(d, result["person"]["ref"], request.form.getlist("documents"), actor(), now())
     flash(message, "success" if ok else "error")
     return redirect(url_for(".scan", code=code))
 
