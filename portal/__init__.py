@@ -71,6 +71,8 @@ def create_app(config: dict | None = None) -> Flask:
     from .web import bp as web_bp, init_web
 
     init_web(app)
+    from .unavailable import init_unavailable
+    init_unavailable(app)
     from .gc_tuning import init_gc_tuning
     init_gc_tuning(app)
     for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp, registration_bp,

@@ -59,13 +59,32 @@ def submit(kind: str, params: dict, user_id: int | None, title: str) -> Job:
         job_id = job.id
     if backend() == "rq":
         from redis import Redis
+        from redis.exceptions import RedisError
         from rq import Queue
-        Queue(queue_name(), connection=Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))) \
-            .enqueue("portal.jobs.worker.perform", job_id, job_timeout=3600, result_ttl=0)
+        try:
+            Queue(queue_name(), connection=Redis.from_url(redis_url(), socket_connect_timeout=5, socket_timeout=10)) \
+                .enqueue("portal.jobs.worker.perform", job_id, job_timeout=3600, result_ttl=0)
+        except (RedisError, OSError) as exc:
+            # The queue is out of reach: the job will never run, so it has failed, and says
+            # so in words on its page (never "queued" for ever, never a 500).
+            current_app.logger.error("job %s not queued: %s", job_id, exc)
+            with write_transaction():
+                job = db.session.get(Job, job_id)
+                job.status, job.finished_at = "failed", utcnow()
+                job.error = QUEUE_UNAVAILABLE
     else:
         app = current_app._get_current_object()
         threading.Thread(target=_in_thread, args=(app, job_id), name=f"job-{job_id}", daemon=True).start()
     return db.session.get(Job, job_id)
+
+
+QUEUE_UNAVAILABLE = ("后台任务服务暂时无法连接，任务没有开始。请稍后再试；如仍不行，请联系系统管理员。"
+                     " / The background job service cannot be reached, so the job did not start. "
+                     "Try again later, or tell the administrator.")
+
+
+def redis_url() -> str:
+    return os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 def queue_name() -> str:
