@@ -29,6 +29,9 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_ABSOLUTE_HOURS=int(os.environ.get("SESSION_ABSOLUTE_HOURS", 12)),
         # Behind HTTPS (PREFERRED_URL_SCHEME=https): cookies only over HTTPS, and HSTS.
         PREFERRED_URL_SCHEME=os.environ.get("PREFERRED_URL_SCHEME", "http"),
+        # Every absolute link is built from PUBLIC_URL (https://host); requests for any other
+        # host are refused (links.py).
+        PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
         RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,  # a Redis outage must not lock everyone out
         RATELIMIT_HEADERS_ENABLED=True,
@@ -40,6 +43,9 @@ def create_app(config: dict | None = None) -> Flask:
     )
     if config:
         app.config.update(config)
+    if app.config.get("TRUSTED_HOSTS") is None:
+        from .links import trusted_hosts
+        app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config["PUBLIC_URL"], os.environ.get("TRUSTED_HOSTS"))
     if app.config["PREFERRED_URL_SCHEME"] == "https":
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["REMEMBER_COOKIE_SECURE"] = True

@@ -199,6 +199,10 @@ def init_web(app: Flask) -> None:
         return response
 
     def error_page(e, code):
+        from flask.globals import request_ctx
+        if request_ctx.url_adapter is None:
+            # The Host header is not one of ours (TRUSTED_HOSTS): no page, no links to build.
+            return "请求的主机名不属于本系统 / this host is not served here\n", code, {"Content-Type": "text/plain; charset=utf-8"}
         if request.path.startswith("/api/"):
             from .rules.violations import report, schema_error
             zh, en = ERROR_TEXTS.get(code, ("请求无效", "bad request"))

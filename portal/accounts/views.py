@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from ..audit.services import Actor
 from ..extensions import db, rate_limit
+from ..links import external_url
 from . import services
 from .access import roles
 from .forms import InvitationForm, LoginForm, NewLeaderForm, PasswordForm
@@ -150,7 +151,7 @@ def leader_accounts():
                 db.session.flush()
             user, token = services.create_account(form.username.data, form.display_name.data, "leader",
                                                   actor(), delegation=d)
-            link = url_for("accounts.invitation", token=token, _external=True)
+            link = external_url("accounts.invitation", token=token)
     return _accounts_page(form, link)
 
 
@@ -183,7 +184,7 @@ def bulk_leaders():
             if not problems:
                 created, problems = create_leader_accounts(games, lines, actor())
         for c in created or []:
-            c["link"] = url_for("accounts.invitation", token=c["token"], _external=True)
+            c["link"] = external_url("accounts.invitation", token=c["token"])
     return render_template("accounts/bulk.html", all_games=all_games, slug=slug, form=form, text=text,
                            created=created, problems=problems, days=services.INVITATION_DAYS), \
         (422 if problems else 200)
@@ -212,7 +213,7 @@ def reinvite(user_id):
         abort(400)
     user = _leader_account(user_id)
     token = services.renew_invitation(user, actor())
-    return _accounts_page(_new_leader_form(), url_for("accounts.invitation", token=token, _external=True))
+    return _accounts_page(_new_leader_form(), external_url("accounts.invitation", token=token))
 
 
 @bp.post("/org/accounts/<int:user_id>/<action>")
