@@ -48,6 +48,8 @@ def register_cli(app: Flask) -> None:
     workflow_cli.register(app)
     from .jobs.cli import jobs_cli
     app.cli.add_command(jobs_cli)
+    from .accounts.cli import accounts_cli
+    app.cli.add_command(accounts_cli)
 
     @app.cli.command("check")
     @click.argument("file", type=click.Path(dir_okay=False))

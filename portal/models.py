@@ -1,5 +1,6 @@
 """Every model, imported in one place so that Alembic sees all tables."""
 from .accounts.models import *  # noqa: F401,F403
+from .accounts.throttle import LoginThrottle  # noqa: F401
 from .delegations.files import UploadedFile  # noqa: F401
 from .audit.models import *  # noqa: F401,F403
 from .delegations.models import *  # noqa: F401,F403

@@ -32,9 +32,6 @@ class User(UserMixin, db.Model):
     invitation_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     invitation_expires: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
-    # Failed logins since the last success; past the limit the account is locked a while.
-    failed_logins: Mapped[int] = mapped_column(default=0, server_default="0")
-    locked_until: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     # Part of the login session's user id: raising it ends every session of the account
     # (logout, password change, an organiser disabling the account).
     session_version: Mapped[int] = mapped_column(default=1, server_default="1")

@@ -13,12 +13,11 @@ from ..audit.services import Actor, record
 from ..db_tx import transactional, write_transaction
 from ..extensions import db
 from ..games.models import utcnow
+from . import throttle
 from .models import User
 from .passwords import password_problem
 
 INVITATION_DAYS = 14
-LOCK_AFTER_FAILURES = 5
-LOCK_MINUTES = 15
 
 
 def hash_password(password: str) -> str:
@@ -40,41 +39,43 @@ def authenticate(username: str, password: str) -> User | None:
 @dataclass(frozen=True)
 class LoginResult:
     user: User | None = None
-    locked_until: dt.datetime | None = None  # set when the account is locked
+    locked_until: dt.datetime | None = None  # this client must wait until then
+    device: str | None = None  # after a success: the device nonce for the browser's cookie
 
 
-def attempt_login(username: str, password: str, ip: str | None, at: dt.datetime | None = None) -> LoginResult:
-    """Check a login; count failures and lock the account for LOCK_MINUTES after
-    LOCK_AFTER_FAILURES of them in a row. A locked account is refused even with the right
-    password. Security time is real time, not the portal's (demo) clock."""
+def attempt_login(username: str, password: str, ip: str | None, at: dt.datetime | None = None,
+                  device_cookie: str | None = None) -> LoginResult:
+    """Check a login. Failures slow down the client that makes them (throttle.py), by
+    device cookie or address, the same for names that exist and names that do not; a
+    client that must wait is refused even with the right password. Security time is real
+    time, not the portal's (demo) clock."""
     at = at or utcnow()
+    key = throttle.name_key(username)
     user = db.session.scalar(select(User).where(User.username == (username or "").strip()))
-    if user is not None and user.locked_until is not None and user.locked_until > at:
-        return LoginResult(locked_until=user.locked_until)
+    device = throttle.device_of(device_cookie, user.id if user is not None else None)
+    scope = throttle.client_scope(ip, device)
+    until = throttle.blocked_until(key, scope, at)
+    if until is not None:
+        return LoginResult(locked_until=until)
     found = authenticate(username, password)
     if found is not None:
-        if found.failed_logins or found.locked_until:
-            with write_transaction():
-                found = db.session.get(User, found.id)
-                found.failed_logins, found.locked_until = 0, None
-        return LoginResult(user=found)
-    if user is not None and user.active and user.password_hash:
         with write_transaction():
-            user = db.session.get(User, user.id)
-            _count_failure(user, at, ip)
-        if user.locked_until is not None and user.locked_until > at:
-            return LoginResult(locked_until=user.locked_until)
-    return LoginResult()
+            throttle.clear(key, scope)
+        return LoginResult(user=db.session.get(User, found.id), device=device or secrets.token_urlsafe(12))
+    with write_transaction():
+        until, started = throttle.count_failure(key, scope, at)
+        if started and user is not None:
+            record(Actor("系统 (system)", ip=ip), "account.locked", "user", user.username,
+                   delegation=user.delegation, after={"locked_until": until.isoformat() if until else None,
+                                                      "client": "known device" if device else (ip or "")},
+                   reason=f"{throttle.FREE_FAILURES} failed logins")
+    return LoginResult(locked_until=until)
 
 
-def _count_failure(user: User, at: dt.datetime, ip: str | None) -> None:
-    user.failed_logins = (user.failed_logins or 0) + 1
-    if user.failed_logins >= LOCK_AFTER_FAILURES:
-        user.failed_logins = 0
-        user.locked_until = at + dt.timedelta(minutes=LOCK_MINUTES)
-        record(Actor("系统 (system)", ip=ip), "account.locked", "user", user.username,
-               delegation=user.delegation, after={"locked_until": user.locked_until.isoformat()},
-               reason=f"{LOCK_AFTER_FAILURES} failed logins")
+def login_waits(users: list[User], at: dt.datetime | None = None) -> dict[int, dt.datetime]:
+    """user id -> until when some client must wait to log in as him (the accounts pages)."""
+    keys = {throttle.name_key(u.username): u.id for u in users}
+    return {keys[k]: until for k, until in throttle.blocked_names(list(keys), at or utcnow()).items()}
 
 
 def password_problem_for(user: User | None, password: str, username: str | None = None,
@@ -100,7 +101,7 @@ def set_password(user: User, password: str, actor: Actor) -> None:
     user.password_hash = hash_password(password)
     user.invitation_hash = None
     user.invitation_expires = None
-    user.failed_logins, user.locked_until = 0, None
+    throttle.clear(throttle.name_key(user.username))
     end_sessions(user)  # a stolen session dies with the old password
     record(actor, "account.password", "user", user.username)
 
@@ -117,8 +118,10 @@ def set_active(user: User, active: bool, actor: Actor) -> None:
 
 @transactional
 def unlock(user: User, actor: Actor) -> None:
-    before = {"locked_until": user.locked_until.isoformat() if user.locked_until else None}
-    user.failed_logins, user.locked_until = 0, None
+    """Every client may try this account again at once."""
+    waits = login_waits([user])
+    before = {"locked_until": waits[user.id].isoformat() if user.id in waits else None}
+    throttle.clear(throttle.name_key(user.username))
     record(actor, "account.unlock", "user", user.username, delegation=user.delegation, before=before)
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from ..audit.services import Actor
 from ..extensions import db, rate_limit
 from ..links import external_url
-from . import services
+from . import services, throttle
 from .access import roles
 from .forms import InvitationForm, LoginForm, NewLeaderForm, PasswordForm
 from .models import User
@@ -24,6 +24,15 @@ bp = Blueprint("accounts", __name__)
 def actor() -> Actor:
     return Actor(current_user.display_name + f" ({current_user.username})", user_id=current_user.id,
                  ip=request.remote_addr, role=current_user.role)
+
+
+def remember_device(response, user, device: str) -> None:
+    """The signed cookie that tells this browser apart from a stranger's at the next login
+    (throttle.py): failures elsewhere never make it wait."""
+    from flask import current_app
+    response.set_cookie(throttle.DEVICE_COOKIE, throttle.device_cookie_for(user.id, device),
+                        max_age=throttle.DEVICE_DAYS * 86400, httponly=True, samesite="Lax",
+                        secure=current_app.config.get("PREFERRED_URL_SCHEME") == "https")
 
 
 def start_session(user) -> None:
@@ -39,16 +48,19 @@ def login():
     if request.method == "GET" and session.pop("timed_out", None):
         flash(_("登录已超时，请重新登录。"), "info")
     if form.validate_on_submit():
-        result = services.attempt_login(form.username.data, form.password.data, request.remote_addr)
+        result = services.attempt_login(form.username.data, form.password.data, request.remote_addr,
+                                        device_cookie=request.cookies.get(throttle.DEVICE_COOKIE))
         if result.locked_until is not None:
             from ..web import china_time
-            flash(_("密码连续输错次数过多，账号已暂时锁定，请在 %(time)s（北京时间）之后再试，或联系组委会解锁。",
+            flash(_("密码连续输错次数过多，该账号在本设备上已暂时锁定，请在 %(time)s（北京时间）之后再试，或联系组委会解锁。",
                     time=china_time(result.locked_until, "%H:%M")), "error")
         elif result.user is None:
             flash(_("用户名或密码不对。"), "error")
         else:
             start_session(result.user)
-            return redirect(safe_next(request.args.get("next"), url_for("home")))
+            response = redirect(safe_next(request.args.get("next"), url_for("home")))
+            remember_device(response, result.user, result.device)
+            return response
     from ..games.models import Games
     from ..games.services import definition_of
     from ..clock import now
@@ -194,14 +206,23 @@ def _accounts_page(form, link=None):
     """The accounts page. An invitation link is shown on this response only: never put in
     a flash message, which would travel in the (signed, not encrypted) session cookie."""
     leaders = db.session.scalars(select(User).where(User.role == "leader").order_by(User.username)).all()
-    from ..games.models import utcnow
-    return render_template("accounts/leaders.html", form=form, leaders=leaders, link=link, real_now=utcnow(),
-                           action_form=FlaskForm())
+    staff = db.session.scalars(select(User).where(User.role != "leader").order_by(User.role, User.username)).all() \
+        if current_user.role == "admin" else []
+    return render_template("accounts/leaders.html", form=form, leaders=leaders, staff=staff, link=link,
+                           waits=services.login_waits(leaders + staff), action_form=FlaskForm())
 
 
 def _leader_account(user_id) -> User:
     user = db.session.get(User, user_id)
     if user is None or user.role != "leader":
+        abort(404)
+    return user
+
+
+def _managed_account(user_id) -> User:
+    """A leader's account for organisers; any account, staff too, for administrators."""
+    user = db.session.get(User, user_id)
+    if user is None or (user.role != "leader" and current_user.role != "admin"):
         abort(404)
     return user
 
@@ -222,7 +243,9 @@ def account_action(user_id, action):
     """Disable (ends every session at once), enable, or unlock after failed logins."""
     if not FlaskForm().validate_on_submit() or action not in ("disable", "enable", "unlock"):
         abort(400)
-    user = _leader_account(user_id)
+    user = _managed_account(user_id)
+    if user.id == current_user.id and action == "disable":
+        abort(400)  # the last way in must not be closed from inside
     if action == "unlock":
         services.unlock(user, actor())
         flash(_("已解锁 %(name)s。", name=user.username), "success")
