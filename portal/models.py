@@ -2,6 +2,7 @@
 from .accounts.models import *  # noqa: F401,F403
 from .accounts.throttle import LoginThrottle  # noqa: F401
 from .delegations.files import UploadedFile  # noqa: F401
+from .delegations.identity_checks import IdentityCheck  # noqa: F401
 from .audit.models import *  # noqa: F401,F403
 from .delegations.models import *  # noqa: F401,F403
 from .games.models import *  # noqa: F401,F403

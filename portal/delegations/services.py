@@ -14,6 +14,7 @@ from ..rules import check_delegation, parse_document, report
 from ..rules.document import FORMAT, Delegation as Doc
 from ..rules.idnumber import normalise
 from ..rules.violations import Violation, schema_error
+from .identity_checks import checked_numbers
 from .storage import store_document
 from .models import (Companion, Declaration, Delegation, Entry, EntryMember, Official, Person,
                      StaffMember)
@@ -34,10 +35,17 @@ def _dedupe(violations: list[Violation]) -> list[Violation]:
 
 
 def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None = None,
-                     reveal: bool = False) -> dict[str, str]:
+                     reveal: bool = False, all_numbers: bool = False) -> dict[str, str]:
     """The document's identity numbers that other delegations of these Games use -> who uses
-    them, for the organisers (`reveal`); for anyone else -> "" (never another unit's people)."""
+    them, for the organisers (`reveal`); for anyone else -> "" (never another unit's people).
+    Which numbers are compared (identity_checks.py): every one for the organisers (`reveal`
+    or `all_numbers`); for anyone else only those of the saved delegation
+    `exclude_delegation_id` that a save compared, and none of a document not saved."""
     own_numbers = {normalise(p.id_number) for p in doc.people if p.id_number}
+    if not reveal and not all_numbers:
+        if exclude_delegation_id is None:
+            return {}  # a preview or the API: never an answer about other delegations
+        own_numbers &= checked_numbers(exclude_delegation_id)
     if not own_numbers:
         return {}
     names = unit_names()
@@ -93,15 +101,16 @@ def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:
 
 def judge(games: Games, doc: Doc, at: dt.datetime | None = None,
           exclude_delegation_id: int | None = None, *, stored: bool = True,
-          reveal: bool = False) -> list[Violation]:
+          reveal: bool = False, all_numbers: bool = False) -> list[Violation]:
     """Every rule violation of a parsed document, with what the database knows (`stored`:
     other delegations' identity numbers, sanctions); `reveal`: name the delegation that
-    already holds an identity number (organisers only)."""
+    already holds an identity number (organisers only); `all_numbers`: compare every
+    identity number, not only those a save compared (organisers' decisions)."""
     return check_delegation(
         definition_of(games), doc, at=at,
         unit=unit_info(doc.unit_code) if doc.unit_code else None,
         universities=universities_map(fallback_csv=universities_csv()),
-        other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id, reveal) if stored else {},
+        other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id, reveal, all_numbers) if stored else {},
         sanctioned=sanctions_for(games, doc.unit_code) if stored else {},
         booked_people=booked_people(games, exclude_delegation_id) if stored else None,
     )

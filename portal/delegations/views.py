@@ -226,6 +226,8 @@ def _save(d, new_doc, form_version, success):
         errors = [v for v in out.violations if v.is_error]
         flash(success + (" " + _("还有 %(n)d 个问题待解决，见右侧。", n=len(errors)) if errors else ""),
               "success" if not errors else "warning")
+        if out.message:  # e.g. the daily allowance of ID numbers compared was reached
+            flash(outcome_text(out), "info")
         if was in ("submitted", "returned") and d.status == "draft":
             flash(_("修改后报名回到草稿状态，请改完后重新提交。"), "info")
         return None

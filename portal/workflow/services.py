@@ -12,6 +12,7 @@ import datetime as dt
 
 from sqlalchemy import func, select
 
+from ..delegations.identity_checks import compare_new_numbers
 from ..audit.services import Actor, document_changes, record
 from ..db_tx import lock_row, transactional
 from ..delegations.edit import athletes, entry_people
@@ -134,8 +135,12 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     record(actor, "delegation.save", "delegation", str(d.id), delegation=d,
            before={"changes": document_changes(before, after)} if before else None,
            after=None if before else after)
+    # Numbers this save adds are compared with the other delegations' (within the account's
+    # daily allowance) before the judgement, which then tells of those compared.
+    compared = compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number],
+                                   actor, at)
     violations = judge(games, doc, at, exclude_delegation_id=d.id)
-    return Outcome(True, _dedupe(violations), status="saved", delegation=d)
+    return Outcome(True, _dedupe(violations), status="saved", delegation=d, message=compared.notice())
 
 
 def _athletes_replaced_after_submission(d: Delegation, before: dict | None, data: dict, stages) -> list[str]:
@@ -252,7 +257,8 @@ def approve(delegation: Delegation, actor: Actor, at: dt.datetime) -> Outcome:
     if d.status != "submitted":
         return refused("只能批准已提交的报名。", "Only a submitted delegation can be approved.", d)
     doc, _ = parse_document(export_document(d))
-    violations = _dedupe(judge(d.games, doc, d.received_at or at, exclude_delegation_id=d.id))
+    violations = _dedupe(judge(d.games, doc, d.received_at or at, exclude_delegation_id=d.id, all_numbers=True,
+                               reveal=True))
     if any(v.is_error for v in violations):
         return Outcome(False, violations, status="refused", delegation=d)
     d.status, d.approved_at, d.approved_by = "approved", at, actor.label
@@ -417,10 +423,12 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
     after = apply_substitution(before, sub.event_code, sub.out_ref, sub.in_person,
                                tied_events(definition_of(d.games), sub.event_code))
     doc, problems = parse_document(after)
-    violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id))
+    violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id, all_numbers=True,
+                                          reveal=True))
     if any(v.is_error for v in violations):
         return Outcome(False, violations, status="refused", delegation=d)
     replace_contents(d, doc)
+    compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number], actor, at)
     d.version += 1
     sub.status, sub.decided_by, sub.decided_at = "approved", actor.label, at
     sub.decision_reason = (reason or "").strip() or None

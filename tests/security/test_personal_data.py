@@ -115,7 +115,10 @@ def test_a_document_download_is_audited(app, world, db, no_csrf):
     from security.attack import post
     d = world["a"]
     leader = login(app, "leader_a")
-    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+    from PIL import Image
+    buffer = io.BytesIO()
+    Image.new("RGB", (200, 260), "white").save(buffer, "PNG")  # a real image: damaged ones are refused
+    png = buffer.getvalue()
     app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=dt.timezone.utc)
     try:
         r = post(app, leader, f"/d/{d.id}/people/p1/documents",
