@@ -24,8 +24,10 @@ setup: $(BIN)/flask
 # The demo stands in August 2019 (nmsg-2019 takes names; shaanxi-mind-2025 is open) and
 # lets the clock run from there; unset PORTAL_CLOCK for the real date.
 PORTAL_CLOCK ?= 2019-08-20T10:00:00+08:00
+# The demo's staff accounts log in with their password alone (STAFF_TWO_FACTOR=0); production
+# asks staff for an authenticator code as well.
 run: setup
-	PORTAL_CLOCK=$(PORTAL_CLOCK) $(BIN)/flask --app app run --host $(HOST) --port $(PORT)
+	PORTAL_CLOCK=$(PORTAL_CLOCK) STAFF_TWO_FACTOR=0 $(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
 # TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test make test: the same suite on PostgreSQL.
 test: $(BIN)/flask

@@ -29,7 +29,7 @@ def prepare(url: str, leaders: int) -> list[tuple[str, int, str]]:
     leaders, each editing a different person of the same delegation."""
     os.environ["DATABASE_URL"] = url
     from portal import create_app
-    app = create_app({"SECRET_KEY": "night"})
+    app = create_app({"SECRET_KEY": "night", "STAFF_TWO_FACTOR": False})
     with app.app_context():
         from flask_migrate import upgrade
         upgrade()

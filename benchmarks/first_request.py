@@ -97,7 +97,7 @@ def main() -> int:
     from benchmarks.soak import database, drop_database
     workdir = Path(tempfile.mkdtemp(prefix="first-request-"))
     url = database(args.db, workdir)
-    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "first-request", "GC_FREEZE": "0"}
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "first-request", "STAFF_TWO_FACTOR": "0", "GC_FREEZE": "0"}
     env.pop("PYTHONPATH", None)
     try:
         docs = documents(args.units, (30, 150), tuple(int(n) for n in args.big.split(",") if n))

@@ -60,7 +60,7 @@ def prepare(url: str, units: int, sizes: tuple[int, int], big: tuple[int, ...]) 
     """Schema, reference data, the Games and its delegations, one account per role."""
     os.environ["DATABASE_URL"] = url
     from portal import create_app
-    app = create_app({"SECRET_KEY": "soak"})
+    app = create_app({"SECRET_KEY": "soak", "STAFF_TWO_FACTOR": False})
     with app.app_context():
         from flask_migrate import upgrade
         upgrade()
@@ -118,7 +118,7 @@ def start_gunicorn(url: str, port: int, workers: int, log: Path, max_requests: i
     often the first request of a fresh worker (issue 13's crash came only then);
     debug_malloc runs the workers with CPython's debug allocator, which turns a
     use-after-free into a crash every time."""
-    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "soak", "PYTHONFAULTHANDLER": "1",
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "soak", "STAFF_TWO_FACTOR": "0", "PYTHONFAULTHANDLER": "1",
            "GUNICORN_WORKERS": str(workers), "GUNICORN_BIND": f"127.0.0.1:{port}"}
     if max_requests:
         env.update(GUNICORN_MAX_REQUESTS=str(max_requests), GUNICORN_MAX_REQUESTS_JITTER="0")

@@ -32,6 +32,8 @@ def create_app(config: dict | None = None) -> Flask:
         # Every absolute link is built from PUBLIC_URL (https://host); requests for any other
         # host are refused (links.py).
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
+        # Staff (organisers, accountants, admins) log in with a password and a TOTP code.
+        STAFF_TWO_FACTOR=os.environ.get("STAFF_TWO_FACTOR", "1") not in ("0", "false", "no", "off"),
         # New ID numbers an account's saves may compare with other delegations a day (issue 19).
         ID_CHECKS_PER_DAY=int(os.environ.get("ID_CHECKS_PER_DAY", 200)),
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",

@@ -99,7 +99,10 @@ def app():
                       "RATE_LIMIT_FORMS": wide, "RATE_LIMIT_REGISTER": wide, "RATE_LIMIT_API": wide,
                       # Jobs run in a thread of the test process; tests/test_jobs.py also runs
                       # them through RQ on Redis, on a queue of its own.
-                      "JOBS_BACKEND": "thread", "JOBS_QUEUE": f"portal-test-{os.getpid()}"})
+                      "JOBS_BACKEND": "thread", "JOBS_QUEUE": f"portal-test-{os.getpid()}",
+                      # Staff log in with a password alone here; tests/security/test_two_factor.py
+                      # turns the second factor on, as production has it.
+                      "STAFF_TWO_FACTOR": False})
     with app.app_context():
         from flask_migrate import upgrade
         upgrade()

@@ -24,6 +24,9 @@ TABLE = {
     ("accounts.logout", "POST"): ALL,  # always ends on the login page
     ("accounts.password", "GET"): (L, A, A, A, A), ("accounts.password", "POST"): (L, A, A, A, A),
     ("accounts.invitation", "GET"): ALL, ("accounts.invitation", "POST"): ALL,
+    # The second step of a staff login: without a password step just made, back to the login.
+    ("accounts.second_factor", "GET"): (L,) * 5, ("accounts.second_factor", "POST"): (L,) * 5,
+    ("accounts.enrol_second_factor", "GET"): (L,) * 5, ("accounts.enrol_second_factor", "POST"): (L,) * 5,
     ("accounts.leader_accounts", "GET"): ORG, ("accounts.leader_accounts", "POST"): ORG,
     ("accounts.reinvite", "POST"): ORG, ("accounts.account_action", "POST"): ORG,
     ("workspace.dashboard", "GET"): LEADER_READ,

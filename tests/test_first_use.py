@@ -54,7 +54,7 @@ def test_gunicorn_with_four_workers_comes_up_clean_on_an_empty_database(tmp_path
     from benchmarks.soak import free_port
     url = _fresh_database(tmp_path, "empty.db")
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "t", "GUNICORN_WORKERS": "4",
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "t", "STAFF_TWO_FACTOR": "0", "GUNICORN_WORKERS": "4",
            "GUNICORN_BIND": f"127.0.0.1:{port}"}
     log = tmp_path / "g.log"
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:app"], cwd=ROOT,

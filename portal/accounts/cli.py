@@ -32,3 +32,13 @@ def unlock_cmd(username):
     user = _user(username)
     services.unlock(user, SHELL)
     click.echo(f"已解锁 {user.username} / {user.username} unlocked")
+
+
+@accounts_cli.command("reset-2fa")
+@click.argument("username")
+def reset_two_factor_cmd(username):
+    """USERNAME enrols a new authenticator at the next login (a lost phone)."""
+    from .two_factor import reset
+    user = _user(username)
+    reset(user, SHELL)
+    click.echo(f"已重置 {user.username} 的两步验证 / two-factor login of {user.username} reset")

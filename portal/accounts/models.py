@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from flask_login import UserMixin
-from sqlalchemy import CheckConstraint, ForeignKey, String
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..db_types import UTCDateTime
@@ -35,6 +35,12 @@ class User(UserMixin, db.Model):
     # Part of the login session's user id: raising it ends every session of the account
     # (logout, password change, an organiser disabling the account).
     session_version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # Staff's second factor (two_factor.py): the TOTP secret, the last time step used (a
+    # code is good once), and the SHA-256 of each unused recovery code.
+    totp_secret: Mapped[str | None] = mapped_column(String(64))
+    totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
+    totp_enabled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    recovery_codes: Mapped[list | None] = mapped_column(JSON)
     delegation = relationship("Delegation")
 
     def get_id(self) -> str:  # Flask-Login: what the session cookie carries

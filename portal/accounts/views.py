@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 from ..web import is_en, safe_next
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
@@ -13,7 +13,7 @@ from sqlalchemy import select
 from ..audit.services import Actor
 from ..extensions import db, rate_limit
 from ..links import external_url
-from . import services, throttle
+from . import services, throttle, two_factor
 from .access import roles
 from .forms import InvitationForm, LoginForm, NewLeaderForm, PasswordForm
 from .models import User
@@ -29,7 +29,6 @@ def actor() -> Actor:
 def remember_device(response, user, device: str) -> None:
     """The signed cookie that tells this browser apart from a stranger's at the next login
     (throttle.py): failures elsewhere never make it wait."""
-    from flask import current_app
     response.set_cookie(throttle.DEVICE_COOKIE, throttle.device_cookie_for(user.id, device),
                         max_age=throttle.DEVICE_DAYS * 86400, httponly=True, samesite="Lax",
                         secure=current_app.config.get("PREFERRED_URL_SCHEME") == "https")
@@ -56,6 +55,12 @@ def login():
                     time=china_time(result.locked_until, "%H:%M")), "error")
         elif result.user is None:
             flash(_("用户名或密码不对。"), "error")
+        elif two_factor.required_for(result.user, current_app.config["STAFF_TWO_FACTOR"]):
+            # The password was right; the session starts only after the second factor.
+            session["pending_login"] = {"user": result.user.id, "version": result.user.session_version,
+                                        "at": time.time(), "device": result.device,
+                                        "next": safe_next(request.args.get("next"), url_for("home"))}
+            return redirect(url_for("accounts.second_factor"))
         else:
             start_session(result.user)
             response = redirect(safe_next(request.args.get("next"), url_for("home")))
@@ -241,12 +246,17 @@ def reinvite(user_id):
 @roles("organiser", "admin")
 def account_action(user_id, action):
     """Disable (ends every session at once), enable, or unlock after failed logins."""
-    if not FlaskForm().validate_on_submit() or action not in ("disable", "enable", "unlock"):
+    if not FlaskForm().validate_on_submit() or action not in ("disable", "enable", "unlock", "reset-2fa"):
         abort(400)
     user = _managed_account(user_id)
-    if user.id == current_user.id and action == "disable":
+    if user.id == current_user.id and action in ("disable", "reset-2fa"):
         abort(400)  # the last way in must not be closed from inside
-    if action == "unlock":
+    if action == "reset-2fa":
+        if current_user.role != "admin" or user.role == "leader":
+            abort(404)
+        two_factor.reset(user, actor())
+        flash(_("已重置 %(name)s 的两步验证，其下次登录时需重新绑定验证器。", name=user.username), "success")
+    elif action == "unlock":
         services.unlock(user, actor())
         flash(_("已解锁 %(name)s。", name=user.username), "success")
     else:
@@ -254,3 +264,6 @@ def account_action(user_id, action):
         flash(_("已停用 %(name)s，其登录已全部退出。", name=user.username) if action == "disable"
               else _("已启用 %(name)s。", name=user.username), "success")
     return redirect(url_for("accounts.leader_accounts"))
+
+
+from . import second_factor_views  # noqa: E402,F401  (its routes are on this blueprint)
