@@ -34,8 +34,8 @@ def upgrade():
     )
     op.create_index(op.f('ix_identity_check_delegation_id'), 'identity_check', ['delegation_id'], unique=False)
     op.create_index('ix_identity_check_user_checked', 'identity_check', ['user_id', 'checked_at'], unique=False)
-    op.execute("INSERT INTO identity_check (delegation_id, id_number, user_id, checked_at) "
-               "SELECT DISTINCT delegation_id, id_number, NULL, CURRENT_TIMESTAMP FROM person "
+    op.execute("INSERT INTO identity_check (delegation_id, id_number, checked_at) "
+               "SELECT DISTINCT delegation_id, id_number, CURRENT_TIMESTAMP FROM person "
                "WHERE id_number IS NOT NULL")
 
 
