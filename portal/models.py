@@ -9,5 +9,5 @@ from .games.models import *  # noqa: F401,F403
 from .workflow.models import *  # noqa: F401,F403
 from .money.models import *  # noqa: F401,F403
 from .jobs.models import Job  # noqa: F401
-from .results.models import EventResult  # noqa: F401
+from .results.models import EventResult, OutsideMedal, RoundAbsence  # noqa: F401
 from .venue.models import CheckIn  # noqa: F401

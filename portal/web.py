@@ -136,6 +136,8 @@ def init_web(app: Flask) -> None:
     app.jinja_env.filters["china_time"] = china_time
     from .rules.engine import format_deadline
     app.jinja_env.filters["deadline"] = lambda v: format_deadline(v) if v else ""
+    from .rules.standings import shown as exact_shown
+    app.jinja_env.filters["exact"] = exact_shown  # an exact Fraction printed: 26, 6.5, 8.33
 
     def in_language(text) -> str:
         """A service message written "中文 / English" (check-in, meeting, photos): the half

@@ -65,7 +65,9 @@ TABLE = {
     ("money.statement_import", "GET"): (L, D, D, D, A), ("money.statement_import", "POST"): (L, D, D, D, A),
     ("money.assign", "POST"): (L, D, D, D, A),
     ("money.lines", "GET"): (L, D, D, A, A),
-    ("results.results", "GET"): ORG, ("results.results", "POST"): ORG,
+    ("results.results", "GET"): ORG,
+    ("results.event_results", "GET"): ORG, ("results.event_results", "POST"): ORG,
+    ("results.absences", "POST"): ORG, ("results.pairing_export", "GET"): ORG, ("results.outside_medal", "POST"): ORG,
     ("results.standing", "GET"): LEADER_READ,
     ("venue.check_in", "POST"): ORG, ("venue.desk", "GET"): ORG, ("venue.confirm_no_shows", "POST"): ORG,
     ("venue.cards", "GET"): ORG, ("venue.meeting", "GET"): ORG, ("venue.confirm_roll_call", "POST"): ORG, ("venue.cards_pdf", "GET"): ORG, ("venue.cards_pdf_job", "POST"): ORG, ("venue.scan", "GET"): ORG,
@@ -131,7 +133,9 @@ def world(app, db):
             "filename": "app.css", "line_id": line.id, "action": "unlock"}
 
 
-OVERRIDES = {"registration.register": {"slug": "shaanxi-mind-2025"}}  # a Games that takes individuals
+OVERRIDES = {"registration.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals
+             "results.pairing_export": {"fmt": "xlsx"},
+             "results.absences": {"slug": "shaanxi-mind-2025", "event": "gomoku.OPEN"}}  # a Games with rounds
 
 
 def _url(rule, values):

@@ -34,9 +34,11 @@ def test_the_draw_page_draws_records_the_seed_and_a_redraw_needs_a_reason(app, d
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from benchmarks.national import delegation_document
     games = find_games("nmsg-2009")
+    from portal.workflow.services import approve
     for i, unit in enumerate(("zhejiang", "jiangsu")):
-        assert import_document(games, delegation_document(unit, i + 20, 40),
-                               dt.datetime(2009, 8, 1, tzinfo=dt.timezone.utc), Actor("t")).ok
+        out = import_document(games, delegation_document(unit, i + 20, 40),
+                              dt.datetime(2009, 8, 1, tzinfo=dt.timezone.utc), Actor("t"))
+        assert out.ok and approve(out.delegation, Actor("组委会"), dt.datetime(2009, 8, 2, tzinfo=dt.timezone.utc)).ok
     db.session.commit()
     event = next(code for code in ("chess.MIR", "go.MI", "xiangqi.MI", "gomoku.MI") if entrants(games, code))
     create_account("draw-org", "组委会", "organiser", Actor("t"), password="password-123")
@@ -45,17 +47,20 @@ def test_the_draw_page_draws_records_the_seed_and_a_redraw_needs_a_reason(app, d
     try:
         with app.app_context():
             client.post("/login", data={"username": "draw-org", "password": "password-123"})
-            assert client.post("/org/games/nmsg-2009/draw", data={"event": event}).status_code == 302
+            unconfirmed = client.post("/org/games/nmsg-2009/draw", data={"event": event})
+            assert unconfirmed.status_code == 422 and "确认" in unconfirmed.get_data(as_text=True)
+            assert client.post("/org/games/nmsg-2009/draw", data={"event": event, "confirmed": "yes"}).status_code == 302
         db.session.rollback()
         first = current_draw(games, event)
         assert [n for n, *_ in first.numbers] == list(range(1, len(entrants(games, event)) + 1))
         assert [k for _n, k in draw_numbers([str(p) for p, *_ in entrants(games, event)], first.seed)] == \
             [str(pid) for _n, pid, *_ in first.numbers]  # reproducible from the recorded seed
         with app.app_context():
-            r = client.post("/org/games/nmsg-2009/draw", data={"event": event})
+            r = client.post("/org/games/nmsg-2009/draw", data={"event": event, "confirmed": "yes"})
         assert r.status_code == 422 and "理由" in r.get_data(as_text=True)
         with app.app_context():
-            assert client.post("/org/games/nmsg-2009/draw", data={"event": event, "reason": "报名更正"}).status_code == 302
+            assert client.post("/org/games/nmsg-2009/draw", data={"event": event, "reason": "报名更正",
+                                                                 "confirmed": "yes"}).status_code == 302
             csv_text = client.get(f"/org/games/nmsg-2009/draw/{event}.csv").get_data().decode("utf-8-sig")
         db.session.rollback()
         assert current_draw(games, event).id != first.id and csv_text.startswith("序号")

@@ -28,8 +28,11 @@ def test_fewer_than_six_entrants_place_three_scoring_5_3_2(definitions):
     d = definitions["nmsg-2009"]
     got = score_event(d, "chess.MIR", 5, [(1, "a", ""), (2, "b", ""), (3, "c", "")])
     assert [p.points for p in got] == [Decimal(5), Decimal(3), Decimal(2)]
-    with pytest.raises(ResultsError):
-        score_event(d, "chess.MIR", 5, [(1, "a", ""), (2, "b", ""), (3, "c", ""), (4, "d", "")])
+    # a fourth of five is ranked (the full standings go on) but not awarded: no points, no medal
+    fourth = score_event(d, "chess.MIR", 5, [(1, "a", ""), (2, "b", ""), (3, "c", ""), (4, "d", "")])[3]
+    assert (fourth.awarded, fourth.points, fourth.medal) == (False, 0, None)
+    with pytest.raises(ResultsError):  # a sixth place with five entrants cannot be
+        score_event(d, "chess.MIR", 5, [(i, f"u{i}", "") for i in range(1, 7)])
 
 
 def test_tied_places_share_the_average_of_the_places_they_fill(definitions):

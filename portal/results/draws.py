@@ -1,5 +1,5 @@
-"""Drawing player numbers for an individual event from its approved and submitted
-entries: recorded with its seed (reproducible), audited, published as a list; a redraw
+"""Drawing player numbers for an individual event from its players (approved, valid entries:
+entrants.py): recorded with its seed (reproducible), audited, published as a list; a redraw
 supersedes the last draw and needs a reason."""
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from sqlalchemy import select, update
 
 from ..audit.services import Actor, record
 from ..db_tx import write_transaction
-from ..delegations.models import Delegation, Entry, EntryMember, Person
 from ..extensions import db
-from ..games.services import definition_of, unit_names
+from ..games.services import definition_of
 from ..rules.draw import draw_numbers
 from .models import Draw
 
@@ -22,20 +21,16 @@ def current_draw(games, event_code: str) -> Draw | None:
 
 
 def entrants(games, event_code: str) -> list[tuple[int, str, str]]:
-    """(person id, name, unit name) of the event's entrants, from one query."""
-    units = unit_names()
-    rows = db.session.execute(
-        select(Person.id, Person.name, Delegation.unit_code, Delegation.unit_name)
-        .join(EntryMember, EntryMember.person_id == Person.id).join(Entry, EntryMember.entry_id == Entry.id)
-        .join(Delegation, Entry.delegation_id == Delegation.id)
-        .where(Delegation.games_id == games.id, Delegation.status.in_(("submitted", "approved")),
-               Entry.event_code == event_code)).all()
-    return sorted({(pid, name, units.get(code, name_ or code or "")) for pid, name, code, name_ in rows})
+    """(person id, name, unit name) of the event's players (entrants.py: approved, valid,
+    not withdrawn, not wait-listed), one query per kind of row."""
+    from .entrants import players
+    listed, _left = players(games, event_code)
+    return sorted((p.person_id, p.name + p.distinguish, p.unit) for p in listed if p.person_id is not None)
 
 
 def make_draw(games, event_code: str, actor: Actor, reason: str | None = None,
               seed: str | None = None) -> tuple[Draw | None, str | None]:
-    """Draw (or redraw, with a reason). Returns (draw, problem)."""
+    """Draw (or redraw, with a reason) the numbers of the event's players. Returns (draw, problem)."""
     event = next((e for e in definition_of(games).events if e.code == event_code), None)
     if event is None or event.is_team:
         return None, "只能为个人项目抽签 / numbers are drawn for individual events"
@@ -46,7 +41,7 @@ def make_draw(games, event_code: str, actor: Actor, reason: str | None = None,
             return None, "重新抽签须说明理由 / a redraw needs a reason"
         people = entrants(games, event_code)
         if not people:
-            return None, "该项目还没有报名 / nobody is entered in this event"
+            return None, "该项目还没有可参赛的选手（须是已批准的有效报名）/ nobody in this event may play yet (approved, valid entries only)"
         seed = seed or secrets.token_hex(8)
         by_key = {str(pid): (pid, name, unit) for pid, name, unit in people}
         numbers = [[n, *by_key[key]] for n, key in draw_numbers(list(by_key), seed)]

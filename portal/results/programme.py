@@ -40,6 +40,10 @@ def book(games) -> dict:
                                                            Delegation.status == "approved")
                                   .order_by(Delegation.unit_code, Delegation.id)).all()
     documents = export_documents(approved)
+    # Each event lists its players only (entrants.py: valid, not withdrawn, not wait-listed),
+    # the list the draw numbered, so that the book and the draw agree number for number.
+    from .entrants import players
+    playing = {code: {p.delegation_id for p in players(games, code)[0]} for code, _l, _e in events}
     person_ids: dict[int, dict[str, int]] = {}
     for delegation_id, ref, pid in db.session.execute(
             select(Person.delegation_id, Person.ref, Person.id).where(Person.delegation_id.in_([d.id for d in approved]))):
@@ -53,7 +57,7 @@ def book(games) -> dict:
         staff = [(ROLE.get(s["role"], s["role"]), people[s["person"]]["name"]) for s in doc["staff"]]
         athletes, row = [], [unit]
         for code, label, event in events:
-            entered = [e for e in doc["entries"] if e["event"] == code]
+            entered = [e for e in doc["entries"] if e["event"] == code and d.id in playing[code]]
             refs = [r for e in entered for r in entry_people(e)]
             row.append(len(refs))
             for e in entered:
@@ -84,6 +88,19 @@ def _contact_text(c) -> str:
     return "；".join(p for p in parts if p)
 
 
+def sheet_name(label: str, used: set) -> str:
+    """An event's name as an Excel sheet name: at most 31 characters, none of []:*?/\\,
+    unique in the workbook."""
+    import re
+    base = re.sub(r"[\[\]:*?/\\]", " ", label).strip()[:31] or "sheet"
+    name, n = base, 2
+    while name.lower() in used:
+        suffix = f" ({n})"
+        name, n = base[:31 - len(suffix)] + suffix, n + 1
+    used.add(name.lower())
+    return name
+
+
 def to_excel(b: dict) -> bytes:
     tables = [("封面 cover", ["项目 item", "内容 value"], [
         ["比赛", b["games"].name_zh], ["地点", b["definition"].venue.zh if b["definition"].venue else ""],
@@ -96,9 +113,10 @@ def to_excel(b: dict) -> bytes:
         rows += [[d["unit"], role, name, ""] for role, name in d["officials"] + d["staff"]]
         rows += [[d["unit"], "运动员", name, gender] for name, gender in d["athletes"]]
     tables.append(("代表团 delegations", ["单位", "身份", "姓名", "性别"], rows))
+    used = set()
     for code, label in b["events"]:
         if b["per_event"][code]:
-            tables.append((code, ["序号", "姓名", "性别", "单位", "队", "台次"], b["per_event"][code]))
+            tables.append((sheet_name(label, used), ["序号", "姓名", "性别", "单位", "队", "台次"], b["per_event"][code]))
     tables.append(("统计 counts", ["单位"] + [label for _c, label in b["events"]] + ["运动员"], b["counts"]))
     return to_xlsx_sheets(tables)
 
@@ -152,9 +170,16 @@ def to_pdf(b: dict) -> bytes:
     story += [PageBreak(), Paragraph("报名人数统计", h1)]
     header = ["单位"] + [label for _c, label in b["events"]] + ["运动员"]
     used = [i for i in range(1, len(header) - 1) if any(r[i] for r in b["counts"])]
-    cols = [0] + used + [len(header) - 1]
-    story.append(Table([[header[i] for i in cols]] + [[r[i] for i in cols] for r in b["counts"]], style=grid,
-                       repeatRows=1))
+    # The page holds the unit's column and eight events: wider tables are cut into parts of
+    # eight events each (the athletes' total with the last), headings wrapped, never off the page.
+    head = ParagraphStyle("th", parent=body, fontSize=7.5, leading=9)
+    per_part = 8
+    parts = [used[i:i + per_part] for i in range(0, len(used), per_part)] or [[]]
+    for k, part in enumerate(parts):
+        cols = [0] + part + ([len(header) - 1] if k == len(parts) - 1 else [])
+        widths = [40 * mm] + [(180 - 40) * mm / max(len(cols) - 1, 1)] * (len(cols) - 1)
+        story += [Table([[Paragraph(str(header[i]), head) for i in cols]] + [[r[i] for i in cols] for r in b["counts"]],
+                        style=grid, repeatRows=1, colWidths=widths), Spacer(1, 5 * mm)]
     out = io.BytesIO()
 
     def footer(canvas, doc):

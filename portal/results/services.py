@@ -1,123 +1,483 @@
-"""Entering an event's results (from a sheet the pairing program exports) and reading the
-standings. The points and medals come from portal/rules/standings.py and the fixture."""
+"""Entering an event's results and reading the standings. Results come from the event's
+players (entrants.py), never from free text: a line is matched to a player by his drawn
+number or his name (and unit), and every line that matches no player, matches one twice,
+is someone who does not play, or is out of range, is listed at once, storing nothing until
+all are right. Points, medals, prizes and derived standings come from the fixture's awards
+(portal/rules/standings.py), computed exactly."""
 from __future__ import annotations
 
 import csv
 import io
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 
-from sqlalchemy import delete, distinct, func, select
+from sqlalchemy import delete, select
 
 from ..audit.services import Actor, record
 from ..db_tx import write_transaction
-from ..delegations.models import Delegation, Entry, EntryMember
+from ..delegations.models import Delegation, Entry, EntryMember, Person
 from ..extensions import db
-from ..games.models import Unit
 from ..games.services import definition_of
+from ..rules.awards import AgeStanding, GroupStanding, OutsideMedals, TeamFromIndividuals, of_kind
+from ..rules.standings import (MEDALS, OutsideMedal, Placing, Result, ResultsError, Team, age_standing,
+                               check_ranking, group_standing, score_event, standing_prizes, standings,
+                               team_from_individuals)
 from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
-from ..rules.standings import Placing, ResultsError, score_event, standings
-from .models import EventResult
+from .entrants import Player, players
+from .models import EventResult, OutsideMedal as OutsideMedalRow
 
 MAX_ROWS = 2000
 
+# Column headings as Chinese pairing (编排) programs and FIDE's exports write them.
+HEADINGS = {
+    "place": ("名次", "排名", "最终名次", "rank", "place", "pos", "no.", "rk"),
+    "number": ("序号", "编号", "号码", "抽签号", "棋手序号", "start no", "startno", "snr", "id"),
+    "name": ("姓名", "棋手", "选手", "运动员", "队名", "队伍", "name", "player", "team"),
+    "unit": ("单位", "代表队", "代表单位", "俱乐部", "club", "unit", "fed", "federation"),
+    "score": ("积分", "得分", "总分", "分数", "pts", "points", "score"),
+    "buchholz": ("对手分", "对手积分", "buchholz", "bh", "opp"),
+    "median": ("中间对手分", "中间分", "median", "median buchholz", "bh-1", "mbh"),
+    "wins": ("胜局", "胜局数", "胜", "wins", "won"),
+    "sonneborn": ("小分", "sb", "sonneborn", "sonneborn-berger"),
+}
+TIE_BREAK_NAMES = {"buchholz": ("对手分", "Buchholz"), "median": ("中间对手分", "median Buchholz"),
+                   "wins": ("胜局", "wins"), "sonneborn": ("小分", "Sonneborn-Berger")}
 
-def entrants_of(games, event_code: str) -> int:
-    """How many played: people in an individual event, teams (entries) in a team event."""
-    event = next(e for e in definition_of(games).events if e.code == event_code)
-    listed = select(Delegation.id).where(Delegation.games_id == games.id,
-                                         Delegation.status.in_(("submitted", "approved")))
-    if event.is_team:
-        return db.session.scalar(select(func.count()).select_from(Entry).where(
-            Entry.event_code == event_code, Entry.delegation_id.in_(listed))) or 0
-    return db.session.scalar(select(func.count(distinct(EntryMember.person_id))).select_from(EntryMember)
-                             .join(Entry, EntryMember.entry_id == Entry.id)
-                             .where(Entry.event_code == event_code, Entry.delegation_id.in_(listed))) or 0
+
+@dataclass
+class Line:
+    """A line of a results sheet, as read (`key`: the player, when chosen on the form)."""
+    row: int
+    key: str | None = None
+    place: int | None = None
+    number: int | None = None
+    name: str = ""
+    unit: str = ""
+    score: Fraction | None = None
+    tie_breaks: dict = field(default_factory=dict)
 
 
-def read_sheet(data: bytes, filename: str) -> tuple[list[tuple[int, str, str]], list[str]]:
-    """Rows (place, unit, name) of a CSV or Excel sheet: 名次, 单位 (code or name), 姓名/队名.
-    A header row is skipped; problems name the row."""
+def _header_map(cells: list[str]) -> dict[str, int] | None:
+    found = {}
+    for i, cell in enumerate(cells):
+        c = cell.strip().lower().replace("（", "(").split("(")[0].strip()
+        for key, names in HEADINGS.items():
+            if key not in found and c in names:
+                found[key] = i
+    return found if "place" in found and ("name" in found or "number" in found) else None
+
+
+def _exact(text: str) -> Fraction | None:
+    text = (text or "").strip().replace(",", ".").replace("½", ".5")
+    if not text:
+        return None
+    try:
+        return Fraction(Decimal(text))
+    except (InvalidOperation, ValueError):
+        raise ValueError(text)
+
+
+def _place(text: str) -> int | None:
+    t = (text or "").strip().replace("第", "").replace("名", "").rstrip(".").strip()
+    if t.startswith("=") or t.endswith("="):  # "=3": a shared place
+        t = t.strip("=")
+    return int(t) if t.isdigit() else None
+
+
+def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[str]]:
+    """Lines of a CSV or Excel results sheet with a heading row (名次, 序号, 姓名, 单位, 积分,
+    对手分...: the columns in any order), FIDE's TRF-16, or headingless "名次, 单位, 姓名"
+    lines. Every problem names its row."""
+    text = None
     if is_workbook(data, filename):
         rows = first_sheet_rows(data)
         if rows is None:
             return [], [UNREADABLE]
     else:
-        rows = list(csv.reader(io.StringIO(decode_text(data))))
-    rows = [[c.strip() for c in r] for r in rows]
-    out, problems = [], []
-    for i, r in enumerate(rows[:MAX_ROWS + 1], start=1):
-        r = r + ["", "", ""]
-        if not any(r[:3]):
+        text = decode_text(data)
+        if re.search(r"^001 ", text, re.M):
+            return read_trf(text)
+        rows = list(csv.reader(io.StringIO(text)))
+    rows = [[("" if c is None else str(c)).strip() for c in r] for r in rows]
+    lines, problems = [], []
+    header = None
+    for i, r in enumerate(rows[:MAX_ROWS + 5], start=1):
+        if not any(r):
             continue
-        if i == 1 and not r[0].isdigit():
-            continue  # header
-        place = r[0].replace("第", "").replace("名", "")
-        if not place.isdigit() or int(place) < 1:
-            problems.append(f"第 {i} 行：名次“{r[0]}”应为正整数 / row {i}: place {r[0]!r} must be a whole number")
+        if header is None:
+            header = _header_map(r)
+            if header is not None:
+                continue
+            if _place(r[0]) is None and len(lines) == 0:
+                continue  # a title or a heading we do not know: the legacy lines follow
+            header = {"place": 0, "unit": 1, "name": 2}
+        def cell(key):
+            j = header.get(key)
+            return r[j] if j is not None and j < len(r) else ""
+        line = Line(i, name=cell("name"), unit=cell("unit"))
+        line.place = _place(cell("place"))
+        if line.place is None:
+            problems.append(f"第 {i} 行：名次“{cell('place')}”应为正整数 / row {i}: place {cell('place')!r} must be a whole number")
             continue
-        if not r[1]:
-            problems.append(f"第 {i} 行：缺少单位 / row {i}: unit missing")
-            continue
-        out.append((int(place), r[1], r[2]))
-    if len(rows) > MAX_ROWS + 1:
-        problems.append(f"最多 {MAX_ROWS} 行 / at most {MAX_ROWS} rows")
-    return out, problems
-
-
-def enter_results(games, event_code: str, rows: list[tuple[int, str, str]], actor: Actor,
-                  entrants: int | None = None) -> list[str]:
-    """Replace the event's results with these (all or nothing). Returns problems, [] when stored."""
-    definition = definition_of(games)
-    if event_code not in {e.code for e in definition.events}:
-        return [f"“{event_code}”不是本届比赛的项目 / not an event of these Games"]
-    delegations = db.session.execute(select(Delegation.id, Delegation.unit_code, Delegation.unit_name)
-                                     .where(Delegation.games_id == games.id)).all()
-    units = {u.code: u for u in db.session.scalars(select(Unit))}
-    by_key = {}
-    for did, code, name in delegations:
-        for key in (code, name, units[code].name_zh if code in units else None,
-                    units[code].name_en if code in units else None):
-            if key:
-                by_key[key.lower()] = did
-    problems, resolved = [], []
-    for place, unit, label in rows:
-        did = by_key.get(unit.lower())
-        if did is None:
-            problems.append(f"名次 {place}：“{unit}”不是本届比赛的参赛单位 / place {place}: {unit!r} is not a delegation")
-        resolved.append((place, str(did), label))
-    n = entrants if entrants is not None else entrants_of(games, event_code)
-    if not problems:
+        number = cell("number")
+        if number:
+            if not number.isdigit():
+                problems.append(f"第 {i} 行：序号“{number}”应为整数 / row {i}: number {number!r} must be a whole number")
+                continue
+            line.number = int(number)
         try:
-            score_event(definition, event_code, n, resolved)
-        except ResultsError as exc:
-            problems.append(str(exc))
+            line.score = _exact(cell("score"))
+            for key in TIE_BREAK_NAMES:
+                value = _exact(cell(key))
+                if value is not None:
+                    line.tie_breaks[key] = str(Decimal(value.numerator) / Decimal(value.denominator))
+        except ValueError as exc:
+            problems.append(f"第 {i} 行：“{exc}”不是数字 / row {i}: {exc} is not a number")
+            continue
+        if not line.name and line.number is None:
+            problems.append(f"第 {i} 行：缺少姓名或序号 / row {i}: no name or number")
+            continue
+        lines.append(line)
+    if len(rows) > MAX_ROWS + 5:
+        problems.append(f"最多 {MAX_ROWS} 行 / at most {MAX_ROWS} rows")
+    return lines, problems
+
+
+def read_trf(text: str) -> tuple[list[Line], list[str]]:
+    """FIDE's TRF-16 (the exchange format of chess pairing programs): each "001" line is a
+    player: start number at columns 5-8, name 15-47, federation 54-56, points 81-84, rank
+    86-89."""
+    lines, problems = [], []
+    for i, raw in enumerate(text.splitlines(), start=1):
+        if not raw.startswith("001"):
+            continue
+        raw = raw.ljust(90)
+        number, name, fed = raw[4:8].strip(), raw[14:47].strip(), raw[53:56].strip()
+        points, rank = raw[80:84].strip(), raw[85:89].strip()
+        if not number.isdigit() or not rank.isdigit():
+            problems.append(f"第 {i} 行：TRF 序号或名次无法识别 / line {i}: TRF start number or rank unreadable")
+            continue
+        try:
+            score = _exact(points)
+        except ValueError:
+            problems.append(f"第 {i} 行：TRF 积分“{points}”不是数字 / line {i}: TRF points {points!r} not a number")
+            continue
+        lines.append(Line(i, place=int(rank), number=int(number), name=name, unit=fed, score=score))
+    if not lines and not problems:
+        problems.append("TRF 文件中没有棋手行（001）/ no player lines (001) in the TRF file")
+    return lines, problems
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s·・.,，]", "", (text or "")).lower()
+
+
+def match_lines(games, event_code: str, lines: list[Line]) -> tuple[list[tuple[Line, Player]], list[str]]:
+    """Each line's player, or every problem at once: no such player, one player twice, a
+    person of these Games who does not play the event (and why), a unit that is not his."""
+    listed, left_out = players(games, event_code)
+    by_number = {p.number: p for p in listed if p.number is not None}
+    by_name: dict[str, list[Player]] = {}
+    for p in listed:
+        by_name.setdefault(_norm(p.name), []).append(p)
+    left_by_name = {_norm(x.name): x for x in left_out}
+    problems, matched, seen = [], [], {}
+    by_key = {p.key: p for p in listed}
+    for line in lines:
+        where = f"第 {line.row} 行（{line.name or line.number}）/ row {line.row}"
+        player = None
+        if line.key is not None:
+            player = by_key.get(line.key)
+            if player is None:
+                problems.append(f"{where}：该选手已不在本项目的参赛名单中 / no longer a player of this event")
+                continue
+        elif line.number is not None and by_number:
+            player = by_number.get(line.number)
+            if player is None:
+                problems.append(f"{where}：序号 {line.number} 不是本项目抽签的序号 / number {line.number} was not drawn")
+                continue
+            if line.name and _norm(line.name) != _norm(player.name) and _norm(line.name) not in _norm(player.name):
+                problems.append(f"{where}：序号 {line.number} 是 {player.name}，不是 {line.name} / "
+                                f"number {line.number} is {player.name}, not {line.name}")
+                continue
+        else:
+            candidates = by_name.get(_norm(line.name), [])
+            if len(candidates) > 1 and line.unit:
+                candidates = [p for p in candidates if _norm(line.unit) in (_norm(p.unit), _norm(p.unit_en))
+                              or _norm(p.unit).startswith(_norm(line.unit))]
+            if not candidates:
+                gone = left_by_name.get(_norm(line.name))
+                if gone is not None:
+                    problems.append(f"{where}：{gone.name}（{gone.unit}）不参加本项目的比赛：{gone.why[0]} / "
+                                    f"{gone.name} does not play: {gone.why[1]}")
+                else:
+                    problems.append(f"{where}：本项目的参赛者中没有“{line.name}” / no player of this event "
+                                    f"is called {line.name!r}")
+                continue
+            if len(candidates) > 1:
+                problems.append(f"{where}：有 {len(candidates)} 名“{line.name}”，请写上单位或序号 / "
+                                f"{len(candidates)} players share this name: give the unit or the number")
+                continue
+            player = candidates[0]
+        if line.unit and line.number is None and line.key is None and not (
+                _norm(line.unit) in (_norm(player.unit), _norm(player.unit_en)) or _norm(player.unit).startswith(_norm(line.unit))
+                or (player.club and _norm(line.unit) == _norm(player.club))):
+            problems.append(f"{where}：{player.name} 的单位是 {player.unit}，不是 {line.unit} / "
+                            f"{player.name} plays for {player.unit}, not {line.unit}")
+            continue
+        if player.key in seen:
+            problems.append(f"{where}：{player.name} 已在第 {seen[player.key]} 行出现 / {player.name} "
+                            f"is already on row {seen[player.key]}")
+            continue
+        seen[player.key] = line.row
+        matched.append((line, player))
+    return matched, problems
+
+
+def lines_from_form(form, listed: list[Player]) -> tuple[list[Line], list[str]]:
+    """The results form: a place (and points) typed beside each player."""
+    lines, problems = [], []
+    for i, p in enumerate(listed, start=1):
+        place, score = (form.get(f"place-{p.key}") or "").strip(), (form.get(f"score-{p.key}") or "").strip()
+        if not place and not score:
+            continue
+        line = Line(i, key=p.key, name=p.name, number=p.number)
+        line.place = _place(place)
+        if line.place is None:
+            problems.append(f"{p.name}：名次“{place}”应为正整数 / {p.name}: place {place!r} must be a whole number")
+            continue
+        try:
+            line.score = _exact(score)
+        except ValueError:
+            problems.append(f"{p.name}：积分“{score}”不是数字 / {p.name}: points {score!r} is not a number")
+            continue
+        lines.append(line)
+    if not lines and not problems:
+        problems.append("请为选手填写名次，或上传成绩表 / type the places, or upload the results sheet")
+    return lines, problems
+
+
+def entrants_count(games, event_code: str) -> int:
+    listed, _left = players(games, event_code)
+    return len(listed)
+
+
+def computed_from_individuals(definition, event_code: str) -> TeamFromIndividuals | None:
+    return next((a for a in of_kind(definition.awards, TeamFromIndividuals) if event_code in a.events), None)
+
+
+def enter_results(games, event_code: str, lines: list[Line], actor: Actor,
+                  entrants: int | None = None, read_problems: list[str] = ()) -> list[str]:
+    """Replace the event's results with these lines (all or nothing). Returns every problem,
+    those met reading the sheet (`read_problems`) with the rest, [] when stored."""
+    definition = definition_of(games)
+    event = next((e for e in definition.events if e.code == event_code), None)
+    if event is None:
+        return [f"“{event_code}”不是本届比赛的项目 / not an event of these Games"]
+    if computed_from_individuals(definition, event_code) is not None:
+        return ["该团体项目的成绩由个人赛成绩计算，无须录入 / this team event is computed from the "
+                "individual results"]
+    if not lines and not read_problems:
+        return ["没有成绩行 / no result lines"]
+    matched, problems = match_lines(games, event_code, lines)
+    problems = list(read_problems) + problems
+    listed, _left = players(games, event_code)
+    n = entrants if entrants else len(listed)
+    results = [Result(line.place, str(p.delegation_id), p.name, p.key, line.score) for line, p in matched]
+    problems += [f"{_event_label(definition, event_code)}：{x}" for x in check_ranking(event_code, n, results)]
     if problems:
         return problems
+    try:
+        score_event(definition, event_code, n, results)
+    except ResultsError as exc:
+        return [str(exc)]
     with write_transaction():
-        before = [(r.place, r.delegation_id, r.label) for r in db.session.scalars(
+        before = [(r.place, r.label, r.score) for r in db.session.scalars(
             select(EventResult).where(EventResult.games_id == games.id, EventResult.event_code == event_code))]
         db.session.execute(delete(EventResult).where(EventResult.games_id == games.id,
                                                      EventResult.event_code == event_code))
-        db.session.add_all([EventResult(games_id=games.id, event_code=event_code, place=place,
-                                        delegation_id=int(did), label=label[:200], entrants=n,
-                                        entered_by=actor.label) for place, did, label in resolved])
+        db.session.add_all([EventResult(
+            games_id=games.id, event_code=event_code, place=line.place, delegation_id=p.delegation_id,
+            label=p.name[:200], entrants=n, entered_by=actor.label, entrant_key=p.key, number=p.number,
+            score=_text(line.score), tie_breaks=line.tie_breaks or None) for line, p in matched])
         record(actor, "results.enter", "event", event_code, before={"results": before} if before else None,
-               after={"results": [(p, int(d), lab) for p, d, lab in resolved], "entrants": n})
+               after={"results": [(line.place, p.name, _text(line.score)) for line, p in matched], "entrants": n,
+                      "games": games.slug})
     return []
 
 
-def games_standings(games):
-    """(placings by event, unit standings) of everything entered so far, from one query."""
-    definition = definition_of(games)
-    by_event: dict[str, list] = {}
+def _text(value: Fraction | None) -> str | None:
+    if value is None:
+        return None
+    return str(Decimal(value.numerator) / Decimal(value.denominator)) if value.denominator != 1 else str(value.numerator)
+
+
+def _event_label(definition, code: str) -> str:
+    event = next((e for e in definition.events if e.code == code), None)
+    return event.name.zh if event else code
+
+
+# --- reading the standings -------------------------------------------------------------------
+
+@dataclass
+class DerivedStanding:
+    code: str
+    name: tuple[str, str]
+    clause: str | None
+    reading: tuple[str, str] | None
+    rows: list
+    by: str  # "club", "unit" or "person"
+    score: str  # "points" or "places"
+
+
+@dataclass
+class GamesStandings:
+    entrants: dict[str, int]
+    placings: dict[str, list[Placing]]
+    table: list
+    derived: list[DerivedStanding]
+    outside: list[OutsideMedal]
+    points: bool
+    medal_table: bool
+    computed: set[str]
+
+
+def _rows_by_event(games) -> tuple[dict[str, list[EventResult]], dict[str, int]]:
+    by_event: dict[str, list[EventResult]] = {}
     entrants: dict[str, int] = {}
     for r in db.session.scalars(select(EventResult).where(EventResult.games_id == games.id)
                                 .order_by(EventResult.event_code, EventResult.place, EventResult.id)):
-        by_event.setdefault(r.event_code, []).append((r.place, str(r.delegation_id), r.label))
+        by_event.setdefault(r.event_code, []).append(r)
         entrants[r.event_code] = r.entrants
+    return by_event, entrants
+
+
+def _result(r: EventResult) -> Result:
+    return Result(r.place, str(r.delegation_id), r.label, r.entrant_key or f"r{r.id}",
+                  Fraction(Decimal(r.score)) if r.score not in (None, "") else None, r.tie_breaks or {})
+
+
+def games_standings(games) -> GamesStandings:
+    """Every event's ranking with its awards, the units' tables, the derived standings and
+    the medals won elsewhere, from a fixed number of queries."""
+    from ..rules.awards import MedalsAward
+    from ..rules.standings import has_points
+    definition = definition_of(games)
+    by_event, entrants = _rows_by_event(games)
     placings: dict[str, list[Placing]] = {}
     for event, rows in by_event.items():
         try:
-            placings[event] = score_event(definition, event, entrants[event], rows)
+            placings[event] = score_event(definition, event, entrants[event], [_result(r) for r in rows])
         except ResultsError:
             placings[event] = []
-    return placings, standings([p for ps in placings.values() for p in ps])
+    computed = set()
+    for rule in of_kind(definition.awards, TeamFromIndividuals):
+        for code in rule.events:
+            computed.add(code)
+            derived = _team_event(games, definition, rule, code, placings)
+            if derived is not None:
+                placings[code] = derived
+    derived_standings = _derived(games, definition, placings)
+    outside = [OutsideMedal(str(m.delegation_id), m.medal, f"{m.athlete} · {m.event_name}", m.source)
+               for m in db.session.scalars(select(OutsideMedalRow).where(OutsideMedalRow.games_id == games.id)
+                                           .order_by(OutsideMedalRow.id))]
+    table = standings([p for ps in placings.values() for p in ps], outside)
+    medal_table = any(a.table for a in of_kind(definition.awards, MedalsAward)) or bool(outside)
+    for code in computed:
+        if placings.get(code):
+            entrants[code] = len({p.key for p in placings[code]})
+    return GamesStandings(entrants, placings, table, derived_standings, outside, has_points(definition), medal_table,
+                          computed)
+
+
+def _team_event(games, definition, rule, code, placings) -> list[Placing] | None:
+    """A team event computed from its members' individual placings."""
+    from ..rules.definition import TeamMakeupRule
+    makeup = next(r for r in definition.rules_of(TeamMakeupRule) if code in r.events)
+    individual: dict[str, Placing] = {}
+    for gender, event in (makeup.members_entered_in or {}).items():
+        for p in placings.get(event, []):
+            individual[p.key] = p
+    if not individual:
+        return None
+    listed, _left = players(games, code)
+    teams = [Team(p.key, str(p.delegation_id), p.name, p.members) for p in listed]
+    results = team_from_individuals(definition, rule, code, teams, individual)
+    if not results:
+        return None
+    return score_event(definition, code, len(teams), results)
+
+
+def _derived(games, definition, placings) -> list[DerivedStanding]:
+    out = []
+    keys = {p.key for ps in placings.values() for p in ps if p.key.startswith("p")}
+    people = {}
+    if keys:
+        people = {f"p{pid}": (club, born) for pid, club, born in db.session.execute(
+            select(Person.id, Person.club, Person.birth_date).where(Person.id.in_([int(k[1:]) for k in keys])))}
+    for rule in of_kind(definition.awards, GroupStanding):
+        pool = [p for e in definition.events if rule.applies_to(e) and not e.is_team for p in placings.get(e.code, [])]
+        if rule.group_by == "club":
+            groups = {k: (club or "").strip() for k, (club, _b) in people.items() if (club or "").strip()}
+        else:
+            groups = {p.key: p.unit for p in pool}
+        rows = group_standing(rule, pool, groups)
+        standing_prizes(definition, rule.code, rows)
+        out.append(DerivedStanding(rule.code, (rule.name.zh, rule.name.en), rule.clause,
+                                   (rule.reading.zh, rule.reading.en) if rule.reading else None, rows,
+                                   rule.group_by, rule.score))
+    for rule in of_kind(definition.awards, AgeStanding):
+        pool = [p for e in definition.events if rule.applies_to(e) and not e.is_team for p in placings.get(e.code, [])]
+        born = {k: b for k, (_c, b) in people.items() if b}
+        rows = age_standing(rule, pool, born)
+        standing_prizes(definition, rule.code, rows)
+        out.append(DerivedStanding(rule.code, (rule.name.zh, rule.name.en), rule.clause, None, rows, "person", "places"))
+    return out
+
+
+# --- medals won elsewhere (nmsg-2009 总则 九(八)) -----------------------------------------------
+
+def outside_medals_rule(definition) -> OutsideMedals | None:
+    return next(iter(of_kind(definition.awards, OutsideMedals)), None)
+
+
+def add_outside_medal(games, delegation_id: int, medal: str, athlete: str, event_name: str,
+                      actor: Actor) -> list[str]:
+    definition = definition_of(games)
+    rule = outside_medals_rule(definition)
+    problems = []
+    if rule is None:
+        return ["本届比赛的规程没有把其他比赛的奖牌计入奖牌榜 / the regulation counts no medals won elsewhere"]
+    d = db.session.get(Delegation, delegation_id)
+    if d is None or d.games_id != games.id:
+        problems.append("请选择本届比赛的代表团 / choose a delegation of these Games")
+    if medal not in list(MEDALS.values())[:rule.places]:
+        problems.append("请选择金、银或铜牌 / choose gold, silver or bronze")
+    if not (athlete or "").strip():
+        problems.append("请填写运动员 / name the athlete")
+    if not (event_name or "").strip():
+        problems.append("请填写项目 / name the event")
+    if problems:
+        return problems
+    with write_transaction():
+        row = OutsideMedalRow(games_id=games.id, delegation_id=d.id, medal=medal, athlete=athlete.strip()[:200],
+                              event_name=event_name.strip()[:200], source=rule.source.zh, entered_by=actor.label)
+        db.session.add(row)
+        record(actor, "results.outside_medal", "delegation", str(d.id), delegation=d,
+               after={"medal": medal, "athlete": athlete.strip(), "event": event_name.strip(), "source": rule.source.zh})
+    return []
+
+
+def team_members(games, event_code: str) -> dict[str, list[str]]:
+    """Team entry key -> member names, for pages that show who a team is."""
+    rows = db.session.execute(
+        select(Entry.id, Person.name).join(EntryMember, EntryMember.entry_id == Entry.id)
+        .join(Person, EntryMember.person_id == Person.id).join(Delegation, Entry.delegation_id == Delegation.id)
+        .where(Delegation.games_id == games.id, Entry.event_code == event_code)
+        .order_by(Entry.id, EntryMember.position)).all()
+    out: dict[str, list[str]] = {}
+    for entry_id, name in rows:
+        out.setdefault(f"e{entry_id}", []).append(name)
+    return out

@@ -1,6 +1,7 @@
-"""Results and standings: the organisers enter each event's final places (or import the
-pairing program's sheet) and see the medal and points tables; a leader sees his
-delegation's standing."""
+"""Results and standings: the organisers enter each event's ranking by choosing among its
+players (or import the pairing program's sheet), see the tables the regulation sets up,
+record absences per round and export the players for pairing programs; a leader sees his
+delegation's standing in his workspace."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -14,12 +15,17 @@ from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
+from ..ids import db_id
 from ..web import is_en
-from . import programme, services  # noqa: F401  (programme registers its job kind)
+from . import entrants, pairing, programme, services  # noqa: F401  (programme registers its job kind)
 
 bp = Blueprint("results", __name__)
 ORG = ("organiser", "admin")
 MAX_BYTES = 2 * 1024 * 1024
+
+
+def _games(slug) -> Games:
+    return db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
 
 
 def _names(games) -> dict[str, str]:
@@ -37,73 +43,167 @@ def _events(games):
                      f"{e.name.en if en else e.name.zh}") for e in definition.events]
 
 
-@bp.route("/org/games/<slug>/results", methods=["GET", "POST"])
+def _event(games, code):
+    event = next((e for e in definition_of(games).events if e.code == code), None)
+    return event or abort(404)
+
+
+@bp.get("/org/games/<slug>/results")
 @roles(*ORG)
 def results(slug):
-    games = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    games = _games(slug)
+    st = services.games_standings(games)
+    definition = definition_of(games)
+    from ..rules.standings import places_awarded
+    awarded = {code: places_awarded(definition, code, n) for code, n in st.entrants.items()}
+    return render_template("results/games.html", games=games, events=_events(games), st=st,
+                           awarded=awarded, names=_names(games), form=FlaskForm(),
+                           outside_rule=services.outside_medals_rule(definition),
+                           delegations=_delegation_choices(games))
+
+
+def _delegation_choices(games):
+    names = _names(games)
+    return sorted(((did, name) for did, name in names.items()), key=lambda x: x[1])
+
+
+@bp.route("/org/games/<slug>/results/<event>", methods=["GET", "POST"])
+@roles(*ORG)
+def event_results(slug, event):
+    games = _games(slug)
+    ev = _event(games, event)
+    definition = definition_of(games)
     form = FlaskForm()
-    problems = []
-    if request.method == "POST":
+    problems, typed = [], ""
+    listed, left_out = entrants.players(games, event)
+    computed = services.computed_from_individuals(definition, event) is not None
+    if request.method == "POST" and not computed:
         if not form.validate_on_submit():
             abort(400)
-        event = request.form.get("event") or ""
         upload = request.files.get("file")
         data = upload.read(MAX_BYTES + 1) if upload and upload.filename else b""
-        text = (request.form.get("lines") or "")[:50_000]
+        typed = (request.form.get("lines") or "")[:50_000]
+        lines = []
         if len(data) > MAX_BYTES:
             problems = [_("文件太大（最多 2 MB）。")]
-        elif not data and not text.strip():
-            problems = [_("请上传成绩表，或逐行填写“名次, 单位, 姓名或队名”。")]
+        elif data or typed.strip():
+            lines, problems = services.read_sheet(data or typed.encode("utf-8"), upload.filename if data else "results.csv")
         else:
-            rows, problems = services.read_sheet(data or text.encode("utf-8"),
-                                                 upload.filename if data else "results.csv")
-            if not problems:
-                entrants = request.form.get("entrants", type=int)
-                problems = services.enter_results(games, event, rows, actor(),
-                                                  entrants if entrants and entrants > 0 else None)
+            lines, problems = services.lines_from_form(request.form, listed)
+        if lines or not problems:  # every bad line at once: those unreadable and those unmatched
+            problems = services.enter_results(games, event, lines, actor(),
+                                              request.form.get("entrants", type=db_id), read_problems=problems)
         if not problems:
             flash(_("成绩已保存。"), "success")
-            return redirect(url_for(".results", slug=slug))
-    placings, table = services.games_standings(games)
-    return render_template("results/games.html", games=games, events=_events(games), placings=placings,
-                           table=table, names=_names(games), form=form, problems=problems,
-                           typed=request.form.get("lines", "") if problems else ""), (422 if problems else 200)
+            return redirect(url_for(".event_results", slug=slug, event=event))
+    st = services.games_standings(games)
+    shown = {p.key: p for p in st.placings.get(event, [])}
+    from ..rules.standings import places_awarded
+    return render_template("results/event.html", games=games, event=ev, label=dict(_events(games))[event],
+                           players=listed, left_out=left_out, placings=st.placings.get(event, []), shown=shown,
+                           awarded=places_awarded(definition, event, len(listed)), points=st.points,
+                           computed=computed, form=form, problems=problems, typed=typed,
+                           rounds=pairing.rounds_rule(definition, ev), absences=pairing.absences(games, event),
+                           members=services.team_members(games, event) if ev.is_team else {}), \
+        (422 if problems else 200)
+
+
+@bp.post("/org/games/<slug>/results/<event>/absences")
+@roles(*ORG)
+def absences(slug, event):
+    games = _games(slug)
+    ev = _event(games, event)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    rule = pairing.rounds_rule(definition_of(games), ev) or abort(404)
+    listed, _left = entrants.players(games, event)
+    marked = set(request.form.getlist("absent")[:10_000])
+    upload = request.files.get("file")
+    problem = None
+    if upload and upload.filename:  # the pairing program's TRF-16, its rounds read for who was absent
+        from ..sheets import decode_text
+        marked, problems = pairing.absences_from_trf(decode_text(upload.read(MAX_BYTES)), listed)
+        problem = "；".join(problems) or None
+    if problem is None:
+        problem = pairing.record_absences(games, event, rule, listed, marked, actor())
+    flash(problem if problem else _("出勤记录已保存。"), "error" if problem else "success")
+    return redirect(url_for(".event_results", slug=slug, event=event))
+
+
+@bp.get("/org/games/<slug>/results/<event>/players.<fmt>")
+@roles(*ORG)
+def pairing_export(slug, event, fmt):
+    """The players for a pairing program: TRF-16 (chess programs) or an Excel sheet of 序号,
+    姓名, 性别, 单位, 组别 (Chinese 编排 programs); those no longer paired are left out."""
+    from urllib.parse import quote
+
+    from flask import Response
+
+    games = _games(slug)
+    ev = _event(games, event)
+    if fmt not in ("xlsx", "trf"):
+        abort(404)
+    content, mimetype = pairing.export(games, ev, fmt)
+    name = f"{slug}-{event}-players.{'txt' if fmt == 'trf' else fmt}"
+    return Response(content, mimetype=mimetype,
+                    headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(name)}"})
+
+
+@bp.post("/org/games/<slug>/outside-medals")
+@roles(*ORG)
+def outside_medal(slug):
+    games = _games(slug)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    problems = services.add_outside_medal(games, request.form.get("delegation", type=db_id) or 0,
+                                          request.form.get("medal") or "", (request.form.get("athlete") or "")[:200],
+                                          (request.form.get("event_name") or "")[:200], actor())
+    for p in problems:
+        flash(p, "error")
+    if not problems:
+        flash(_("已计入奖牌榜。"), "success")
+    return redirect(url_for(".results", slug=slug))
 
 
 @bp.get("/d/<int:delegation_id>/standing")
 @delegation_view("organiser", "admin", "accountant")
 def standing(d):
-    placings, table = services.games_standings(d.games)
-    mine = next((u for u in table if u.unit == str(d.id)), None)
-    return render_template("results/standing.html", d=d, games=d.games, mine=mine, table=table,
-                           names=_names(d.games), events=dict(_events(d.games)))
+    from ..delegations.views import Workspace
+    st = services.games_standings(d.games)
+    mine = next((u for u in st.table if u.unit == str(d.id)), None)
+    placings = [p for ps in st.placings.values() for p in ps if p.unit == str(d.id)]
+    derived = [(s, [r for r in s.rows if r.unit == str(d.id)]) for s in st.derived]
+    return render_template("results/standing.html", ws=Workspace(d), d=d, games=d.games, mine=mine, st=st,
+                           placings=placings, derived=derived, names=_names(d.games), events=dict(_events(d.games)))
 
 
 @bp.route("/org/games/<slug>/draw", methods=["GET", "POST"])
 @roles(*ORG)
 def draw(slug):
     from . import draws
-    games = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    games = _games(slug)
     form = FlaskForm()
     events = [(code, label) for code, label in _events(games)
               if not next(e for e in definition_of(games).events if e.code == code).is_team]
     problem = None
+    shown = request.values.get("event") or (events[0][0] if events else "")
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)
-        event = request.form.get("event") or ""
         made = None
-        if event not in dict(events):
+        if shown not in dict(events):
             problem = _("请选择一个个人项目。")
+        elif request.form.get("confirmed") != "yes":
+            problem = _("请先核对下方可参赛的选手和未编排的报名，再确认抽签。")
         else:
-            made, problem = draws.make_draw(games, event, actor(), request.form.get("reason"))
+            made, problem = draws.make_draw(games, shown, actor(), request.form.get("reason"))
         if made is not None:
             flash(_("已抽签：%(n)d 名选手。", n=len(made.numbers)), "success")
-            return redirect(url_for(".draw", slug=slug, event=event))
-    shown = request.values.get("event") or (events[0][0] if events else "")
+            return redirect(url_for(".draw", slug=slug, event=shown))
     current = draws.current_draw(games, shown) if shown else None
+    listed, left_out = entrants.players(games, shown) if shown in dict(events) else ([], [])
     return render_template("results/draw.html", games=games, events=events, shown=shown, current=current,
-                           form=form, problem=problem), (422 if problem else 200)
+                           players=listed, left_out=left_out, form=form, problem=problem), (422 if problem else 200)
 
 
 @bp.get("/org/games/<slug>/draw/<event>.csv")
@@ -115,7 +215,7 @@ def draw_csv(slug, event):
 
     from ..sheets import csv_chunks
     from . import draws
-    games = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    games = _games(slug)
     current = draws.current_draw(games, event) or abort(404)
     rows = [[n, name, unit] for n, _pid, name, unit in current.numbers]
     return Response(b"".join(csv_chunks(["序号 number", "姓名 name", "单位 unit"], rows)), mimetype="text/csv",
@@ -127,7 +227,7 @@ def draw_csv(slug, event):
 def programme_book(slug):
     """The programme book (秩序册), made in the background; PDF or Excel."""
     from ..jobs.views import start
-    games = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    games = _games(slug)
     if not FlaskForm().validate_on_submit():
         abort(400)
     fmt = "xlsx" if request.form.get("fmt") == "xlsx" else "pdf"

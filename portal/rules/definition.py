@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .awards import Award, CompetitionRule, TeamFromIndividuals, event_codes
+
 Gender = Literal["M", "F"]
 EventGender = Literal["M", "F", "X"]
 UnitKind = Literal["province", "city", "xpcc", "pla", "industry"]
@@ -349,8 +351,9 @@ class GamesDefinition(Strict):
     stay: list[StayRule] = []
     leaders_meeting: LeadersMeeting | None = None
     contacts: list[Contact] = []
-    # Places awarded and points tables: kept as the regulation gives them.
-    awards: dict[str, Any] = {}
+    # What is awarded after play, and how play is organised (awards.py): typed kinds.
+    awards: list[Award] = []
+    competition: list[CompetitionRule] = []
     sanctions: dict[str, Any] = {}
 
     @model_validator(mode="after")
@@ -380,6 +383,20 @@ class GamesDefinition(Strict):
             for s in getattr(rule, "sports", None) or []:
                 if s not in sports:
                     raise ValueError(f"rules[{i}].sports: unknown sport {s!r}")
+        for section in ("awards", "competition"):
+            for i, field, code in event_codes(getattr(self, section)):
+                if code not in known:
+                    raise ValueError(f"{section}[{i}].{field}: unknown event {code!r}")
+        standings = [a.code for a in self.awards if hasattr(a, "code")]
+        for i, award in enumerate(self.awards):
+            if getattr(award, "standing", None) and award.standing not in standings:
+                raise ValueError(f"awards[{i}].standing: no standing with code {award.standing!r}")
+            if isinstance(award, TeamFromIndividuals):
+                for code in award.events:
+                    makeup = next((r for r in self.rules_of(TeamMakeupRule) if code in r.events), None)
+                    if makeup is None or not makeup.members_entered_in:
+                        raise ValueError(f"awards[{i}].events: {code} needs a team_makeup rule naming the "
+                                         f"individual events its members play (members_entered_in)")
         return self
 
     def rules_of(self, kind: type) -> list:
