@@ -28,7 +28,7 @@ from ..rules.jsontext import JsonTextError, load_json
 from ..rules.definition import BoardRule, QuotaRule, TeamMakeupRule
 from ..workflow import services as workflow
 from ..workflow.models import ReviewNote, Substitution
-from ..workflow.stages import STAGE_NAMES, may_edit_declarations, may_edit_names
+from ..workflow.stages import may_edit_declarations, may_edit_names, stage_name
 from . import edit
 from . import diff, picker
 from .names import ROLE_NAMES
@@ -114,7 +114,7 @@ class Workspace:
         return _("报名已于 %(when)s（北京时间）截止。如有特殊情况，请联系组委会申请延期。", when=when)
 
     def stage_name(self):
-        zh, en = STAGE_NAMES[self.stage.stage]
+        zh, en = stage_name(self.definition.stages, self.stage.stage)
         return en if is_en() else zh
 
     @cached_property

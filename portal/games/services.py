@@ -19,24 +19,94 @@ UNIVERSITY_COLUMNS = ["code", "name", "province_code", "city", "governing_body",
 
 
 class FixtureError(Exception):
-    """A fixture or reference file that cannot be used: names the file, where, and why."""
+    """A fixture or reference file that cannot be used: names the file, where, and why (in
+    Chinese and English); `more`: the other problems found, (path, problem) each."""
 
-    def __init__(self, file, path: str, problem: str):
-        self.file, self.path, self.problem = str(file), path, problem
-        super().__init__(f"{self.file}: {path or '(top level)'}: {problem}")
+    def __init__(self, file, path: str, problem: str, more: list[tuple[str, str]] = ()):
+        self.file, self.path, self.problem, self.more = str(file), path, problem, list(more)
+        lines = [f"{self.file}: {path or '(top level)'}: {problem}"]
+        lines += [f"{self.file}: {p or '(top level)'}: {q}" for p, q in self.more]
+        super().__init__("\n".join(lines))
 
 
-def _loc(loc) -> str:
+def _loc(loc, data=None) -> str:
+    """A pydantic location as the fixture's own path: rules[3].max (the tag of a kind,
+    which pydantic puts in the location, is not a key of the file)."""
     out = ""
+    node = data
     for part in loc:
+        if isinstance(node, dict) and part not in node and node.get("kind") == part:
+            continue  # the discriminated union's tag
+        if not isinstance(node, (dict, list)) and data is not None:
+            break  # past the value itself: pydantic's names of the types it tried
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("age_bracket", "quota", "team_makeup", "boards", "exclusive", "one_of",
-                      "rating_exception", "registration", "university", "officials",
-                      "staff_ratio", "documents", "id_required", "accepted_id_types"):
-            continue  # pydantic's tag of the discriminated union, not a real key
         else:
             out += f".{part}" if out else str(part)
+        try:
+            node = node[part] if node is not None else None
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return out
+
+
+def _in_words(err: dict) -> str:
+    """pydantic's error in words, Chinese then English."""
+    kind, ctx = err.get("type", ""), err.get("ctx") or {}
+    value = err.get("input")
+    msg = str(err.get("msg", "")).removeprefix("Value error, ")
+    if kind == "missing":
+        return "缺少此项 / is required"
+    if kind == "extra_forbidden":
+        return f"没有这一项：系统不读取“{_key(err)}”，请检查拼写 / unknown key {_key(err)!r}: nothing reads it (a typo?)"
+    if kind == "union_tag_invalid":
+        known = ctx.get("expected_tags", "")
+        return f"未知的种类“{ctx.get('tag')}”，可用的种类：{known} / unknown kind {ctx.get('tag')!r}; the kinds are {known}"
+    if kind == "union_tag_not_found":
+        return "缺少 kind（规则或奖励的种类）/ kind is missing"
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return f"应为整数，而不是“{value}” / must be a whole number, not {value!r}"
+    if kind in ("decimal_parsing", "decimal_type", "float_parsing"):
+        return f"应为数字，而不是“{value}” / must be a number, not {value!r}"
+    if kind in ("date_parsing", "date_type", "date_from_datetime_parsing", "date_from_datetime_inexact"):
+        return f"应为日期，如 2026-05-31，而不是“{value}” / must be a date such as 2026-05-31, not {value!r}"
+    if kind in ("datetime_parsing", "datetime_type", "datetime_from_date_parsing"):
+        return (f"应为带时区的日期时间，如 2026-05-31T23:59:59+08:00，而不是“{value}” / "
+                f"must be a date and time with its offset, such as 2026-05-31T23:59:59+08:00, not {value!r}")
+    if kind == "literal_error":
+        return f"应为以下之一：{ctx.get('expected')}，而不是“{value}” / must be one of {ctx.get('expected')}, not {value!r}"
+    if kind in ("greater_than_equal", "greater_than"):
+        return f"应不小于 {ctx.get('ge', ctx.get('gt'))}，而不是 {value} / must be at least {ctx.get('ge', ctx.get('gt'))}, not {value}"
+    if kind in ("less_than_equal", "less_than"):
+        return f"应不大于 {ctx.get('le', ctx.get('lt'))}，而不是 {value} / must be at most {ctx.get('le', ctx.get('lt'))}, not {value}"
+    if kind in ("list_type", "dict_type", "model_type", "model_attributes_type"):
+        return ("应为列表（每项一行，以“- ”开头）/ must be a list" if kind == "list_type"
+                else "应为“键: 值”的映射 / must be a mapping of keys and values")
+    if kind in ("string_type", "bool_parsing", "bool_type"):
+        return ("应为文字 / must be text" if kind == "string_type" else "应为 true 或 false / must be true or false")
+    if "UTC offset" in msg:
+        return "截止时间须写明时区，如 2019-05-31T23:59:59+08:00（北京时间）/ " + msg
+    if "unknown event" in msg:
+        return f"本届比赛没有这个项目代码：{msg.split('unknown event', 1)[1].strip()} / {msg}"
+    return f"取值有误 / invalid: {msg}"
+
+
+def _key(err: dict) -> str:
+    loc = err.get("loc") or ()
+    return str(loc[-1]) if loc else ""
+
+
+def _fixture_problems(exc: ValidationError, data) -> list[tuple[str, str]]:
+    out = []
+    for err in exc.errors():
+        loc = _loc(err["loc"], data)
+        msg = str(err.get("msg", "")).removeprefix("Value error, ")
+        if not loc and ": " in msg and msg.split(": ", 1)[0].replace("[", "").replace("]", "").replace(".", "").isalnum():
+            loc, msg = msg.split(": ", 1)
+            err = {**err, "msg": msg}
+        if any(loc == seen for seen, _p in out):
+            continue  # one problem a place (a value pydantic tried as several types)
+        out.append((loc, _in_words(err)))
     return out
 
 
@@ -63,13 +133,9 @@ def read_fixture(path: Path) -> GamesDefinition:
     try:
         return GamesDefinition.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        msg = err["msg"].removeprefix("Value error, ")
-        loc = _loc(err["loc"])
-        if not loc and ": " in msg and msg.split(": ", 1)[0].replace("[", "").replace("]", "").replace(".", "").isalnum():
-            loc, msg = msg.split(": ", 1)
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise FixtureError(path, loc, msg + more) from None
+        problems = _fixture_problems(exc, data)[:20]
+        (loc, problem), more = problems[0], problems[1:]
+        raise FixtureError(path, loc, problem, more) from None
 
 
 def load_units(path: Path | None = None) -> int:
@@ -86,7 +152,7 @@ def _load_units(path: Path | None = None) -> int:
         units = [UnitInfo.model_validate(u) for u in data["units"]]
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise FixtureError(path, _loc(("units",) + tuple(err["loc"])), err["msg"]) from None
+        raise FixtureError(path, _loc(("units",) + tuple(err["loc"])), _in_words(err)) from None
     existing = {u.code: u for u in db.session.scalars(select(Unit))}
     for info in units:
         row = existing.get(info.code) or Unit(code=info.code)

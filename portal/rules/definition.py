@@ -70,6 +70,10 @@ class Event(Strict):
 
 class Participation(Strict):
     unit_kinds: list[UnitKind] = []
+    # An invitation list: these units (codes) may enter besides those of `unit_kinds`, or
+    # alone when `unit_kinds` is empty ("only these ten provinces and the sponsor's team").
+    invited: list[str] = []
+    invited_name: Text | None = None
     # Clubs, schools, cities... registering as `{"name": ..., "kind": ...}`.
     open_units: bool = False
     # A person registering alone (`"unit": null`).
@@ -187,17 +191,21 @@ class BoardRule(RuleBase):
 
 
 class ExclusiveRule(RuleBase):
-    """A player of any of these events enters no other event."""
+    """A player of any of these events enters no other event; `says`: the regulation's
+    words for it, when it gives a reason."""
 
     kind: Literal["exclusive"]
     events: list[str]
+    says: Text | None = None
 
 
 class OneOfRule(RuleBase):
-    """A player enters at most one of these events (no crossing age or gender groups)."""
+    """A player enters at most one of these events; `says`: the regulation's reason, told to
+    the leader ("参赛选手不能跨年龄、跨性别报组")."""
 
     kind: Literal["one_of"]
     events: list[str]
+    says: Text | None = None
 
 
 class RatingExceptionRule(RuleBase):
@@ -208,6 +216,99 @@ class RatingExceptionRule(RuleBase):
     min_rating: int
     list: dt.date
     events: list[str]
+
+
+class TeamSizeRule(RuleBase):
+    """Each team (or pair) of `events` has `min`..`max` players whatever their gender ("a team
+    of 4 to 6", "a pair of 2"); `count: starters` leaves the reserves out of the count."""
+
+    kind: Literal["team_size"]
+    events: list[str]
+    min: int | None = Field(default=None, ge=1)
+    max: int | None = Field(default=None, ge=1)
+    count: Literal["all", "starters"] = "all"
+
+    @model_validator(mode="after")
+    def _bounds(self):
+        if self.min is None and self.max is None:
+            raise ValueError("team_size: give min, max or both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError("team_size: min is more than max")
+        return self
+
+
+class EntryMinimumRule(RuleBase):
+    """At least `min` athletes: in each of `events` the unit enters (`per: event`), in each
+    of its teams there (`per: team`), or in the whole delegation (`per: unit`)."""
+
+    kind: Literal["entry_minimum"]
+    events: list[str] = []
+    per: Literal["event", "team", "unit"] = "event"
+    min: int = Field(ge=1)
+
+
+class EntryRequiresRule(RuleBase):
+    """More than `beyond` entrants in `events` (0: any) only alongside an entry in one of
+    `requires` ("three more players in the individual event only with a team")."""
+
+    kind: Literal["entry_requires"]
+    events: list[str]
+    requires: list[str]
+    beyond: int = Field(default=0, ge=0)
+
+
+class CompulsoryRule(RuleBase):
+    """Every delegation enters each of `events` (or, `any_of`, at least one of them)."""
+
+    kind: Literal["compulsory"]
+    events: list[str]
+    any_of: bool = False
+
+
+class OfficialsRatioRule(RuleBase):
+    """At most one official of `roles` per `per_athletes` athletes (of `sport`, or all),
+    rounded `up` or `down`, and never fewer than `at_least` ("one leader or coach per 6
+    athletes")."""
+
+    kind: Literal["officials_ratio"]
+    roles: list[Literal["leader", "coach", "leader_coach"]]
+    per_athletes: int = Field(ge=1)
+    rounding: Literal["up", "down"] = "up"
+    at_least: int = Field(default=1, ge=0)
+    sport: str | None = None
+
+
+class CrossGenderRule(RuleBase):
+    """Players of `gender` may enter `events`, which keep their own gender label ("women may
+    enter men's events; men may not enter women's")."""
+
+    kind: Literal["cross_gender"]
+    gender: Gender
+    events: list[str]
+
+
+class CompanionRequiredRule(RuleBase):
+    """Athletes `min_age` or older on `age_on` (the Games' first day when not given) come with
+    a companion of the delegation who accompanies them ("entrants over 70 come with a family
+    member")."""
+
+    kind: Literal["companion_required"]
+    min_age: int = Field(ge=1)
+    age_on: dt.date | None = None
+    who: Who = "athletes"
+
+
+class EventUnitsRule(RuleBase):
+    """Only these may enter `events`: units of `unit_kinds`, the units listed in `units`,
+    clubs and other open units (`open_units`), individuals (`individuals`)."""
+
+    kind: Literal["event_units"]
+    events: list[str]
+    unit_kinds: list[UnitKind] = []
+    units: list[str] = []
+    open_units: bool = False
+    individuals: bool = False
+    name: Text | None = None  # how the regulation names the list ("特邀单位")
 
 
 class RegistrationRule(RuleBase):
@@ -282,6 +383,8 @@ Rule = Annotated[
         AgeBracketRule, QuotaRule, TeamMakeupRule, BoardRule, ExclusiveRule, OneOfRule,
         RatingExceptionRule, RegistrationRule, UniversityRule, OfficialsRule,
         StaffRatioRule, DocumentsRule, IdRequiredRule, AcceptedIdTypesRule,
+        TeamSizeRule, EntryMinimumRule, EntryRequiresRule, CompulsoryRule, OfficialsRatioRule,
+        CrossGenderRule, CompanionRequiredRule, EventUnitsRule,
     ],
     Field(discriminator="kind"),
 ]
@@ -373,6 +476,9 @@ class GamesDefinition(Strict):
                 for code in getattr(rule, field, None) or []:
                     if code not in known:
                         raise ValueError(f"rules[{i}].events: unknown event {code!r}")
+            for code in getattr(rule, "requires", None) or []:
+                if code not in known:
+                    raise ValueError(f"rules[{i}].requires: unknown event {code!r}")
             entered_in = getattr(rule, "members_entered_in", None) or {}
             for code in entered_in.values():
                 if code not in known:

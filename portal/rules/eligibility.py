@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from .definition import AgeBracketRule, GamesDefinition, RatingExceptionRule, TeamMakeupRule
+from .definition import AgeBracketRule, CrossGenderRule, GamesDefinition, RatingExceptionRule, TeamMakeupRule
 
 
 def _date(value) -> dt.date | None:
@@ -33,13 +33,14 @@ def eligible(definition: GamesDefinition, doc: dict, event_code: str) -> set[str
         return {p["ref"] for p in people}
     brackets = [r for r in definition.rules_of(AgeBracketRule) if event_code in r.events]
     exceptions = [r for r in definition.rules_of(RatingExceptionRule) if event_code in r.events]
+    crossing = {r.gender for r in definition.rules_of(CrossGenderRule) if event_code in r.events}
     makeup = [r for r in definition.rules_of(TeamMakeupRule)
               if event_code in r.events and r.members_entered_in]
     entered = _entered(doc) if makeup else {}
     out = set()
     for p in people:
         gender = p.get("gender")
-        if event.gender in ("M", "F") and gender and gender != event.gender:
+        if event.gender in ("M", "F") and gender and gender != event.gender and gender not in crossing:
             rating = p.get("fide_rating") or {}
             if not any(r.gender == gender and (rating.get("value") or 0) >= r.min_rating
                        and _date(rating.get("list")) == r.list for r in exceptions):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from . import idnumber
-from .definition import Event, GamesDefinition, RatingExceptionRule, UnitInfo, UniversityInfo
+from .definition import CrossGenderRule, Event, GamesDefinition, RatingExceptionRule, UnitInfo, UniversityInfo
 from .document import Delegation, Entry, Person
 from .violations import Violation
 
@@ -77,6 +77,10 @@ class CheckContext:
         self.gender = {p.ref: p.gender or getattr(self.resident_ids.get(p.ref), "gender", None)
                        for p in d.people}
         self._rating_rules = self.games.rules_of(RatingExceptionRule)
+        # "Women may enter men's events": gender -> the events it may cross into.
+        self._crossing: dict[str, set[str]] = defaultdict(set)
+        for rule in self.games.rules_of(CrossGenderRule):
+            self._crossing[rule.gender].update(rule.events)
 
     # -- helpers shared by checks ------------------------------------------------------
     def who(self, who: str) -> list[str]:
@@ -118,11 +122,12 @@ class CheckContext:
         return None
 
     def gender_in(self, ref: str, event: str) -> str | None:
-        """The gender a person counts as in an event (a woman admitted to a men's event
-        by the rating rule counts as one of its men)."""
+        """The gender a person counts as in an event (a woman admitted to a men's event by
+        the rating rule, or by a cross_gender rule, counts as one of its men)."""
         g = self.gender.get(ref)
         target = self.events[event].gender
-        if g and target in ("M", "F") and g != target and self.rating_exception(ref, event):
+        if g and target in ("M", "F") and g != target and (
+                self.rating_exception(ref, event) or event in self._crossing.get(g, ())):
             return target
         return g
 

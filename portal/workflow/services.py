@@ -26,7 +26,7 @@ from ..rules.engine import format_deadline
 from ..rules.violations import Violation
 from ..outcome import Outcome, refused  # noqa: F401  (callers import them from here too)
 from .models import Extension, Place, ReviewNote, Sanction, Substitution, Withdrawal
-from .stages import (CLOSED, DECLARATION, NAMES, STAGE_NAMES, SUBSTITUTIONS, StageInfo, closes_at,
+from .stages import (CLOSED, DECLARATION, NAMES, STAGE_NAMES, SUBSTITUTIONS, StageInfo, closes_at, stage_name,
                      may_edit_declarations, may_edit_names, stage_at)
 
 
@@ -41,8 +41,8 @@ def stage_of(delegation: Delegation, at: dt.datetime) -> StageInfo:
     return stage_at(definition_of(delegation.games).stages, at, extensions_of(delegation))
 
 
-def deadline_passed(stage: str, closes: dt.datetime | None) -> Violation:
-    zh, en = STAGE_NAMES[stage]
+def deadline_passed(stage: str, closes: dt.datetime | None, stages=None) -> Violation:
+    zh, en = stage_name(stages, stage) if stages is not None else STAGE_NAMES[stage]
     when = format_deadline(closes) if closes else ""
     return Violation("DEADLINE_PASSED",
                      f"{zh}已于 {when}（北京时间）截止，不能再提交或修改。如有特殊情况，请联系组委会申请延期。",
@@ -59,7 +59,7 @@ def change_window_closed(closes: dt.datetime | None) -> Violation:
 
 def _names_deadline_violation(delegation: Delegation) -> Violation:
     stages = definition_of(delegation.games).stages
-    return deadline_passed(NAMES, closes_at(stages, NAMES, extensions_of(delegation)))
+    return deadline_passed(NAMES, closes_at(stages, NAMES, extensions_of(delegation)), stages)
 
 
 # --- saving --------------------------------------------------------------------------------
@@ -116,7 +116,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     stages = definition_of(games).stages
     if before is not None and declared_before != declared_after and not may_edit_declarations(info, stages):
         closes = closes_at(stages, DECLARATION, extensions_of(d))
-        return Outcome(False, [deadline_passed(DECLARATION, closes)], status="refused", delegation=d)
+        return Outcome(False, [deadline_passed(DECLARATION, closes, stages)], status="refused", delegation=d)
     replaced = _athletes_replaced_after_submission(d, before, data, stages)
     if replaced:
         return refused(

@@ -18,6 +18,18 @@ STAGE_NAMES = {
     SUBSTITUTIONS: ("更换运动员（须组委会批准）", "Substitutions (with approval)"),
     CLOSED: ("报名已截止", "Closed"),
 }
+# A Games that takes names at once, with no declaration of events and numbers first, has
+# one entry stage: it is not a "second" one.
+ONE_STAGE_NAMES = ("报名", "Entries")
+
+
+def stage_name(stages, stage: str) -> tuple[str, str]:
+    """What the Games itself calls the stage (zh, en)."""
+    if stage == NAMES and getattr(stages, "declaration_closes", None) is None:
+        return ONE_STAGE_NAMES
+    return STAGE_NAMES[stage]
+
+
 _CLOSES = {DECLARATION: "declaration_closes", NAMES: "names_closes", SUBSTITUTIONS: "substitutions_closes"}
 
 

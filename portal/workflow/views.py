@@ -30,7 +30,7 @@ from ..sheets import csv_chunks, to_xlsx
 from . import export_jobs, exports, services  # noqa: F401  (export_jobs registers its job kind)
 from .counts import delegation_counts
 from .models import Place, Substitution
-from .stages import STAGE_NAMES, stage_at
+from .stages import stage_at, stage_name
 
 bp = Blueprint("organiser", __name__, url_prefix="/org")
 ORG = ("organiser", "admin")
@@ -60,8 +60,9 @@ class DecisionForm(FlaskForm):
 
 
 def _stage_label(games: Games, at):
-    info = stage_at(definition_of(games).stages, at)
-    return info, STAGE_NAMES[info.stage]
+    stages = definition_of(games).stages
+    info = stage_at(stages, at)
+    return info, stage_name(stages, info.stage)
 
 
 @bp.get("/")

@@ -42,8 +42,10 @@ def officials(ctx: CheckContext, rule) -> list[Violation]:
         tier.leaders and f"领队 {tier.leaders} 名", tier.coaches and f"教练 {tier.coaches} 名",
         tier.leader_coaches and f"领队兼教练 {tier.leader_coaches} 名") if x) or "无"
     allowed_en = ", ".join(x for x in (
-        tier.leaders and f"{tier.leaders} leader(s)", tier.coaches and f"{tier.coaches} coach(es)",
-        tier.leader_coaches and f"{tier.leader_coaches} leader-coach") if x) or "none"
+        tier.leaders and f"{tier.leaders} leader{'s' if tier.leaders != 1 else ''}",
+        tier.coaches and f"{tier.coaches} coach{'es' if tier.coaches != 1 else ''}",
+        tier.leader_coaches and f"{tier.leader_coaches} leader-coach{'es' if tier.leader_coaches != 1 else ''}") if x) \
+        or "none"
     problem = None
     if tier.leaders == 0 and tier.coaches == 0:
         if leaders and coaches:
@@ -61,7 +63,7 @@ def officials(ctx: CheckContext, rule) -> list[Violation]:
         "OFFICIALS_LIMIT",
         f"本单位{sport_zh}参加 {n} 个小项，可报{allowed_zh}；现报 {len(everyone)} 人（{names(ctx, everyone)}）："
         f"{problem[0]}。",
-        f"With {n} {sport_en} event(s) the unit may name {allowed_en}; it names {len(everyone)} "
+        f"With {n} {sport_en} event{'s' if n != 1 else ''} the unit may name {allowed_en}; it names {len(everyone)} "
         f"({names(ctx, everyone, 'en')}): {problem[1]}.",
         people=tuple(everyone))]
 

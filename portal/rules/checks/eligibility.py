@@ -17,6 +17,10 @@ def _allowed_text(ctx: CheckContext) -> tuple[str, str]:
     part = ctx.games.participation
     zh = [UNIT_KIND_NAMES[k][0] for k in part.unit_kinds]
     en = [UNIT_KIND_NAMES[k][1] for k in part.unit_kinds]
+    if part.invited:
+        name = part.invited_name
+        zh.append(name.zh if name else "受邀单位")
+        en.append(name.en if name else "the units invited")
     if part.open_units:
         zh.append("俱乐部、学校等单位")
         en.append("clubs, schools and other units")
@@ -34,9 +38,16 @@ def unit_eligible(ctx: CheckContext) -> list[Violation]:
     if isinstance(d.unit, str):
         if ctx.unit is None:
             return [schema_error("unit", f"未知的单位代码“{d.unit}”", f"unknown unit code {d.unit!r}")]
-        if ctx.unit.kind in part.unit_kinds:
+        if ctx.unit.kind in part.unit_kinds or d.unit in part.invited:
             return []
         who_zh, who_en = ctx.unit.name.zh, ctx.unit.name.en
+        if part.invited and not part.unit_kinds:
+            name = part.invited_name
+            return [Violation(
+                "UNIT_NOT_ELIGIBLE",
+                f"{who_zh}不在{title.zh}的{name.zh if name else '受邀单位'}名单中，不能报名。如有疑问，请联系组委会。",
+                f"{who_en} is not on the list of {name.en if name else 'units invited'} to {title.en}, and may not "
+                f"enter. Ask the organisers if this is unexpected.")]
     elif isinstance(d.unit, dict):
         if part.open_units:
             return []

@@ -100,6 +100,11 @@ def event_gender(ctx: CheckContext) -> list[Violation]:
                 hint_zh = f"（只有在 {rule.list} 国际棋联等级分 {rule.min_rating} 分以上的女棋手可参加男子项目）"
                 hint_en = (f" (only women rated {rule.min_rating} or more on the FIDE list of "
                            f"{rule.list} may enter men's events)")
+            elif any(event in events for events in ctx._crossing.values()):
+                crossing = [g for g, events in ctx._crossing.items() if event in events]
+                hint_zh = "（本项目另可由" + "、".join(GENDER[g][0] for g in crossing) + "选手报名）"
+                hint_en = " (it is also open to " + " and ".join(
+                    {"M": "men", "F": "women"}[g] for g in crossing) + ")"
             out.append(Violation(
                 "GENDER_NOT_ALLOWED",
                 f"{p.label} 的性别不符合{ctx.event_name(event)}的要求{hint_zh}。",
@@ -195,9 +200,10 @@ def exclusive(ctx: CheckContext, rule) -> list[Violation]:
             if not others:
                 continue
             label, ozh, oen = _double(ctx, ref, event, others)
+            said_zh = f"（{rule.says.zh}）" if rule.says else ""
             out.append(Violation(
                 "DOUBLE_ENTRY",
-                f"{label} 参加{ctx.event_name(event)}，该项目的选手不可兼项，但他还报了{ozh}。请只保留一项。",
+                f"{label} 参加{ctx.event_name(event)}，该项目的选手不可兼项{said_zh}，但他还报了{ozh}。请只保留一项。",
                 f"{label} plays {ctx.event_name(event, 'en')}, whose players may enter no other event, "
                 f"but is also entered in {oen}. Keep one.",
                 event=event, people=(ref,)))
@@ -212,10 +218,12 @@ def one_of(ctx: CheckContext, rule) -> list[Violation]:
         mine = [e for e in ctx.events_of[ref] if e in group]
         if len(mine) > 1:
             label, ozh, oen = _double(ctx, ref, mine[0], mine)
+            said_zh = f"{rule.says.zh}，" if rule.says else ""
+            said_en = f"{rule.says.en[0].upper()}{rule.says.en[1:]}: " if rule.says else ""
             out.append(Violation(
                 "DOUBLE_ENTRY",
-                f"{label} 同时报了{ozh}；选手不能跨年龄组或跨性别组报名，只能报其中一个组。",
-                f"{label} is entered in {oen}; a player may not cross age or gender groups. Keep one.",
+                f"{label} 同时报了{ozh}；{said_zh}这些项目每人只能报其中一项。",
+                f"{label} is entered in {oen}. {said_en}a player may enter only one of these events. Keep one.",
                 event=mine[1], people=(ref,)))
     return out
 

@@ -7,6 +7,16 @@ from ..engine import CheckContext, names, rule_check
 from ..violations import Violation
 
 G = {"M": ("男", "men"), "F": ("女", "women")}
+ONE = {"M": "man", "F": "woman"}
+
+
+def _of_gender(n: int, g: str) -> str:
+    """English count of a gender: "1 man", "3 women"."""
+    return f"{n} {ONE[g] if n == 1 else G[g][1]}"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _team_id(ctx, entry, lang="zh"):
@@ -39,7 +49,8 @@ def team_makeup(ctx: CheckContext, rule) -> list[Violation]:
             out.append(Violation(
                 "TEAM_LIMIT",
                 f"{ctx.event_name(event)}每单位只能报 {rule.max_teams} 支队，现报了 {len(teams)} 支。",
-                f"{ctx.event_name(event, 'en')} takes {rule.max_teams} team(s) per unit; {len(teams)} are entered.",
+                f"{ctx.event_name(event, 'en')} takes {_count(rule.max_teams, 'team', 'teams')} per unit; "
+                f"{len(teams)} are entered.",
                 event=event, people=tuple(ctx.entrants[event])))
         for entry in teams:
             out.extend(_one_team(ctx, rule, entry))
@@ -67,29 +78,32 @@ def _one_team(ctx: CheckContext, rule, entry) -> list[Violation]:
     if rule.starters is not None:
         counts = Counter(gender[r] for r in starters)
         want_zh = "、".join(f"{G[g][0]} {n} 人" for g, n in rule.starters.items())
-        want_en = ", ".join(f"{n} {G[g][1]}" for g, n in rule.starters.items())
+        want_en = ", ".join(_of_gender(n, g) for g, n in rule.starters.items())
         have_zh = "、".join(f"{G[g][0]} {counts.get(g, 0)} 人" for g in ("M", "F") if counts.get(g)) or "0 人"
-        have_en = ", ".join(f"{counts.get(g, 0)} {G[g][1]}" for g in ("M", "F") if counts.get(g)) or "none"
+        have_en = ", ".join(_of_gender(counts.get(g, 0), g) for g in ("M", "F") if counts.get(g)) or "none"
         if any(counts.get(g, 0) != rule.starters.get(g, 0) for g in ("M", "F")):
             bad(f"上场队员应为{want_zh}，现为{have_zh}。", f"starters must be {want_en}; they are {have_en}.",
                 starters)
     if rule.max_reserves is not None and len(reserves) > rule.max_reserves:
-        bad(f"替补最多 {rule.max_reserves} 人，现有 {len(reserves)} 人。",
-            f"at most {rule.max_reserves} reserve(s); there are {len(reserves)}.", reserves)
+        bad(f"替补最多 {rule.max_reserves} 人，现有 {len(reserves)} 人。" if rule.max_reserves
+            else f"本项目不设替补，现有替补 {len(reserves)} 人。",
+            f"at most {_count(rule.max_reserves, 'reserve', 'reserves')}; there are {len(reserves)}." if rule.max_reserves
+            else f"this event takes no reserves; there {'is' if len(reserves) == 1 else 'are'} {len(reserves)}.", reserves)
     if rule.max_reserves_by_gender is not None:
         counts = Counter(gender[r] for r in reserves)
         for g, n in counts.items():
             cap = rule.max_reserves_by_gender.get(g, 0)
             if g is not None and n > cap:
                 over = [r for r in reserves if gender[r] == g]
-                bad(f"{G[g][0]}替补最多 {cap} 人，现有 {n} 人。",
-                    f"at most {cap} reserve(s) among the {G[g][1]}; there are {n}.", over)
+                bad(f"{G[g][0]}替补最多 {cap} 人，现有 {n} 人。" if cap else f"不设{G[g][0]}替补，现有 {n} 人。",
+                    f"at most {_count(cap, 'reserve', 'reserves')} among the {G[g][1]}; there are {n}." if cap
+                    else f"no reserves among the {G[g][1]}; there {'is' if n == 1 else 'are'} {n}.", over)
     if rule.min_by_gender is not None:
         counts = Counter(gender[r] for r in refs)
         for g, n in rule.min_by_gender.items():
             if counts.get(g, 0) < n:
                 bad(f"须由男女选手共同组成，至少需要 {n} 名{G[g][0]}选手。",
-                    f"must include both genders: at least {n} of the {G[g][1]}.", refs)
+                    f"must include both genders: at least {_of_gender(n, g)}.", refs)
     if rule.members_entered_in is not None:
         for r in refs:
             individual = rule.members_entered_in.get(gender[r]) if gender[r] else None
@@ -140,7 +154,7 @@ def _board_order(ctx: CheckContext, rule, entry) -> list[Violation]:
     missing = [b for b in range(1, rule.boards + 1) if b not in by_board]
     if missing and not no_board:
         bad(f"缺少第 {'、'.join(map(str, missing))} 台。",
-            f"board(s) {', '.join(map(str, missing))} missing.", [])
+            f"{'board' if len(missing) == 1 else 'boards'} {', '.join(map(str, missing))} missing.", [])
     # A pinned board is played by that gender, and that gender plays only its pinned boards
     # (gomoku.XT: "女子选手均为第4台").
     for board, g in rule.board_gender.items():

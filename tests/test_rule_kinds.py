@@ -1,0 +1,212 @@
+"""Rule kinds that the four regulations did not need (issue 22), each tried on wording of
+real Chinese mind-sports regulations: a bridge event of a national mind sports Games, a
+national xiangqi championship for university staff, an invitational regional tournament.
+The Games here are written as fixtures are; the engine is the pure one."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from builders import doc, individual, person
+from conftest import codes
+from portal.rules import GamesDefinition, check_delegation, parse_document
+from portal.rules.definition import UnitInfo
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+AT = dt.datetime(2026, 6, 1, tzinfo=CHINA)
+UNITS = {"zhejiang": UnitInfo(code="zhejiang", kind="province", name={"zh": "浙江省", "en": "Zhejiang"}),
+         "dalian": UnitInfo(code="dalian", kind="city", name={"zh": "大连市", "en": "Dalian"}),
+         "huochetou": UnitInfo(code="huochetou", kind="industry", name={"zh": "火车头体协", "en": "Locomotive"})}
+
+
+def games(rules, events=None, participation=None, **extra) -> GamesDefinition:
+    data = {"slug": "test-games", "series": "test", "edition": 1, "name": {"zh": "测试赛", "en": "Test Games"},
+            "dates": {"start": "2026-08-20", "end": "2026-08-25"},
+            "participation": participation or {"unit_kinds": ["province", "city", "industry"]},
+            "sports": [{"code": "bridge", "name": {"zh": "桥牌", "en": "Bridge"}},
+                       {"code": "xiangqi", "name": {"zh": "象棋", "en": "Xiangqi"}}],
+            "events": events or [
+                {"code": "bridge.MT", "sport": "bridge", "gender": "M", "kind": "team", "name": {"zh": "男子团体", "en": "Men's teams"}},
+                {"code": "bridge.OP", "sport": "bridge", "gender": "X", "kind": "team", "name": {"zh": "公开双人", "en": "Open pairs"}},
+                {"code": "xiangqi.MI", "sport": "xiangqi", "gender": "M", "kind": "individual", "name": {"zh": "男子个人", "en": "Men's individual"}},
+                {"code": "xiangqi.WI", "sport": "xiangqi", "gender": "F", "kind": "individual", "name": {"zh": "女子个人", "en": "Women's individual"}},
+                {"code": "xiangqi.T", "sport": "xiangqi", "gender": "X", "kind": "team", "name": {"zh": "团体", "en": "Teams"}}],
+            "rules": rules, **extra}
+    return GamesDefinition.model_validate(data)
+
+
+def judge(definition, document, at=AT):
+    parsed, problems = parse_document(document)
+    assert parsed is not None, problems
+    return [v for v in check_delegation(definition, parsed, at=at, unit=UNITS.get(parsed.unit_code))
+            if v.code != "SCHEMA_INVALID" or "games" not in (v.path or "")]
+
+
+def team_of(event, refs, label="A"):
+    return {"event": event, "team": label, "lineup": [{"person": r} for r in refs]}
+
+
+def players(n, gender="M", born="1980-01-01", prefix="p"):
+    return [person(f"{prefix}{i}", gender, born) for i in range(1, n + 1)]
+
+
+def d(people, entries, unit="zhejiang", **kw):
+    out = doc("test-games", unit=unit, people=people, entries=entries, declarations=[], **kw)
+    return out
+
+
+def test_a_mens_team_of_four_to_six_players_women_may_play():
+    """桥牌: 男子团体赛每队由4至6名运动员组成（女运动员可参加男子团体赛）。"""
+    g = games([{"kind": "team_size", "events": ["bridge.MT"], "min": 4, "max": 6},
+               {"kind": "cross_gender", "gender": "F", "events": ["bridge.MT", "xiangqi.MI"]}])
+    four = players(3) + players(1, "F", prefix="w")
+    assert codes(judge(g, d(four, [team_of("bridge.MT", [p["ref"] for p in four])]))) == []
+    three = players(3)
+    [v] = judge(g, d(three, [team_of("bridge.MT", ["p1", "p2", "p3"])]))
+    assert v.code == "TEAM_SIZE" and "4 至 6 人" in v.zh and "4 to 6 players" in v.en and "台" not in v.zh
+    seven = players(7)
+    assert codes(judge(g, d(seven, [team_of("bridge.MT", [p["ref"] for p in seven])]))) == ["TEAM_SIZE"]
+
+
+def test_a_pair_of_two_any_gender():
+    """公开双人赛每对2人，男女不限。"""
+    g = games([{"kind": "team_size", "events": ["bridge.OP"], "min": 2, "max": 2}])
+    pair = players(1) + players(1, "F", prefix="w")
+    assert judge(g, d(pair, [team_of("bridge.OP", ["p1", "w1"])])) == []
+    [v] = judge(g, d(players(3), [team_of("bridge.OP", ["p1", "p2", "p3"])]))
+    assert v.code == "TEAM_SIZE" and "2 人" in v.zh and "2 players" in v.en
+
+
+def test_women_may_enter_mens_events_men_may_not_enter_womens():
+    """象棋: 女子棋手可报名参加男子组比赛，男子棋手不得报名参加女子组比赛。"""
+    g = games([{"kind": "cross_gender", "gender": "F", "events": ["xiangqi.MI"]}])
+    w = players(1, "F", prefix="w")
+    assert judge(g, d(w, [individual("xiangqi.MI", "w1")])) == []
+    [v] = judge(g, d(players(1), [individual("xiangqi.WI", "p1")]))
+    assert v.code == "GENDER_NOT_ALLOWED"
+    assert g.events[2].gender == "M"  # the event keeps its label
+
+
+def test_youth_events_for_provinces_only_and_an_invitation_list():
+    """青少年组限各省、自治区、直辖市报名; 特邀：浙江省、大连市及赞助单位火车头体协。"""
+    g = games([{"kind": "event_units", "events": ["xiangqi.T"], "unit_kinds": ["province"]}])
+    team = team_of("xiangqi.T", ["p1", "p2", "p3"])
+    assert judge(g, d(players(3), [team])) == []
+    [v] = judge(g, d(players(3), [team], unit="dalian"))
+    assert v.code == "UNIT_NOT_ELIGIBLE" and "大连市" in v.zh and "省、自治区、直辖市" in v.zh
+    invited = games([], participation={"invited": ["zhejiang", "huochetou"],
+                                       "invited_name": {"zh": "特邀单位", "en": "invited units"}})
+    assert judge(invited, d(players(1), [individual("xiangqi.MI", "p1")], unit="huochetou")) == []
+    [v] = judge(invited, d(players(1), [individual("xiangqi.MI", "p1")], unit="dalian"))
+    assert v.code == "UNIT_NOT_ELIGIBLE" and "大连市不在测试赛的特邀单位名单中" in v.zh and "dalian" not in v.zh
+
+
+def test_at_least_four_athletes_per_team():
+    """每队至少报运动员4名。"""
+    g = games([{"kind": "entry_minimum", "events": ["xiangqi.T"], "per": "team", "min": 4}])
+    [v] = judge(g, d(players(3), [team_of("xiangqi.T", ["p1", "p2", "p3"])]))
+    assert v.code == "ENTRY_MINIMUM" and "至少须有运动员 4 人" in v.zh and "at least 4 players" in v.en
+    assert judge(g, d(players(4), [team_of("xiangqi.T", ["p1", "p2", "p3", "p4"])])) == []
+
+
+def test_the_team_event_is_compulsory():
+    """各单位必须报名参加团体赛。"""
+    g = games([{"kind": "compulsory", "events": ["xiangqi.T"]}])
+    [v] = judge(g, d(players(1), [individual("xiangqi.MI", "p1")]))
+    assert v.code == "ENTRY_REQUIRES" and "必报项目" in v.zh
+    assert judge(g, d(players(3), [team_of("xiangqi.T", ["p1", "p2", "p3"])])) == []
+
+
+def test_three_more_individual_players_only_alongside_a_team():
+    """个人赛每单位可报2人；报名团体赛的单位，个人赛可增报3人。"""
+    g = games([{"kind": "quota", "events": ["xiangqi.MI"], "max": 5},
+               {"kind": "entry_requires", "events": ["xiangqi.MI"], "requires": ["xiangqi.T"], "beyond": 2}])
+    three = players(3)
+    [v] = judge(g, d(three, [individual("xiangqi.MI", "p1", "p2", "p3")]))
+    assert v.code == "ENTRY_REQUIRES" and "超过 2 人" in v.zh
+    five = players(5)
+    ok = d(five, [individual("xiangqi.MI", "p1", "p2", "p3", "p4", "p5"), team_of("xiangqi.T", ["p1", "p2", "p3"])])
+    assert judge(g, ok) == []
+
+
+def test_one_leader_or_coach_per_six_athletes():
+    """每6名运动员可报领队或教练1名。"""
+    g = games([{"kind": "officials_ratio", "roles": ["leader", "coach"], "per_athletes": 6, "rounding": "down"}])
+    seven = players(7)
+    officials = [person("o1", "M", "1970-01-01"), person("o2", "F", "1971-01-01")]
+    document = d(seven + officials, [individual("xiangqi.MI", *[p["ref"] for p in seven])],
+                 officials=[{"person": "o1", "role": "leader"}, {"person": "o2", "role": "coach"}])
+    [v] = judge(g, document)
+    assert v.code == "OFFICIALS_LIMIT" and "每 6 名运动员可报 1 人" in v.zh and "at most 1" in v.en
+    twelve = players(12)
+    document = d(twelve + officials, [individual("xiangqi.MI", *[p["ref"] for p in twelve])],
+                 officials=[{"person": "o1", "role": "leader"}, {"person": "o2", "role": "coach"}])
+    assert judge(g, document) == []
+
+
+def test_entrants_over_70_come_with_a_family_member():
+    """年满70周岁的参赛者须有家属陪同。"""
+    g = games([{"kind": "companion_required", "min_age": 70}])
+    old = person("p1", "M", "1955-03-01")
+    [v] = judge(g, d([old], [individual("xiangqi.MI", "p1")]))
+    assert v.code == "COMPANION_REQUIRED" and "71 岁" in v.zh
+    son = person("c1", "M", "1985-01-01")
+    document = d([old, son], [individual("xiangqi.MI", "p1")], companions=[{"person": "c1", "accompanies": "p1"}])
+    assert judge(g, document) == []
+    young = person("p2", "M", "1957-09-01")  # 68 on the first day
+    assert judge(g, d([young], [individual("xiangqi.MI", "p2")])) == []
+
+
+def test_a_new_kind_needs_its_parameters_and_names_its_events():
+    from pydantic import ValidationError
+    with pytest.raises(ValidationError):
+        games([{"kind": "team_size", "events": ["bridge.MT"]}])  # neither min nor max
+    with pytest.raises(ValidationError):
+        games([{"kind": "entry_requires", "events": ["xiangqi.MI"], "requires": ["xiangqi.NOPE"]}])
+    with pytest.raises(ValidationError):
+        games([{"kind": "team_size", "events": ["bridge.MT"], "min": 4, "boards": 4}])  # a key no kind reads
+
+
+def test_a_bad_fixture_is_refused_in_words_every_problem_with_its_path(tmp_path):
+    import yaml
+    from portal.config import FIXTURES
+    from portal.games.services import FixtureError, read_fixture
+    data = yaml.safe_load((FIXTURES / "games" / "nmsg-2019.yaml").read_text(encoding="utf-8"))
+    data["rules"].append({"kind": "quotas", "events": ["chess.MI"], "max": 1})
+    data["rules"][3]["maxx"] = 3
+    data["awards"][0]["by_entrants"][0]["places"] = "six"
+    bad = tmp_path / "next-year.yaml"
+    bad.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(FixtureError) as caught:
+        read_fixture(bad)
+    text = str(caught.value)
+    assert "rules[3].maxx: 没有这一项" in text and "unknown key 'maxx'" in text
+    assert "rules[18]: 未知的种类“quotas”" in text and "awards[0].by_entrants[0].places: 应为整数" in text
+    assert "Input tag" not in text and "does not match" not in text  # never pydantic's own words
+    assert str(bad) in text
+
+
+def test_deadline_passed_names_the_stage_the_games_has():
+    """A Games that takes names at once has one entry stage, not a "second" one."""
+    from portal.rules.definition import Stages
+    from portal.workflow.services import deadline_passed
+    from portal.workflow.stages import DECLARATION, NAMES
+    closes = dt.datetime(2026, 8, 1, tzinfo=CHINA)
+    one = Stages(names_closes=closes)
+    v = deadline_passed(NAMES, closes, one)
+    assert v.zh.startswith("报名已于") and "第二次" not in v.zh and v.en.startswith("The entries stage")
+    two = Stages(declaration_closes=closes - dt.timedelta(days=60), names_closes=closes)
+    assert deadline_passed(NAMES, closes, two).zh.startswith("第二次报名")
+    assert deadline_passed(DECLARATION, closes, two).zh.startswith("第一次报名")
+
+
+def test_english_counts_read_as_english():
+    """"1 man", not "1 men"; no "at most 0 reserve(s)"."""
+    g = games([{"kind": "team_makeup", "events": ["xiangqi.T"], "starters": {"M": 2, "F": 1}, "max_reserves": 0}])
+    three = players(3)
+    document = d(three + [person("r1", "M", "1980-01-01")],
+                 [{"event": "xiangqi.T", "team": "A", "lineup": [{"person": "p1"}, {"person": "p2"}, {"person": "p3"},
+                                                                  {"person": "r1", "reserve": True}]}])
+    texts = " ".join(v.en for v in judge(g, document))
+    assert "1 woman" in texts and "(s)" not in texts and "at most 0" not in texts and "takes no reserves" in texts
