@@ -72,6 +72,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .api.views import bp as api_bp
     from .cli import register_cli
     from .delegations.views import bp as workspace_bp
+    from .games.views import bp as games_bp
     from .jobs.views import bp as jobs_bp
     from .results.views import bp as results_bp
     from .venue.views import bp as venue_bp
@@ -86,7 +87,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .gc_tuning import init_gc_tuning
     init_gc_tuning(app)
     for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp, registration_bp,
-                      jobs_bp, results_bp, venue_bp):
+                      jobs_bp, results_bp, venue_bp, games_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
     from .retention import purge_pending

@@ -33,6 +33,20 @@ def people(app, db):
              doc("nmsg-2019", unit="hainan", people=[person("p1", year=2019, unit="hainan", name="林峰")],
                  entries=[individual("chess.MI", "p1")]), Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
     db.session.commit()
+    # An approved delegation with results entered: the results pages in their fullest state.
+    from portal.results.entrants import players
+    from portal.results.services import Line, enter_results
+    from portal.workflow.services import approve, import_document
+    out = import_document(find_games("nmsg-2019"), doc(
+        "nmsg-2019", unit="guangdong", people=[person("p1", year=2019, unit="guangdong", name="黄一"),
+                                               person("p2", year=2019, unit="guangdong", name="黄二")],
+        entries=[individual("chess.MI", "p1", "p2")]), dt.datetime(2019, 5, 1, tzinfo=CHINA), Actor("t"))
+    assert out.ok, out.violations
+    assert approve(out.delegation, Actor("t"), dt.datetime(2019, 8, 2, tzinfo=CHINA)).ok
+    db.session.commit()
+    listed, _left = players(find_games("nmsg-2019"), "chess.MI")
+    assert enter_results(find_games("nmsg-2019"), "chess.MI",
+                         [Line(i, key=p.key, place=i, name=p.name) for i, p in enumerate(listed, start=1)], Actor("t")) == []
     create_account("a11y-l", "领队", "leader", Actor("t"), delegation=d, password="yellow-mountain-pine-19")
     create_account("a11y-o", "组委会", "organiser", Actor("t"), password="yellow-mountain-pine-19")
     create_account("a11y-a", "财务", "accountant", Actor("t"), password="yellow-mountain-pine-19")
@@ -45,7 +59,8 @@ PAGES = {
     "a11y-o": ["/org/", "/org/games/nmsg-2019", "/org/queue", "/org/d/{d}", "/org/audit", "/org/accounts",
                "/org/accounts/bulk", "/org/games/nmsg-2019/results", "/org/games/nmsg-2019/draw",
                "/org/games/nmsg-2019/cards", "/org/scan", "/org/scan?code=hainan", "/org/games/nmsg-2019/checkin",
-               "/org/games/youth-gomoku-2015/meeting"],
+               "/org/games/youth-gomoku-2015/meeting", "/org/games/nmsg-2019/results/chess.MI",
+               "/org/games/nmsg-2019/draw?event=chess.MI", "/org/units"],
     "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
 }
 

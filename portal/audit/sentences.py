@@ -36,6 +36,7 @@ VERBS = {
     "bank.unmatch": ("撤销了一笔到账与{unit}的手工匹配", "undid a manual match of a payment to {unit}"),
     "bank.duplicate": ("确认一笔到账为重复", "confirmed a bank line as a duplicate"),
     "bank.not_duplicate": ("确认一笔到账不是重复", "confirmed a bank line as a payment of its own"),
+    "unit.save": ("保存了参赛单位 {key}", "saved the unit {key}"),
     "identity.held_elsewhere": ("为{unit}保存的 {key} 的证件号码已在本届比赛的另一代表团登记",
                                 "saved {key} for {unit}, whose ID number another delegation of these Games holds"),
     "personal_data.view": ("查看了 {key} 的个人信息", "looked at {key}'s personal data"),
@@ -64,6 +65,7 @@ ACTION_LABELS = {
     "personal_data.download": ("下载证件材料", "document downloaded"),
     "personal_data.export": ("导出个人信息", "personal data exported"),
     "identity.held_elsewhere": ("证件号码与其他代表团重复", "ID number held by another delegation"),
+    "unit.save": ("保存参赛单位", "unit saved"),
 }
 
 

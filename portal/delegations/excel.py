@@ -12,8 +12,8 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from ..rules.definition import GamesDefinition
-from ..rules.document import DOCUMENTS, FORMAT, ID_TYPES, OFFICIAL_ROLES, STAFF_ROLES
+from ..rules.definition import GamesDefinition, document_names, id_type_names
+from ..rules.document import FORMAT, OFFICIAL_ROLES, STAFF_ROLES
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_UNPACKED = 60 * 1024 * 1024
@@ -23,7 +23,8 @@ MAX_ROWS = 5000
 PEOPLE = ("人员", [("ref", "编号 ref"), ("name", "姓名 name"), ("gender", "性别 gender (M/F)"),
                   ("birth_date", "出生日期 birth_date"), ("id_type", "证件类型 id_type"),
                   ("id_number", "证件号码 id_number"), ("reg_unit", "注册单位 registration unit"),
-                  ("reg_year", "注册年度 registration year"), ("uni_code", "高校代码 university code"),
+                  ("reg_year", "注册年度 registration year"), ("reg_date", "注册日期 registration date"),
+                  ("uni_code", "高校代码 university code"),
                   ("full_time", "全日制 full_time (是/否)"), ("graduation", "毕业日期 graduation_date"),
                   ("rating", "等级分 FIDE rating"), ("rating_list", "等级分日期 rating list"),
                   ("club", "俱乐部 club"), ("documents", "材料 documents")])
@@ -35,6 +36,8 @@ ROLES = ("官员与随队", [("section", "类别 section"), ("person", "人员�
                       ("sport", "大项 sport"), ("accompanies", "陪同对象 accompanies")])
 SECTIONS = {"官员": "officials", "officials": "officials", "团部": "staff", "staff": "staff",
             "随队": "companions", "companions": "companions"}
+# Columns added after forms were already out: a form without them still reads.
+OPTIONAL_COLUMNS = {"reg_date"}
 YES = {"是", "y", "yes", "true", "1", "√", "x"}
 NO = {"否", "n", "no", "false", "0", ""}
 HEAD = Font(bold=True, color="FFFFFF")
@@ -98,8 +101,10 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
     codes = wb.create_sheet("代码")
     codes.append(["event", "项目", "gender", "id_type", "official_role", "staff_role", "section", "document", "sport"])
     events = [e.code for e in definition.events]
-    columns = [events, [e.name.zh for e in definition.events], ["M", "F"], list(ID_TYPES), list(OFFICIAL_ROLES),
-               list(STAFF_ROLES), ["官员", "团部", "随队"], list(DOCUMENTS), [s.code for s in definition.sports]]
+    id_types = list(id_type_names(definition))
+    columns = [events, [e.name.zh for e in definition.events], ["M", "F"], id_types, list(OFFICIAL_ROLES),
+               list(STAFF_ROLES), ["官员", "团部", "随队"], list(document_names(definition)),
+               [s.code for s in definition.sports]]
     for i in range(max(len(c) for c in columns)):
         codes.append([c[i] if i < len(c) else None for c in columns])
     codes.sheet_state = "hidden"
@@ -111,7 +116,7 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
     people = _sheet(wb, PEOPLE[0], PEOPLE[1], [
         [p["ref"], p.get("name"), p.get("gender"), p.get("birth_date"), p.get("id_type"), p.get("id_number"),
          (p.get("registration") or {}).get("unit"), (p.get("registration") or {}).get("year"),
-         (p.get("university") or {}).get("code"),
+         (p.get("registration") or {}).get("date"), (p.get("university") or {}).get("code"),
          None if not p.get("university") else ("是" if p["university"].get("full_time") else "否"),
          (p.get("university") or {}).get("graduation_date"), (p.get("fide_rating") or {}).get("value"),
          (p.get("fide_rating") or {}).get("list"), p.get("club"), ",".join(p.get("documents") or [])]
@@ -121,7 +126,7 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
     for row in range(2, people.max_row + 1):
         people.cell(row=row, column=6).number_format = "@"
     _list_validation(people, rng("C", 3), 3, "M 或 F")
-    _list_validation(people, rng("D", len(ID_TYPES) + 1), 5, "见下拉列表")
+    _list_validation(people, rng("D", len(id_types) + 1), 5, "见下拉列表")
 
     decl = _sheet(wb, DECLARATIONS[0], DECLARATIONS[1],
                   [[x["event"], next((e.name.zh for e in definition.events if e.code == x["event"]), ""), x["count"]]
@@ -194,6 +199,8 @@ def _rows(wb, sheet, columns, problems):
                 else:
                     short = label.split(" ")[0]
                     match = next((i for i, lab in enumerate(labels) if lab.split(" ")[0] == short), None)
+                    if match is None and key in OPTIONAL_COLUMNS:
+                        continue
                     if match is None:
                         problems.append((f"{title}!{get_column_letter(len(labels) + 1)}1",
                                          f"缺少列“{label}” / missing column {label!r}"))
@@ -202,7 +209,7 @@ def _rows(wb, sheet, columns, problems):
             continue
         if all(c is None or (isinstance(c, str) and not c.strip()) for c in row):
             continue
-        values = {k: (row[i] if i < len(row) else None) for k, i in header.items()}
+        values = {k: (row[header[k]] if k in header and header[k] < len(row) else None) for k, _label in cols}
         out.append((r, values, {k: get_column_letter(i + 1) for k, i in header.items()}))
     return out
 
@@ -288,21 +295,23 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
             problems.append((where(s, cols["gender"], r), f"性别“{gender}”应为 M 或 F / gender must be M or F"))
             gender = None
         id_type = _text(v["id_type"])
-        if id_type is not None and id_type not in ID_TYPES:
+        if id_type is not None and id_type not in id_type_names(definition):
             problems.append((where(s, cols["id_type"], r), f"证件类型“{id_type}”无效 / unknown id_type {id_type!r}"))
         docs = [d.strip() for d in (_text(v["documents"]) or "").replace("，", ",").split(",") if d.strip()]
+        known = document_names(definition)
         for d in docs:
-            if d not in DOCUMENTS:
+            if d not in known:
                 problems.append((where(s, cols["documents"], r), f"未知的材料“{d}” / unknown document {d!r}"))
         p = {"ref": ref, "name": _text(v["name"]), "gender": gender,
              "birth_date": date(v["birth_date"], s, cols["birth_date"], r),
              "id_type": id_type, "id_number": _text(number),
-             "club": _text(v["club"]), "documents": [d for d in docs if d in DOCUMENTS]}
+             "club": _text(v["club"]), "documents": [d for d in docs if d in known]}
         if not p["name"]:
             problems.append((where(s, cols["name"], r), "缺少姓名 / missing name"))
         reg_unit, reg_year = _text(v["reg_unit"]), integer(v["reg_year"], s, cols["reg_year"], r)
-        p["registration"] = {"unit": reg_unit.lower() if reg_unit else None, "year": reg_year} \
-            if reg_unit or reg_year else None
+        reg_date = date(v["reg_date"], s, cols.get("reg_date", "?"), r) if v.get("reg_date") is not None else None
+        p["registration"] = {"unit": reg_unit.lower() if reg_unit else None, "year": reg_year,
+                             **({"date": reg_date} if reg_date else {})} if reg_unit or reg_year or reg_date else None
         if _text(v["uni_code"]):
             p["university"] = {"code": _text(v["uni_code"]),
                                "full_time": yesno(v["full_time"], s, cols["full_time"], r),

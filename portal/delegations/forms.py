@@ -29,6 +29,7 @@ class PersonForm(VersionedForm):
     birth_date = DateField(_l("出生日期"), validators=[Optional()])
     registration_unit = StringField(_l("注册单位代码"), validators=[Optional(), Length(max=40)])
     registration_year = IntegerField(_l("注册年度"), validators=[Optional(), NumberRange(1990, 2100)])
+    registration_date = DateField(_l("注册日期"), validators=[Optional()])
     university_code = StringField(_l("高校代码"), validators=[Optional(), Length(max=10)])
     full_time = BooleanField(_l("全日制在读"))
     graduation_date = DateField(_l("预计毕业日期"), validators=[Optional()])
@@ -50,9 +51,11 @@ class PersonForm(VersionedForm):
         birth = self.birth_date.data or (parsed.birth_date if parsed else None)
         person["gender"] = gender
         person["birth_date"] = birth.isoformat() if birth else None
-        if self.registration_unit.data or self.registration_year.data:
+        if self.registration_unit.data or self.registration_year.data or self.registration_date.data:
             person["registration"] = {"unit": (self.registration_unit.data or "").strip().lower() or None,
                                       "year": self.registration_year.data}
+            if self.registration_date.data:
+                person["registration"]["date"] = self.registration_date.data.isoformat()
         else:
             person["registration"] = None
         if self.university_code.data:

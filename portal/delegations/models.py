@@ -84,6 +84,7 @@ class Person(db.Model):
     id_number: Mapped[str | None] = mapped_column(String(40))
     registration_unit: Mapped[str | None] = mapped_column(String(40))
     registration_year: Mapped[int | None]
+    registration_date: Mapped[dt.date | None]  # when the registration was made, where a regulation dates it
     university_code: Mapped[str | None] = mapped_column(String(10))
     full_time: Mapped[bool | None]
     graduation_date: Mapped[dt.date | None]

@@ -266,8 +266,9 @@ def _document_of(delegation, person_rows, entry_rows, members, declaration_rows,
         people.append({
             "ref": p["ref"], "name": p["name"], "gender": p["gender"], "birth_date": iso(p["birth_date"]),
             "id_type": p["id_type"], "id_number": p["id_number"],
-            "registration": ({"unit": p["registration_unit"], "year": p["registration_year"]}
-                             if p["registration_unit"] or p["registration_year"] else None),
+            "registration": ({"unit": p["registration_unit"], "year": p["registration_year"],
+                              **({"date": iso(p["registration_date"])} if p["registration_date"] else {})}
+                             if p["registration_unit"] or p["registration_year"] or p["registration_date"] else None),
             "university": ({"code": p["university_code"], "full_time": p["full_time"],
                             "graduation_date": iso(p["graduation_date"])} if p["has_university"] else None),
             "fide_rating": ({"value": p["fide_rating"], "list": iso(p["fide_list"])}

@@ -18,7 +18,7 @@ from .models import (Companion, Declaration, Delegation, Entry, EntryMember, Off
 from .revision import raise_content_rev
 
 PERSON_FIELDS = ("position", "name", "gender", "birth_date", "id_type", "id_number", "registration_unit",
-                 "registration_year", "university_code", "full_time", "graduation_date", "fide_rating",
+                 "registration_year", "registration_date", "university_code", "full_time", "graduation_date", "fide_rating",
                  "fide_list", "documents", "club", "has_university")
 CHILD_MODELS = (Person, Declaration, Entry, EntryMember, Official, StaffMember, Companion)
 
@@ -63,6 +63,7 @@ def _person_row(i: int, p) -> dict:
     return {"position": i, "name": p.name or p.ref, "gender": p.gender, "birth_date": p.birth_date,
             "id_type": p.id_type, "id_number": normalise(p.id_number) if p.id_number else None,
             "registration_unit": p.registration_unit, "registration_year": p.registration_year,
+            "registration_date": p.registration_date,
             "university_code": p.university_code, "full_time": p.full_time,
             "graduation_date": p.graduation_date, "fide_rating": p.fide_rating, "fide_list": p.fide_list,
             "documents": sorted(p.documents), "club": p.club, "has_university": bool(p.has_university)}

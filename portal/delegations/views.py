@@ -5,12 +5,14 @@ Views are thin: load (the access decorator), build the new document with `edit`,
 workflow service, redirect or re-render with what was typed."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import secrets
 from functools import cached_property
 from collections import Counter
 
+from .names import document_names_of
 from ..web import is_en, outcome_text
 from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request, send_file,
                    session, url_for)
@@ -384,6 +386,7 @@ def _fill_form(form: PersonForm, p: dict):
     form.birth_date.data = _dt.date.fromisoformat(p["birth_date"]) if p.get("birth_date") else None
     reg = p.get("registration") or {}
     form.registration_unit.data, form.registration_year.data = reg.get("unit"), reg.get("year")
+    form.registration_date.data = dt.date.fromisoformat(reg["date"]) if reg.get("date") else None
     uni = p.get("university") or {}
     form.university_code.data, form.full_time.data = uni.get("code"), bool(uni.get("full_time"))
     form.graduation_date.data = _dt.date.fromisoformat(uni["graduation_date"]) if uni.get("graduation_date") else None
@@ -401,7 +404,7 @@ def person(d, ref):
     existing = ws.people.get(ref) if ref else None
     if ref and existing is None:
         abort(404)
-    form = PersonForm()
+    form = _person_form(ws.definition)
     if request.method == "GET":
         form.version.data = d.version
         if existing:
@@ -437,11 +440,27 @@ def person(d, ref):
                         form.birth_date.errors.append(v.zh)
     files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
                                                           UploadedFile.person_ref == ref)).all() if ref else []
-    upload = UploadForm()
+    upload = _upload_form(ws)
     upload.version.data = d.version
-    from .forms import DOCUMENT_KINDS
+    names = document_names_of(ws.definition)
     return _render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files,
-                   upload=upload, document_names={k: str(v) for k, v in DOCUMENT_KINDS})
+                   upload=upload, document_names={k: (en if is_en() else zh) for k, (zh, en) in names.items()})
+
+
+def _person_form(definition, **kw) -> PersonForm:
+    """The person form, its identity documents the portal's and those the regulation adds."""
+    form = PersonForm(**kw)
+    extra = [(k.code, k.name.en if is_en() else k.name.zh) for k in definition.id_types]
+    if extra:
+        form.id_type.choices = list(form.id_type.choices) + extra
+    return form
+
+
+def _upload_form(ws) -> UploadForm:
+    """The document upload, its kinds the portal's and those the regulation adds."""
+    form = UploadForm()
+    form.kind.choices = [(k, en if is_en() else zh) for k, (zh, en) in document_names_of(ws.definition).items()]
+    return form
 
 
 @bp.post("/<int:delegation_id>/people/<ref>/delete")
@@ -466,7 +485,7 @@ def upload_document(d, ref):
     ws = Workspace(d)
     if ref not in ws.people:
         abort(404)
-    form = UploadForm()
+    form = _upload_form(ws)
     if not form.validate_on_submit():
         flash("；".join(str(e) for errs in form.errors.values() for e in errs), "error")
         return redirect(url_for(".person", delegation_id=d.id, ref=ref))
@@ -795,7 +814,7 @@ def substitutions(d):
     athletes = [r for r in ws.people if r in entered]
     form.out_ref.choices = [(r, ws.people[r]["name"]) for r in athletes]
     form.in_ref.choices = [("", _("（新人员，填写下方信息）"))] + [(r, p["name"]) for r, p in ws.people.items()]
-    person_form = PersonForm(prefix="new")
+    person_form = _person_form(ws.definition, prefix="new")
     if request.method == "POST" and current_user.role in ("leader",) + EDITORS:
         if form.validate_on_submit():
             if form.in_ref.data:

@@ -179,6 +179,7 @@ def _load_games(slug_or_path: str) -> Games:
         raise FixtureError(path, "slug", f"{definition.slug!r} differs from the file name {path.stem!r}")
     if db.session.scalar(select(Unit.id).limit(1)) is None:
         _load_units()
+    _load_fixture_units(path, definition)
     games = db.session.scalar(select(Games).where(Games.slug == definition.slug))
     if games is None:
         games = Games(slug=definition.slug)
@@ -208,6 +209,27 @@ def _load_games(slug_or_path: str) -> Games:
     db.session.commit()
     _definitions.pop(definition.slug, None)
     return games
+
+
+def _load_fixture_units(path, definition) -> None:
+    """The units a Games' fixture adds; a code of the national list is refused (a Games may
+    not change another's provinces)."""
+    if not definition.units:
+        return
+    national = {u["code"] for u in yaml.safe_load((FIXTURES / "units.yaml").read_text(encoding="utf-8"))["units"]}
+    existing = {u.code: u for u in db.session.scalars(select(Unit).where(
+        Unit.code.in_([u.code for u in definition.units])))}
+    for i, info in enumerate(definition.units):
+        if info.code in national:
+            raise FixtureError(path, f"units[{i}].code",
+                               f"“{info.code}”已是全国单位名单中的代码，请另取一个 / {info.code!r} is a code of the "
+                               f"national list of units: choose another")
+        row = existing.get(info.code) or Unit(code=info.code)
+        row.kind, row.name_zh, row.name_en = info.kind, info.name.zh, info.name.en
+        row.province_code, row.city = info.province_code, info.city
+        row.governing_bodies = list(info.governing_bodies)
+        row.universities = list(info.universities)
+        db.session.add(row)
 
 
 def all_fixture_slugs() -> list[str]:

@@ -118,6 +118,7 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
         # from the wait list; a wait-listed entrant owes (and forfeits) nothing.
         entrants = 0
     out = _entry_fees(definition, len(athletes), entrants, len(team_groups))
+    out.update(_daily_fees(definition, doc, len(athletes)))
     rates = {r.code: r for r in definition.rooms}
     rows = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id,
                                                         RoomRequest.status == "allocated")).all()
@@ -137,6 +138,26 @@ def _entry_fees(definition, athletes: int, entrants: int, team_groups: int) -> d
         qty = {"athlete": athletes, "entrant": entrants, "team_group": team_groups, "delegation": 1}.get(fee.per)
         if qty is not None:
             out[fee.code] = (qty, fee.amount, fee.name.zh)
+    return out
+
+
+def _daily_fees(definition, doc: dict, athletes: int) -> dict[str, tuple[int, Decimal, str]]:
+    """participant_day fees: everyone of the delegation for each day, the staff beyond the
+    allowance (总则 七(二)) at the fee's `amount_beyond`, as a line of their own."""
+    from ..rules.checks.delegation import staff_beyond_allowance
+    out = {}
+    fees = [f for f in definition.money.fees if f.per == "participant_day"]
+    if not fees:
+        return out
+    people = len(doc.get("people") or [])
+    beyond = staff_beyond_allowance(definition, athletes, [(s["person"], s["role"]) for s in doc.get("staff") or []])
+    for fee in fees:
+        days = fee.days or (definition.dates.end - definition.dates.start).days + 1
+        within = people - (len(beyond) if fee.amount_beyond is not None else 0)
+        if within:
+            out[fee.code] = (within * days, fee.amount, f"{fee.name.zh}（{days} 天）")
+        if fee.amount_beyond is not None and beyond:
+            out[f"{fee.code}:beyond"] = (len(beyond) * days, fee.amount_beyond, f"{fee.name.zh}（超出名额，{days} 天）")
     return out
 
 

@@ -17,7 +17,9 @@ from .awards import Award, CompetitionRule, TeamFromIndividuals, event_codes
 
 Gender = Literal["M", "F"]
 EventGender = Literal["M", "F", "X"]
-UnitKind = Literal["province", "city", "xpcc", "pla", "industry"]
+# joint: several institutions of one province entering as one team (a joint university
+# team); university: one university entering in its own name.
+UnitKind = Literal["province", "city", "xpcc", "pla", "industry", "joint", "university"]
 IdType = Literal[
     "resident_id", "passport", "hk_macau_permit", "taiwan_permit",
     "foreign_permanent_id", "household_register",
@@ -69,7 +71,8 @@ class Event(Strict):
 
 
 class Participation(Strict):
-    unit_kinds: list[UnitKind] = []
+    # The portal's kinds (UnitKind) or those the fixture names in `unit_kind_names`.
+    unit_kinds: list[str] = []
     # An invitation list: these units (codes) may enter besides those of `unit_kinds`, or
     # alone when `unit_kinds` is empty ("only these ten provinces and the sponsor's team").
     invited: list[str] = []
@@ -105,6 +108,30 @@ class Dates(Strict):
     end: dt.date
     report: dt.date | None = None
     depart: dt.date | None = None
+    # Instants with their hour, China time in the fixture ("9月19日9:00-17:00到达报到"; "报到截止
+    # 8月20日17:00"; the day the entry list is published): shown to leaders to the minute, and
+    # check-in closes at `report_closes`.
+    report_opens: dt.datetime | None = None
+    report_closes: dt.datetime | None = None
+    entry_list_published: dt.datetime | None = None
+
+    @field_validator("report_opens", "report_closes", "entry_list_published")
+    @classmethod
+    def _need_offset(cls, value):
+        return None if value is None else _aware(value)
+
+
+class NamedKind(Strict):
+    """A kind a regulation names beyond the portal's own: code and name."""
+    code: str = Field(pattern=r"^[a-z][a-z0-9_]{1,39}$")
+    name: Text
+
+
+class DocumentKindDef(Strict):
+    """A kind of document a regulation asks for beyond the portal's own (a sealed entry
+    form, a staff card, a signed fitness declaration): a fixture line, not a release."""
+    code: str = Field(pattern=r"^[a-z][a-z0-9_]{1,39}$")
+    name: Text
 
 
 class Contact(Strict):
@@ -304,7 +331,7 @@ class EventUnitsRule(RuleBase):
 
     kind: Literal["event_units"]
     events: list[str]
-    unit_kinds: list[UnitKind] = []
+    unit_kinds: list[str] = []
     units: list[str] = []
     open_units: bool = False
     individuals: bool = False
@@ -312,9 +339,12 @@ class EventUnitsRule(RuleBase):
 
 
 class RegistrationRule(RuleBase):
+    """Athletes registered to the unit for `year`; `registered_by`: and registered on or
+    before that date ("注册时间截至2月28日")."""
     kind: Literal["registration"]
     year: int
     sports: list[str] | None = None
+    registered_by: dt.date | None = None
 
 
 class UniversityRule(RuleBase):
@@ -361,7 +391,8 @@ class StaffRatioRule(RuleBase):
 
 class DocumentsRule(RuleBase):
     kind: Literal["documents"]
-    documents: list[DocumentKind]
+    # The portal's kinds (DocumentKind) or those the fixture names in `document_kinds`.
+    documents: list[str]
     who: Who = "athletes"
     events: list[str] | None = None  # athletes of these events only
     due: Literal["entry", "checkin"] = "entry"
@@ -374,7 +405,7 @@ class IdRequiredRule(RuleBase):
 
 class AcceptedIdTypesRule(RuleBase):
     kind: Literal["accepted_id_types"]
-    types: list[IdType]
+    types: list[str]  # the portal's (IdType) or those the fixture names in `id_types`
     who: Who = "participants"
 
 
@@ -396,9 +427,14 @@ class Fee(Strict):
     code: str
     name: Text
     amount: Decimal
-    per: Literal["athlete", "team_group", "person_changed", "entrant", "appeal", "delegation"]
+    # participant_day: each person of the delegation for each of `days` days (board, a
+    # daily fee), those beyond the staff allowance at `amount_beyond` ("80 a day within the
+    # quota, 160 beyond").
+    per: Literal["athlete", "team_group", "person_changed", "entrant", "appeal", "delegation", "participant_day"]
     refundable: Literal["never", "after_checkin", "if_upheld"] = "never"
     forfeited_on: list[str] = []
+    days: int | None = Field(default=None, ge=1)  # participant_day: the Games' days when not given
+    amount_beyond: Decimal | None = None
 
 
 class RoomType(Strict):
@@ -454,6 +490,14 @@ class GamesDefinition(Strict):
     stay: list[StayRule] = []
     leaders_meeting: LeadersMeeting | None = None
     contacts: list[Contact] = []
+    # Units this regulation adds to the national list (a joint team, an invited club with a
+    # code): loaded with the Games.
+    units: list["UnitInfo"] = []
+    # Kinds of documents this regulation asks for beyond the portal's own.
+    document_kinds: list[DocumentKindDef] = []
+    # Identity documents and kinds of units it names beyond the portal's own (军官证; 企业).
+    id_types: list[NamedKind] = []
+    unit_kind_names: list[NamedKind] = []
     # What is awarded after play, and how play is organised (awards.py): typed kinds.
     awards: list[Award] = []
     competition: list[CompetitionRule] = []
@@ -489,6 +533,28 @@ class GamesDefinition(Strict):
             for s in getattr(rule, "sports", None) or []:
                 if s not in sports:
                     raise ValueError(f"rules[{i}].sports: unknown sport {s!r}")
+        unit_kinds = set(UnitKind.__args__) | {k.code for k in self.unit_kind_names}
+        for i, kind in enumerate(self.participation.unit_kinds):
+            if kind not in unit_kinds:
+                raise ValueError(f"participation.unit_kinds[{i}]: unknown unit kind {kind!r} (add it to unit_kind_names)")
+        for i, unit in enumerate(self.units):
+            if unit.kind not in unit_kinds:
+                raise ValueError(f"units[{i}].kind: unknown unit kind {unit.kind!r} (add it to unit_kind_names)")
+        id_types = set(IdType.__args__) | {k.code for k in self.id_types}
+        for i, rule in enumerate(self.rules):
+            for kind in getattr(rule, "unit_kinds", None) or []:
+                if kind not in unit_kinds:
+                    raise ValueError(f"rules[{i}].unit_kinds: unknown unit kind {kind!r} (add it to unit_kind_names)")
+            if isinstance(rule, AcceptedIdTypesRule):
+                for kind in rule.types:
+                    if kind not in id_types:
+                        raise ValueError(f"rules[{i}].types: unknown identity document {kind!r} (add it to id_types)")
+        kinds = set(DocumentKind.__args__) | {k.code for k in self.document_kinds}
+        for i, rule in enumerate(self.rules):
+            for code in getattr(rule, "documents", None) or []:
+                if code not in kinds:
+                    raise ValueError(f"rules[{i}].documents: unknown document kind {code!r} "
+                                     f"(add it to document_kinds)")
         for section in ("awards", "competition"):
             for i, field, code in event_codes(getattr(self, section)):
                 if code not in known:
@@ -510,11 +576,11 @@ class GamesDefinition(Strict):
 
 
 class UnitInfo(Strict):
-    """A unit as the engine needs it (from the units fixture)."""
+    """A unit as the engine needs it (from the units fixture, or a Games' own)."""
 
     code: str
     name: Text
-    kind: UnitKind
+    kind: str  # UnitKind, or a kind the Games' fixture names
     province_code: str | None = None
     city: str | None = None
     governing_bodies: list[str] = []
@@ -531,3 +597,42 @@ class UniversityInfo(Strict):
     governing_body: str
     level: str
     ownership: str
+
+
+BUILTIN_DOCUMENT_NAMES = {
+    "id_copy": ("身份证或户口簿复印件", "copy of the ID card or household register"),
+    "photo": ("一寸免冠照片", "1-inch photo"),
+    "health_certificate": ("健康证明", "health certificate"),
+    "insurance_proof": ("人身意外伤害保险证明", "personal accident insurance proof"),
+    "safety_pledge": ("安全责任承诺书", "signed safety pledge"),
+    "student_status_proof": ("学籍证明", "proof of student status"),
+}
+
+
+BUILTIN_ID_TYPE_NAMES = {
+    "resident_id": ("居民身份证", "resident ID card"),
+    "household_register": ("户口簿", "household register"),
+    "passport": ("护照", "passport"),
+    "hk_macau_permit": ("港澳居民来往内地通行证", "Home Return Permit (HK/Macau)"),
+    "taiwan_permit": ("台湾居民来往大陆通行证", "Taiwan Compatriot Permit"),
+    "foreign_permanent_id": ("外国人永久居留身份证", "foreign permanent resident ID"),
+}
+
+
+def id_type_names(definition: "GamesDefinition | None") -> dict[str, tuple[str, str]]:
+    """Every identity document a Games knows -> (zh, en): the portal's and its fixture's."""
+    out = dict(BUILTIN_ID_TYPE_NAMES)
+    for k in (definition.id_types if definition is not None else []):
+        out[k.code] = (k.name.zh, k.name.en)
+    return out
+
+
+def document_names(definition: "GamesDefinition | None") -> dict[str, tuple[str, str]]:
+    """Every document kind a Games knows -> (zh, en): the portal's and its fixture's."""
+    out = dict(BUILTIN_DOCUMENT_NAMES)
+    for k in (definition.document_kinds if definition is not None else []):
+        out[k.code] = (k.name.zh, k.name.en)
+    return out
+
+
+GamesDefinition.model_rebuild()

@@ -16,6 +16,7 @@ from .violations import Violation, schema_error
 FORMAT = "delegation/1"
 ID_TYPES = ("resident_id", "passport", "hk_macau_permit", "taiwan_permit",
             "foreign_permanent_id", "household_register")
+_KIND = re.compile(r"[a-z][a-z0-9_]{1,39}")
 DOCUMENTS = ("id_copy", "photo", "health_certificate", "insurance_proof", "safety_pledge",
              "student_status_proof")
 OFFICIAL_ROLES = ("leader", "coach", "leader_coach")
@@ -33,12 +34,14 @@ class Person:
     id_number: str | None = None
     registration_unit: str | None = None
     registration_year: int | None = None
+    registration_date: dt.date | None = None
     university_code: str | None = None
     full_time: bool | None = None
     graduation_date: dt.date | None = None
     fide_rating: int | None = None
     fide_list: dt.date | None = None
     documents: set[str] = field(default_factory=set)
+    other_documents: list[tuple[int, str]] = field(default_factory=list)  # (index, code) not the portal's own
     club: str | None = None
     has_university: bool = False
     index: int = 0
@@ -231,7 +234,11 @@ def parse_document(data: Any) -> tuple[Delegation | None, list[Violation]]:
         p.name = r.text(item, "name", path, required=True)
         p.gender = r.choice(item, "gender", path, ("M", "F"))
         p.birth_date = r.date(item, "birth_date", path)
-        p.id_type = r.choice(item, "id_type", path, ID_TYPES)
+        raw_type = item.get("id_type")
+        if isinstance(raw_type, str) and raw_type not in ID_TYPES and _KIND.fullmatch(raw_type):
+            p.id_type = raw_type  # one a Games' fixture may name (id_types): the engine checks it
+        else:
+            p.id_type = r.choice(item, "id_type", path, ID_TYPES)
         idn = item.get("id_number")
         if isinstance(idn, int) and not isinstance(idn, bool):
             r.err(f"{path}.id_number", "证件号码应写成文本（加引号），以免丢失末位 X 或前导 0",
@@ -244,6 +251,7 @@ def parse_document(data: Any) -> tuple[Delegation | None, list[Violation]]:
         if reg is not None:
             p.registration_unit = r.text(reg, "unit", f"{path}.registration")
             p.registration_year = r.integer(reg, "year", f"{path}.registration")
+            p.registration_date = r.date(reg, "date", f"{path}.registration")
         uni = r.obj(item.get("university"), f"{path}.university", required=False)
         if uni is not None:
             p.has_university = True
@@ -257,6 +265,11 @@ def parse_document(data: Any) -> tuple[Delegation | None, list[Violation]]:
         for j, doc in enumerate(r.lst(item.get("documents"), f"{path}.documents")):
             if doc in DOCUMENTS:
                 p.documents.add(doc)
+            elif isinstance(doc, str) and _KIND.fullmatch(doc):
+                # A kind a regulation may name in its fixture (document_kinds): the engine
+                # checks it against the Games (checks/delegation.py, document_kinds_known).
+                p.documents.add(doc)
+                p.other_documents.append((j, doc))
             else:
                 r.err(f"{path}.documents[{j}]", f"未知的材料“{doc}”（可选：{'、'.join(DOCUMENTS)}）",
                       f"unknown document {doc!r} (one of {', '.join(DOCUMENTS)})")

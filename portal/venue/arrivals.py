@@ -37,8 +37,13 @@ def when(meeting) -> str:
     return meeting.day.isoformat()
 
 
-def checkin_closed(definition, at: dt.datetime) -> str | None:
-    """Why an arrival at `at` is refused because the meeting has closed check-in, or None."""
+def checkin_closed(definition, at: dt.datetime, report_hours: bool = True) -> str | None:
+    """Why an arrival at `at` is refused because check-in has closed (at the regulation's
+    hour, `report_hours`, or when the leaders' meeting begins), or None."""
+    closes = definition.dates.report_closes
+    if report_hours and closes is not None and at > closes:
+        local = closes.astimezone(CHINA).strftime("%Y-%m-%d %H:%M")
+        return f"报到已于 {local}（北京时间）截止 / check-in closed at {local} China time"
     meeting = definition.leaders_meeting
     if meeting is None or not meeting.closes_checkin:
         return None

@@ -63,8 +63,9 @@ def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.dat
         due = documents_due(definition, doc, ref)
         missing = [k for k in due if k not in shown]
         if missing:
-            from ..delegations.names import DOCUMENT_NAMES
-            names = [DOCUMENT_NAMES.get(k, (k, k)) for k in missing]
+            from ..delegations.names import document_names_of
+            known = document_names_of(definition)
+            names = [known.get(k, (k, k)) for k in missing]
             return False, ("缺少报到时须出示的材料：" + "、".join(zh for zh, _en in names)
                            + " / documents not shown: " + ", ".join(en for _zh, en in names))
         db.session.add(CheckIn(delegation_id=d.id, person_ref=ref, person_name=person["name"],
@@ -123,7 +124,9 @@ def confirm_no_shows(games, actor: Actor, at: dt.datetime) -> tuple[int, str | N
     from ..money.services import post
     from ..money.models import LedgerEntry
     definition = definition_of(games)
-    if at.astimezone(CHINA).date() < definition.dates.start and not checkin_closed(definition, at):
+    # Before play, only a leaders' meeting that closed check-in makes the absent no-shows (an
+    # entrant late for the reporting hours may still come before the first round).
+    if at.astimezone(CHINA).date() < definition.dates.start and not checkin_closed(definition, at, report_hours=False):
         return 0, f"比赛 {definition.dates.start.isoformat()} 开始，开始后才能确认未报到者 / play has not started"
     recorded = 0
     with write_transaction():

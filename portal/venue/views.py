@@ -84,7 +84,7 @@ def cards_pdf_job(slug):
 def scan():
     from flask_wtf import FlaskForm
 
-    from ..delegations.names import DOCUMENT_NAMES
+    from ..delegations.names import DOCUMENT_NAMES, document_names_of
     from ..games.services import definition_of
     from .checkin import documents_due
     from .models import CheckIn
@@ -105,7 +105,8 @@ def scan():
         due = documents_due(definition_of(d.games), export_document(d), p["ref"])
         arrived = db.session.scalar(select(CheckIn).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == p["ref"]))
     return render_template("venue/scan.html", code=code, result=result, due=due, arrived=arrived, found=found,
-                           document_names=DOCUMENT_NAMES, form=FlaskForm())
+                           document_names=document_names_of(definition_of(result["delegation"].games))
+                           if result and result.get("delegation") is not None else DOCUMENT_NAMES, form=FlaskForm())
 
 
 @bp.post("/org/checkin")

@@ -2,17 +2,8 @@
 from __future__ import annotations
 
 from ..engine import CheckContext, builtin_check, names, rule_check
+from ..definition import document_names
 from ..violations import WARNING, Violation
-
-DOC_NAMES = {
-    "id_copy": ("身份证或户口簿复印件", "copy of the ID card or household register"),
-    "photo": ("一寸免冠照片", "1-inch photo"),
-    "health_certificate": ("健康证明", "health certificate"),
-    "insurance_proof": ("人身意外伤害保险证明", "personal accident insurance proof"),
-    "safety_pledge": ("安全责任承诺书", "signed safety pledge"),
-    "student_status_proof": ("学籍证明", "proof of student status"),
-}
-
 
 @rule_check("officials")
 def officials(ctx: CheckContext, rule) -> list[Violation]:
@@ -68,14 +59,36 @@ def officials(ctx: CheckContext, rule) -> list[Violation]:
         people=tuple(everyone))]
 
 
+def staff_allowance(rule, athletes: int) -> dict[str, int] | None:
+    """How many heads, deputy heads and staff a delegation of this many athletes may name
+    (总则 七(二)), or None where no tier applies."""
+    tier = next((t for t in rule.tiers if t.max_athletes is None or athletes <= t.max_athletes), None)
+    if tier is None:
+        return None
+    return {"head": tier.head, "deputy_head": tier.deputy_head,
+            "staff": tier.staff + (athletes // tier.staff_per_athletes if tier.staff_per_athletes else 0)}
+
+
+def staff_beyond_allowance(definition, athletes: int, staff: list[tuple[str, str]]) -> list[str]:
+    """The refs of the delegation staff ((ref, role) in document order) beyond the allowance."""
+    from ..definition import StaffRatioRule
+    out = []
+    for rule in definition.rules_of(StaffRatioRule):
+        allowed = staff_allowance(rule, athletes)
+        if allowed is None:
+            continue
+        for role, cap in allowed.items():
+            people = [ref for ref, r in staff if r == role]
+            out += [ref for ref in people[cap:] if ref not in out]
+    return out
+
+
 @rule_check("staff_ratio")
 def staff_ratio(ctx: CheckContext, rule) -> list[Violation]:
     n = len(ctx.athletes)
-    tier = next((t for t in rule.tiers if t.max_athletes is None or n <= t.max_athletes), None)
-    if tier is None:
+    allowed = staff_allowance(rule, n)
+    if allowed is None:
         return []
-    allowed = {"head": tier.head, "deputy_head": tier.deputy_head,
-               "staff": tier.staff + (n // tier.staff_per_athletes if tier.staff_per_athletes else 0)}
     role_names = {"head": ("团长", "head"), "deputy_head": ("副团长", "deputy head"),
                   "staff": ("团部工作人员", "staff")}
     out = []
@@ -114,10 +127,11 @@ def documents(ctx: CheckContext, rule) -> list[Violation]:
         missing = [d for d in rule.documents if d not in p.documents]
         if not missing:
             continue
+        doc_names = document_names(ctx.games)
         out.append(Violation(
             "DOCUMENT_MISSING",
-            f"{p.label} 缺少{'、'.join(DOC_NAMES[d][0] for d in missing)}（{when_zh}）。",
-            f"{p.label} lacks: {', '.join(DOC_NAMES[d][1] for d in missing)} ({when_en}).",
+            f"{p.label} 缺少{'、'.join(doc_names[d][0] for d in missing)}（{when_zh}）。",
+            f"{p.label} lacks: {', '.join(doc_names[d][1] for d in missing)} ({when_en}).",
             people=(ref,), severity=severity, extra={"documents": missing}))
     return out
 
@@ -216,3 +230,19 @@ def rooms_required(ctx: CheckContext) -> list[Violation]:
         f"The regulation requires every player to stay at the designated hotel ({hotel}); "
         f"{names(ctx, missing, 'en')} have no room yet. Book one under Rooms.",
         people=tuple(missing))]
+
+
+@builtin_check
+def document_kinds_known(ctx: CheckContext) -> list[Violation]:
+    """A document the portal does not know is accepted only where the Games' fixture names
+    it (document_kinds); anywhere else it is the schema error it always was."""
+    known = document_names(ctx.games)
+    out = []
+    for p in ctx.delegation.people:
+        for j, code in p.other_documents:
+            if code not in known:
+                from ..violations import schema_error
+                out.append(schema_error(f"people[{p.index}].documents[{j}]",
+                                        f"未知的材料“{code}”（可选：{'、'.join(known)}）",
+                                        f"unknown document {code!r} (one of {', '.join(known)})"))
+    return out

@@ -10,13 +10,24 @@ UNIT_KIND_NAMES = {
     "xpcc": ("新疆生产建设兵团", "the XPCC"),
     "pla": ("解放军", "the PLA"),
     "industry": ("行业体协", "industry sports associations"),
+    "joint": ("联队（同一省份多个单位联合组队）", "joint teams of several institutions of one province"),
+    "university": ("高校", "universities"),
 }
+
+
+def unit_kind_names(definition) -> dict[str, tuple[str, str]]:
+    """The portal's kinds of units and those the Games' fixture names."""
+    out = dict(UNIT_KIND_NAMES)
+    for k in definition.unit_kind_names:
+        out[k.code] = (k.name.zh, k.name.en)
+    return out
 
 
 def _allowed_text(ctx: CheckContext) -> tuple[str, str]:
     part = ctx.games.participation
-    zh = [UNIT_KIND_NAMES[k][0] for k in part.unit_kinds]
-    en = [UNIT_KIND_NAMES[k][1] for k in part.unit_kinds]
+    kinds = unit_kind_names(ctx.games)
+    zh = [kinds[k][0] for k in part.unit_kinds]
+    en = [kinds[k][1] for k in part.unit_kinds]
     if part.invited:
         name = part.invited_name
         zh.append(name.zh if name else "受邀单位")
@@ -74,15 +85,41 @@ def registration(ctx: CheckContext, rule) -> list[Violation]:
             continue
         p = ctx.people[ref]
         if p.registration_unit == unit and p.registration_year == rule.year:
+            if rule.registered_by is None:
+                continue
+            if p.registration_date is not None and p.registration_date <= rule.registered_by:
+                continue
+            if p.registration_date is None:
+                zh = (f"{p.label} 没有填写注册日期。参赛运动员须在 {rule.registered_by} 前（含）完成 {rule.year} 年度注册，"
+                      f"请填写注册日期。")
+                en = (f"{p.label} has no registration date. Athletes must be registered for {rule.year} by "
+                      f"{rule.registered_by}; give the date.")
+            else:
+                zh = (f"{p.label} 的注册日期为 {p.registration_date}，晚于规程规定的 {rule.registered_by}，不能代表本单位参赛。")
+                en = (f"{p.label} was registered on {p.registration_date}, after {rule.registered_by}, the last "
+                      f"day the regulation allows, and cannot represent this unit.")
+            out.append(Violation("REGISTRATION_MISMATCH", zh, en, people=(ref,)))
             continue
         if p.registration_unit is None:
             zh = f"{p.label} 没有填写注册信息。参赛运动员须为 {rule.year} 年度注册于本单位的运动员。"
             en = f"{p.label} has no registration. Athletes must be registered to this unit for {rule.year}."
         else:
-            zh = (f"{p.label} 注册于 {p.registration_unit}（{p.registration_year} 年度），"
-                  f"不是本单位 {unit} 的 {rule.year} 年度注册运动员，不能代表本单位参赛。")
-            en = (f"{p.label} is registered to {p.registration_unit} for {p.registration_year}, not to "
-                  f"{unit} for {rule.year}, and cannot represent this unit.")
+            own_zh = ctx.unit.name.zh if ctx.unit else unit
+            own_en = ctx.unit.name.en if ctx.unit else unit
+            if p.registration_unit == unit:  # the right unit, another year (or none given)
+                year_zh = f"{p.registration_year} 年度" if p.registration_year else "未填写注册年度"
+                year_en = f"for {p.registration_year}" if p.registration_year else "with no year given"
+                zh = (f"{p.label} 注册于本单位（{year_zh}），不是 {rule.year} 年度注册运动员，不能代表本单位参赛。"
+                      f"请填写 {rule.year} 年度的注册。")
+                en = (f"{p.label} is registered to {own_en} {year_en}, not for {rule.year}, and cannot "
+                      f"represent this unit. Give the {rule.year} registration.")
+            else:
+                year_zh = f"（{p.registration_year} 年度）" if p.registration_year else ""
+                year_en = f" for {p.registration_year}" if p.registration_year else ""
+                zh = (f"{p.label} 注册于 {p.registration_unit}{year_zh}，不是{own_zh}的 {rule.year} 年度注册运动员，"
+                      f"不能代表本单位参赛。")
+                en = (f"{p.label} is registered to {p.registration_unit}{year_en}, not to {own_en} for {rule.year}, "
+                      f"and cannot represent this unit.")
         out.append(Violation("REGISTRATION_MISMATCH", zh, en, people=(ref,)))
     return out
 
@@ -101,6 +138,8 @@ def _university_problem(ctx: CheckContext, rule, ref: str) -> tuple[str, str] | 
             inside = uni.province_code == unit.province_code
         elif unit.kind == "city":
             inside = uni.city == unit.city
+        elif unit.kind in ("joint", "university"):  # its member institutions, as the fixture names them
+            inside = uni.code in unit.universities
         else:  # xpcc, pla, an industry association: the universities of its own sector
             inside = uni.governing_body in unit.governing_bodies or uni.code in unit.universities
         if not inside:

@@ -4,18 +4,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .. import idnumber
+from ..definition import BUILTIN_ID_TYPE_NAMES as ID_TYPE_NAMES, id_type_names  # noqa: F401  (ID_TYPE_NAMES: read by the diff)
 from ..engine import CheckContext, builtin_check, names, rule_check
 from ..violations import Violation, schema_error
-
-ID_TYPE_NAMES = {
-    "resident_id": ("居民身份证", "resident ID card"),
-    "household_register": ("户口簿", "household register"),
-    "passport": ("护照", "passport"),
-    "hk_macau_permit": ("港澳居民来往内地通行证", "Home Return Permit (HK/Macau)"),
-    "taiwan_permit": ("台湾居民来往大陆通行证", "Taiwan Compatriot Permit"),
-    "foreign_permanent_id": ("外国人永久居留身份证", "foreign permanent resident ID"),
-}
-
 
 @builtin_check
 def id_numbers(ctx: CheckContext) -> list[Violation]:
@@ -119,13 +110,14 @@ def id_required(ctx: CheckContext, rule) -> list[Violation]:
 @rule_check("accepted_id_types")
 def accepted_id_types(ctx: CheckContext, rule) -> list[Violation]:
     out = []
-    accepted_zh = "、".join(ID_TYPE_NAMES[t][0] for t in rule.types)
-    accepted_en = ", ".join(ID_TYPE_NAMES[t][1] for t in rule.types)
+    known = id_type_names(ctx.games)
+    accepted_zh = "、".join(known[t][0] for t in rule.types)
+    accepted_en = ", ".join(known[t][1] for t in rule.types)
     for ref in ctx.who(rule.who):
         p = ctx.people.get(ref)
         if p is None or p.id_type is None or p.id_type in rule.types:
             continue
-        zh, en = ID_TYPE_NAMES[p.id_type]
+        zh, en = known.get(p.id_type, (p.id_type, p.id_type))
         out.append(Violation(
             "ID_TYPE_NOT_ACCEPTED",
             f"{p.label} 使用的证件是{zh}；本次比赛只接受{accepted_zh}。",
@@ -155,3 +147,13 @@ def rating_exception(ctx: CheckContext, rule) -> list[Violation]:
                 f"The regulation counts the FIDE list of {rule.list}: give the rating on that list and its date.",
                 event=event, people=(ref,)))
     return out
+
+
+@builtin_check
+def id_types_known(ctx: CheckContext) -> list[Violation]:
+    """An identity document the portal does not know is accepted only where the Games'
+    fixture names it (id_types); anywhere else it is the schema error it always was."""
+    known = id_type_names(ctx.games)
+    return [schema_error(f"people[{p.index}].id_type", f"未知的证件类型“{p.id_type}”（可选：{'、'.join(known)}）",
+                         f"unknown id_type {p.id_type!r} (one of {', '.join(known)})")
+            for p in ctx.delegation.people if p.id_type is not None and p.id_type not in known]

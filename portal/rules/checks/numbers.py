@@ -7,7 +7,7 @@ import math
 
 from ..engine import CheckContext, names, rule_check
 from ..violations import Violation
-from .eligibility import UNIT_KIND_NAMES
+from .eligibility import unit_kind_names
 
 
 def _players(n: int, en: bool = False) -> str:
@@ -202,9 +202,10 @@ def event_units(ctx: CheckContext, rule) -> list[Violation]:
     if rule.name is not None:
         allowed_zh, allowed_en = rule.name.zh, rule.name.en
     else:
-        zh = [UNIT_KIND_NAMES[k][0] for k in rule.unit_kinds] + (["受邀单位"] if rule.units else []) \
+        kinds = unit_kind_names(ctx.games)
+        zh = [kinds[k][0] for k in rule.unit_kinds] + (["受邀单位"] if rule.units else []) \
             + (["俱乐部、学校等单位"] if rule.open_units else []) + (["个人"] if rule.individuals else [])
-        en = [UNIT_KIND_NAMES[k][1] for k in rule.unit_kinds] + (["the units invited"] if rule.units else []) \
+        en = [kinds[k][1] for k in rule.unit_kinds] + (["the units invited"] if rule.units else []) \
             + (["clubs, schools and other units"] if rule.open_units else []) + (["individuals"] if rule.individuals else [])
         allowed_zh, allowed_en = "、".join(zh) or "指定单位", ", ".join(en) or "the units named"
     return [Violation(

@@ -1,0 +1,149 @@
+"""Units uploaded by the organisers (issue 22, 2): a sheet of 单位名称, 类别, 所属省份 (and,
+optionally, 单位代码, 英文名称, 高校代码 for the institutions of a joint team), checked whole
+before anything is stored; a code of the national list is never changed this way."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+
+import yaml
+from sqlalchemy import select
+
+from ..audit.services import Actor, record
+from ..config import FIXTURES
+from ..db_tx import write_transaction
+from ..extensions import db
+from ..rules.checks.eligibility import UNIT_KIND_NAMES
+from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
+from .models import Games, Unit
+
+MAX_ROWS = 2000
+HEADINGS = {"code": ("单位代码", "代码", "code"), "name": ("单位名称", "名称", "单位", "name"),
+            "name_en": ("英文名称", "英文名", "name_en", "english name"), "kind": ("类别", "单位类别", "kind"),
+            "province": ("所属省份", "省份", "所属省", "province"), "universities": ("高校代码", "所含高校", "universities")}
+
+
+@dataclass
+class UnitLine:
+    row: int
+    code: str
+    name: str
+    name_en: str
+    kind: str
+    province_code: str | None
+    universities: list[str] = field(default_factory=list)
+
+
+def _national() -> list[dict]:
+    return yaml.safe_load((FIXTURES / "units.yaml").read_text(encoding="utf-8"))["units"]
+
+
+def known_kinds() -> dict[str, tuple[str, str]]:
+    """The portal's kinds of units and every Games' own (unit_kind_names)."""
+    from .services import definition_of
+    out = dict(UNIT_KIND_NAMES)
+    for games in db.session.scalars(select(Games)):
+        for k in definition_of(games).unit_kind_names:
+            out[k.code] = (k.name.zh, k.name.en)
+    return out
+
+
+def _code_for(name: str) -> str:
+    from pypinyin import lazy_pinyin
+    code = re.sub(r"[^a-z0-9]+", "-", "".join(lazy_pinyin(name)).lower()).strip("-")
+    return code[:40] or "unit"
+
+
+def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[str]]:
+    if is_workbook(data, filename):
+        rows = first_sheet_rows(data)
+        if rows is None:
+            return [], [UNREADABLE]
+    else:
+        rows = list(csv.reader(io.StringIO(decode_text(data))))
+    rows = [[(c or "").strip() for c in r] for r in rows]
+    header = None
+    lines, problems = [], []
+    kinds = known_kinds()
+    by_kind_name = {zh: code for code, (zh, _en) in kinds.items()} | {code: code for code in kinds}
+    provinces = {u["province_code"]: u for u in _national() if u["kind"] == "province"}
+    by_province_name = {}
+    for code, u in provinces.items():
+        zh = u["name"]["zh"]
+        for key in (zh, zh.rstrip("省市"), re.sub(r"(壮族|回族|维吾尔)?自治区$", "", zh), u["code"], code):
+            by_province_name[key] = code
+    national = {u["code"] for u in _national()}
+    seen: dict[str, int] = {}
+    for i, r in enumerate(rows[:MAX_ROWS + 2], start=1):
+        if not any(r):
+            continue
+        if header is None:
+            header = {}
+            for key, names in HEADINGS.items():
+                j = next((k for k, cell in enumerate(r) if cell.lower() in names), None)
+                if j is not None:
+                    header[key] = j
+            if "name" not in header or "kind" not in header:
+                return [], [f"第 {i} 行应为表头，至少含“单位名称”和“类别” / row {i} must be the heading row, "
+                            f"with at least 单位名称 and 类别"]
+            continue
+        def cell(key):
+            j = header.get(key)
+            return r[j] if j is not None and j < len(r) else ""
+        name, kind_text = cell("name"), cell("kind")
+        where = f"第 {i} 行 / row {i}"
+        if not name:
+            problems.append(f"{where}：缺少单位名称 / no unit name")
+            continue
+        kind = by_kind_name.get(kind_text) or by_kind_name.get(kind_text.lower())
+        if kind is None:
+            problems.append(f"{where}：类别“{kind_text}”无效，可用：{'、'.join(zh for zh, _en in kinds.values())} / "
+                            f"unknown kind {kind_text!r}")
+            continue
+        province_text = cell("province")
+        province = by_province_name.get(province_text) if province_text else None
+        if province_text and province is None:
+            problems.append(f"{where}：所属省份“{province_text}”无法识别 / unknown province {province_text!r}")
+            continue
+        code = (cell("code") or _code_for(name)).lower()
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_.-]{1,39}", code):
+            problems.append(f"{where}：单位代码“{code}”只能用小写字母、数字和 - _ . / the code may use a-z, 0-9, - _ .")
+            continue
+        if code in national:
+            problems.append(f"{where}：“{code}”是全国单位名单中的代码，不能修改 / {code!r} is on the national list")
+            continue
+        if code in seen:
+            problems.append(f"{where}：代码“{code}”与第 {seen[code]} 行重复 / code {code!r} repeats row {seen[code]}")
+            continue
+        seen[code] = i
+        universities = [u for u in re.split(r"[,，、\s]+", cell("universities")) if u]
+        lines.append(UnitLine(i, code, name[:100], (cell("name_en") or name)[:200], kind, province, universities))
+    if len(rows) > MAX_ROWS + 2:
+        problems.append(f"最多 {MAX_ROWS} 行 / at most {MAX_ROWS} rows")
+    if not lines and not problems:
+        problems.append("表中没有单位 / no units in the sheet")
+    return lines, problems
+
+
+def save_units(lines: list[UnitLine], actor: Actor) -> tuple[int, int]:
+    """Insert or update the units (one transaction); returns (added, changed)."""
+    added = changed = 0
+    with write_transaction():
+        existing = {u.code: u for u in db.session.scalars(select(Unit).where(Unit.code.in_([x.code for x in lines])))}
+        for x in lines:
+            row = existing.get(x.code)
+            before = None
+            if row is None:
+                row = Unit(code=x.code, governing_bodies=[])
+                added += 1
+            else:
+                before = {"name": row.name_zh, "kind": row.kind, "province": row.province_code}
+                changed += 1
+            row.kind, row.name_zh, row.name_en, row.province_code = x.kind, x.name, x.name_en, x.province_code
+            row.universities = list(x.universities)
+            db.session.add(row)
+            record(actor, "unit.save", "unit", x.code, before=before,
+                   after={"name": x.name, "kind": x.kind, "province": x.province_code, "universities": x.universities})
+    return added, changed

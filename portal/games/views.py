@@ -1,0 +1,42 @@
+"""The organisers' list of units: the national list, and the clubs, joint teams and other
+units they add by uploading a sheet (unit_sheet.py)."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+from sqlalchemy import select
+
+from ..accounts.access import roles
+from ..accounts.views import actor
+from ..extensions import db
+from .models import Unit
+from .unit_sheet import known_kinds, read_units_sheet, save_units
+
+bp = Blueprint("games", __name__)
+MAX_BYTES = 2 * 1024 * 1024
+
+
+@bp.route("/org/units", methods=["GET", "POST"])
+@roles("organiser", "admin")
+def units():
+    form = FlaskForm()
+    problems = []
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        upload = request.files.get("file")
+        data = upload.read(MAX_BYTES + 1) if upload and upload.filename else b""
+        if not data:
+            problems = [_("请选择单位表文件（Excel 或 CSV）。")]
+        elif len(data) > MAX_BYTES:
+            problems = [_("文件太大（最多 2 MB）。")]
+        else:
+            lines, problems = read_units_sheet(data, upload.filename)
+            if not problems:
+                added, changed = save_units(lines, actor())
+                flash(_("已保存单位：新增 %(a)d 个，更新 %(c)d 个。", a=added, c=changed), "success")
+                return redirect(url_for(".units"))
+    rows = db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code)).all()
+    return render_template("games/units.html", units=rows, kinds=known_kinds(), form=form, problems=problems), \
+        (422 if problems else 200)
