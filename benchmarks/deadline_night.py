@@ -111,6 +111,7 @@ def main() -> int:
         pairs = json.loads(accounts.stdout.strip().splitlines()[-1])
         port = soak.free_port()
         os.environ["RATE_LIMIT_LOGIN"] = os.environ["RATE_LIMIT_FORMS"] = "100000 per minute"
+        os.environ["RATE_LIMIT_LOGIN_ADDRESS"] = "100000 per minute"
         # The night before nmsg-2009's names deadline: saves are open.
         os.environ["PORTAL_CLOCK"] = "2009-08-20T22:00:00+08:00"
         proc = soak.start_gunicorn(url, port, a.workers, workdir / "gunicorn.log")

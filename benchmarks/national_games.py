@@ -47,7 +47,8 @@ def run(url: str, units: int, big: tuple[int, ...], repeat: int) -> None:
     from sqlalchemy import event, text
     from portal import create_app
     wide = "100000 per minute"  # one client address logs in for every page
-    app = create_app({"SECRET_KEY": "bench", "STAFF_TWO_FACTOR": False, "WTF_CSRF_ENABLED": False, "RATE_LIMIT_LOGIN": wide})
+    app = create_app({"SECRET_KEY": "bench", "STAFF_TWO_FACTOR": False, "WTF_CSRF_ENABLED": False, "RATE_LIMIT_LOGIN": wide,
+                      "RATE_LIMIT_LOGIN_ADDRESS": wide})
     with app.app_context():
         from flask_migrate import upgrade
         upgrade()

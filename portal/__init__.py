@@ -40,7 +40,8 @@ def create_app(config: dict | None = None) -> Flask:
         RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,  # a Redis outage must not lock everyone out
         RATELIMIT_HEADERS_ENABLED=True,
         # Per client address. The account lockout covers one account tried from many.
-        RATE_LIMIT_LOGIN=os.environ.get("RATE_LIMIT_LOGIN", "10 per minute;60 per hour"),
+        RATE_LIMIT_LOGIN=os.environ.get("RATE_LIMIT_LOGIN", "10 per minute;60 per hour"),  # per address and name
+        RATE_LIMIT_LOGIN_ADDRESS=os.environ.get("RATE_LIMIT_LOGIN_ADDRESS", "60 per minute;600 per hour"),
         RATE_LIMIT_FORMS=os.environ.get("RATE_LIMIT_FORMS", "10 per minute;60 per hour"),
         RATE_LIMIT_REGISTER=os.environ.get("RATE_LIMIT_REGISTER", "5 per minute;30 per hour"),
         RATE_LIMIT_API=os.environ.get("RATE_LIMIT_API", "60 per minute;1000 per hour"),

@@ -181,7 +181,7 @@ def set_up_season(echo) -> None:
         db.session.commit()
     for k, d in enumerate(delegations):
         if k % 10 == 9:
-            workflow.return_for_changes(d, organiser, [("k1", None, "请补充一寸照片原件的扫描件。")])
+            workflow.return_for_changes(d, organiser, [("person", "k1", "请补充一寸照片原件的扫描件。")])
         elif k % 4 != 3:
             workflow.approve(d, organiser, dt.datetime(2015, 7, 10, 15, tzinfo=CHINA))
         db.session.commit()

@@ -32,3 +32,19 @@ def rate_limit(setting: str):
     """A limit read from the app's config (RATE_LIMIT_LOGIN...) at request time."""
     from flask import current_app
     return limiter.limit(lambda: current_app.config[setting], methods=["POST"])
+
+
+def account_and_address() -> str:
+    """A login's key: the address and the name tried, so that one guesser is held up and a
+    hotel of leaders behind one address is not (that address has its own, higher ceiling)."""
+    from flask import request
+    name = (request.form.get("username") or "").strip().lower()[:80]
+    return f"{get_remote_address()}|{name}"
+
+
+def login_limits(fn):
+    """RATE_LIMIT_LOGIN per address and account name, RATE_LIMIT_LOGIN_ADDRESS per address."""
+    from flask import current_app
+    fn = limiter.limit(lambda: current_app.config["RATE_LIMIT_LOGIN_ADDRESS"], methods=["POST"])(fn)
+    return limiter.limit(lambda: current_app.config["RATE_LIMIT_LOGIN"], methods=["POST"],
+                         key_func=account_and_address)(fn)

@@ -172,6 +172,12 @@ def init_web(app: Flask) -> None:
                 "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en"),
                 "unit_label": lambda d: unit_name(d, "name_en" if lang == "en" else "name_zh")}
 
+    @app.route("/favicon.ico")
+    def favicon():
+        from flask import send_from_directory
+        return send_from_directory(app.static_folder, "favicon.ico", mimetype="image/vnd.microsoft.icon",
+                                   max_age=86400)
+
     @app.route("/")
     def home():
         if not current_user.is_authenticated:
@@ -187,7 +193,7 @@ def init_web(app: Flask) -> None:
     @app.after_request
     def security_headers(response):
         # Pages and downloads carry personal data: never kept by a browser or a proxy.
-        if not request.path.startswith("/static/"):
+        if not request.path.startswith("/static/") and request.path != "/favicon.ico":
             response.headers["Cache-Control"] = "no-store"
             response.headers["Pragma"] = "no-cache"
         response.headers["Server"] = "portal"  # no product versions
@@ -212,7 +218,11 @@ def init_web(app: Flask) -> None:
         from werkzeug.exceptions import default_exceptions
         default = getattr(default_exceptions.get(code), "description", None)
         detail = getattr(e, "description", None)
-        return render_template("errors/error.html", code=code,
+        retry = None
+        if code == 429:
+            detail = None  # the limiter's own words ("10 per 1 minute") are not for people
+            retry = _retry_after()
+        return render_template("errors/error.html", code=code, retry=retry,
                                detail=detail if detail and detail != default else None), code
 
     for code in (400, 403, 404, 405, 413, 429):
@@ -223,6 +233,18 @@ def init_web(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(e):
         return render_template("errors/error.html", code=400, csrf=True), 400
+
+
+def _retry_after() -> int:
+    """Seconds until the limit that refused this request lets the next one through."""
+    from .extensions import limiter
+    try:
+        current = limiter.current_limit
+        if current is not None:
+            return max(1, int(current.reset_at - time.time()))
+    except Exception:  # noqa: BLE001 - a missing figure must not turn a 429 into a 500
+        pass
+    return 60
 
 
 ERROR_TEXTS = {

@@ -96,6 +96,7 @@ def app():
     # address); tests/security sets the production limits.
     wide = "100000 per minute"
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": True, "SECRET_KEY": "test", "RATE_LIMIT_LOGIN": wide,
+                      "RATE_LIMIT_LOGIN_ADDRESS": wide,
                       "RATE_LIMIT_FORMS": wide, "RATE_LIMIT_REGISTER": wide, "RATE_LIMIT_API": wide,
                       # Jobs run in a thread of the test process; tests/test_jobs.py also runs
                       # them through RQ on Redis, on a queue of its own.

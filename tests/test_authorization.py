@@ -18,6 +18,7 @@ ORG = (L, D, D, A, D)
 TABLE = {
     ("static", "GET"): ALL,
     ("home", "GET"): (L, A, A, A, A),
+    ("favicon", "GET"): ALL,
     ("web.set_language", "POST"): ALL,
     ("api.check", "POST"): ALL,
     ("accounts.login", "GET"): ALL, ("accounts.login", "POST"): ALL,

@@ -11,7 +11,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 
 from ..audit.services import Actor
-from ..extensions import db, rate_limit
+from ..extensions import db, login_limits, rate_limit
 from ..links import external_url
 from . import services, throttle, two_factor
 from .access import roles
@@ -41,7 +41,7 @@ def start_session(user) -> None:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@rate_limit("RATE_LIMIT_LOGIN")
+@login_limits
 def login():
     form = LoginForm()
     if request.method == "GET" and session.pop("timed_out", None):

@@ -148,6 +148,28 @@ class Workspace:
         lang_en = is_en()
         return f"{sport.name.en if lang_en else sport.name.zh} {e.name.en if lang_en else e.name.zh}"
 
+    def note_subject(self, note) -> str:
+        """What a review note is about, by name: the person, the event, the delegation."""
+        from .names import NOTE_ITEMS
+        en = is_en()
+        if note.item_type in self.people and not note.item_key:  # a note on a person by his ref alone
+            note_type, key = "person", note.item_type
+        else:
+            note_type, key = note.item_type, note.item_key
+        kind = NOTE_ITEMS.get(note_type, (note_type, note_type))[1 if en else 0]
+        if note_type == "person" and key in self.people:
+            return f"{kind} {self.people[key]['name']}" if en else f"{kind}{self.people[key]['name']}"
+        if key and key.split("#")[0] in self.events:
+            label = self.event_label(key.split("#")[0])
+            team = key.split("#", 1)[1] if "#" in key else ""
+            return f"{kind} {label}{(' ' + team) if team else ''}"
+        return kind if not key else f"{kind} {key}"
+
+    def declared(self, code) -> int | None:
+        """The number the delegation declared for the event, once the declaration binds."""
+        count = next((x["count"] for x in self.doc["declarations"] if x["event"] == code), None)
+        return count if count and not self.declarations_editable else None
+
     def quota(self, code) -> int | None:
         caps = [r.max for r in self.definition.rules_of(QuotaRule) if code in r.events]
         return min(caps) if caps else None
@@ -372,7 +394,9 @@ def people(d):
         by_ref.setdefault(f.person_ref, []).append(f)
     pages = max(1, (total + PEOPLE_PAGE - 1) // PEOPLE_PAGE)
     roles = edit.roles_by_person(ws.doc)
+    from .names import VIOLATION_LABELS
     return _render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(),
+                   violation_labels=VIOLATION_LABELS,
                    roles_of=lambda ref: [role_name(ws, r) for r in roles.get(ref, [])], shown=shown,
                    total=total, page=page,
                    pages=pages, filters={"q": q, "event": event, "problems": "1" if problems_only else "",
@@ -414,7 +438,12 @@ def person(d, ref):
             else:
                 form.id_number.data = mask_id(existing.get("id_number"))
         elif d.unit_code:
+            # A new person: registered to this unit for the year the regulation asks for.
+            from ..rules.definition import RegistrationRule
             form.registration_unit.data = d.unit_code
+            rule = next(iter(ws.definition.rules_of(RegistrationRule)), None)
+            if rule is not None:
+                form.registration_year.data = rule.year
     elif form.validate_on_submit():
         if not ws.editable:
             flash(ws.locked_reason() or _("当前阶段不能修改名单。"), "error")

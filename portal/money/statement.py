@@ -23,15 +23,20 @@ STATUS_NAMES = {"paid": ("已结清", "Paid"), "partly_paid": ("部分付款", "
 def statement(d: Delegation, violations: list | None = None, doc: dict | None = None) -> dict:
     """`violations` and `doc`: the delegation's, where the caller has judged it already
     (the workspace page), so that a big delegation is not read and judged twice."""
+    # In the order of their value dates (the portal's clock), then as posted.
     entries = db.session.scalars(select(LedgerEntry).where(LedgerEntry.delegation_id == d.id)
-                                 .order_by(LedgerEntry.id)).all()
+                                 .order_by(LedgerEntry.value_date, LedgerEntry.id)).all()
     t = totals(d)
     running = Decimal("0.00")
     lines = []
     sign = SIGN
     for e in entries:
         running += sign[e.kind] * e.amount
-        lines.append({"entry": e, "balance": running})
+        # Two signed columns a reader adds up: what is owed (a credit lowers it) and what was
+        # paid (a payment taken back, or a refund, lowers it: shown negative).
+        due = {"charge": e.amount, "credit": -e.amount}.get(e.kind)
+        paid = {"payment": e.amount, "reversal": -e.amount, "refund": -e.amount}.get(e.kind)
+        lines.append({"entry": e, "balance": running, "due": due, "paid": paid})
     definition = definition_of(d.games)
     full_rate = []
     if definition.money.staff_excess_full_rate:
@@ -59,14 +64,15 @@ def to_xlsx(data: dict, title: str) -> bytes:
     ws["A1"].font = Font(bold=True, size=13)
     ws.append(["付款时请注明 Quote on transfer", data["reference"]])
     ws.append([])
-    ws.append(["日期 date", "类别 kind", "说明 description", "金额 amount (CNY)", "余额 balance"])
+    ws.append(["日期 date", "类别 kind", "说明 description", "应付 due (CNY)", "已付 paid (CNY)", "待付余额 balance"])
     for c in ws[4]:
         c.font = Font(bold=True)
     for line in data["lines"]:
         e = line["entry"]
-        row = [e.value_date or e.created_at.date(), KIND_NAMES[e.kind][0], e.description, e.amount, line["balance"]]
+        row = [e.value_date or e.created_at.date(), KIND_NAMES[e.kind][0], e.description, line["due"], line["paid"],
+               line["balance"]]
         ws.append(row)
-        for col in (4, 5):
+        for col in (4, 5, 6):
             ws.cell(row=ws.max_row, column=col).number_format = "#,##0.00"
     t = data["totals"]
     ws.append([])
@@ -74,7 +80,7 @@ def to_xlsx(data: dict, title: str) -> bytes:
                        ("余额（正数为待付，负数为应退）balance", "balance")):
         ws.append([label, None, None, t[key]])
         ws.cell(row=ws.max_row, column=4).number_format = "#,##0.00"
-    for col, width in zip("ABCDE", (14, 10, 48, 16, 14)):
+    for col, width in zip("ABCDEF", (14, 10, 48, 16, 16, 14)):
         ws.column_dimensions[col].width = width
     from ..sheets import workbook_bytes
     return workbook_bytes(wb)
@@ -99,17 +105,19 @@ def to_pdf(data: dict, title: str) -> bytes:
         p = data["payee"]
         story.append(Paragraph(f"收款户名：{p.get('name', '')}　开户行：{p.get('bank', '')}　账号：{p.get('account', '')}", style))
     story.append(Spacer(1, 10))
-    rows = [["日期", "类别", "说明", "金额（元）", "余额"]]
+    rows = [["日期", "类别", "说明", "应付（元）", "已付（元）", "待付余额"]]
+    def money(v):
+        return f"{v:,.2f}" if v is not None else ""
     for line in data["lines"]:
         e = line["entry"]
         rows.append([str(e.value_date or e.created_at.date()), KIND_NAMES[e.kind][0],
-                     Paragraph(e.description, style), f"{e.amount:,.2f}", f"{line['balance']:,.2f}"])
-    rows += [["", "", "应付合计", f"{t['expected']:,.2f}", ""], ["", "", "已付", f"{t['payment']:,.2f}", ""],
-             ["", "", "已退", f"{t['refund']:,.2f}", ""], ["", "", "余额（负数为应退）", f"{t['balance']:,.2f}", ""]]
-    table = Table(rows, colWidths=[70, 50, 230, 80, 70])
+                     Paragraph(e.description, style), money(line["due"]), money(line["paid"]), money(line["balance"])])
+    rows += [["", "", "应付合计", f"{t['expected']:,.2f}", "", ""], ["", "", "已付", "", f"{t['payment']:,.2f}", ""],
+             ["", "", "已退", "", f"{t['refund']:,.2f}", ""], ["", "", "余额（负数为应退）", "", "", f"{t['balance']:,.2f}"]]
+    table = Table(rows, colWidths=[62, 44, 200, 70, 70, 70])
     table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("FONTSIZE", (0, 0), (-1, -1), 9),
                                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#f0f0f0")),
-                               ("ALIGN", (3, 0), (4, -1), "RIGHT"), ("GRID", (0, 0), (-1, -5), 0.25, colors.grey),
+                               ("ALIGN", (3, 0), (5, -1), "RIGHT"), ("GRID", (0, 0), (-1, -5), 0.25, colors.grey),
                                ("VALIGN", (0, 0), (-1, -1), "TOP")]))
     story.append(table)
     doc.build(story)

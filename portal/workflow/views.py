@@ -135,7 +135,7 @@ def queue():
         if f_games:
             q = q.join(Games).where(Games.slug == f_games)
         if f_unit:
-            q = q.where(Delegation.unit_code == f_unit)
+            q = q.where(_unit_filter(f_unit))
         if f_event:
             q = q.where(Delegation.id.in_(select(Entry.delegation_id).where(Entry.event_code == f_event)))
         for d in db.session.scalars(q.order_by(Delegation.submitted_at)):
@@ -145,18 +145,45 @@ def queue():
         if f_games:
             q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
         if f_unit:
-            q = q.where(Delegation.unit_code == f_unit)
+            q = q.where(_unit_filter(f_unit))
         if f_event:
             q = q.where(Substitution.event_code == f_event)
-        for s in db.session.scalars(q.order_by(Substitution.requested_at)):
-            items.append({"kind": "substitution", "d": s.delegation, "at": s.requested_at, "sub": s,
-                          "what": f"{s.event_code}: {s.out_name or s.out_ref} → {s.in_person.get('name', '')}"})
-    items.sort(key=lambda i: i["at"] or dt.datetime.min.replace(tzinfo=dt.timezone.utc))
+        subs = db.session.scalars(q.order_by(Substitution.requested_at)).all()
+    else:
+        subs = []
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
-    units = db.session.scalars(select(Unit).order_by(Unit.code)).all()
+    chosen = [g for g in all_games if g.slug == f_games] or all_games
+    event_names = {}
+    for g in chosen:
+        definition = definition_of(g)
+        sports = {x.code: x for x in definition.sports}
+        for e in definition.events:
+            sport = sports.get(e.sport)
+            event_names[e.code] = (f"{sport.name.zh if sport else ''}{e.name.zh}", f"{sport.name.en + ' ' if sport else ''}{e.name.en}")
+    en = is_en()
+    for s in subs:
+        label = event_names.get(s.event_code, (s.event_code, s.event_code))[1 if en else 0]
+        items.append({"kind": "substitution", "d": s.delegation, "at": s.requested_at, "sub": s,
+                      "what": f"{label}：{s.out_name or s.out_ref} → {s.in_person.get('name', '')}"})
+    items.sort(key=lambda i: i["at"] or dt.datetime.min.replace(tzinfo=dt.timezone.utc))
+    # The units to filter by: the delegations of the Games chosen (clubs too), not every province.
+    delegations = db.session.execute(
+        select(Delegation.id, Delegation.unit_code, Delegation.unit_name)
+        .where(Delegation.games_id.in_([g.id for g in chosen])).order_by(Delegation.unit_code, Delegation.unit_name)).all()
+    names = unit_names("en" if en else "zh")
+    units = sorted({(f"d{did}", names.get(code, name or code or "")) for did, code, name in delegations},
+                   key=lambda u: u[1])
     return render_template("organiser/queue.html", items=items, all_games=all_games, units=units,
+                           events=sorted(event_names.items(), key=lambda x: x[1][0]),
                            f=dict(games=f_games, unit=f_unit, event=f_event, kind=f_kind),
                            decision=DecisionForm())
+
+
+def _unit_filter(value: str):
+    """"d<id>" picks one delegation (a club has no unit code); else a unit code."""
+    if value.startswith("d") and value[1:].isdigit() and len(value) < 12:
+        return Delegation.id == int(value[1:])
+    return Delegation.unit_code == value
 
 
 @bp.route("/d/<int:delegation_id>", methods=["GET"])
