@@ -29,9 +29,16 @@ def people(app, db):
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
+    # A team with a wrong board order too: the entries page in its fullest state (teams,
+    # boards, reserves, problems).
+    team = [person(f"t{i}", year=2019, unit="hainan", name=f"队员{i}") for i in range(1, 5)]
     d = save(new_delegation(find_games("nmsg-2019"), "hainan"),
-             doc("nmsg-2019", unit="hainan", people=[person("p1", year=2019, unit="hainan", name="林峰")],
-                 entries=[individual("chess.MI", "p1")]), Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
+             doc("nmsg-2019", unit="hainan", people=[person("p1", year=2019, unit="hainan", name="林峰")] + team,
+                 entries=[individual("chess.MI", "p1"),
+                          {"event": "chess.MTR", "team": "A", "lineup": [
+                              {"person": "t1", "board": 1}, {"person": "t2", "board": 1}, {"person": "t3", "board": 3},
+                              {"person": "t4", "reserve": True}]}]),
+             Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
     db.session.commit()
     # An approved delegation with results entered: the results pages in their fullest state.
     from portal.results.entrants import players

@@ -39,7 +39,8 @@ TABLE = {
     ("workspace.file", "GET"): LEADER_READ,
     ("workspace.entries", "GET"): LEADER_READ, ("workspace.entries", "POST"): LEADER_WRITE,
     ("workspace.roles", "GET"): LEADER_READ, ("workspace.roles", "POST"): LEADER_WRITE,
-    ("workspace.submit", "POST"): LEADER_WRITE,
+    ("workspace.submit", "POST"): LEADER_WRITE, ("workspace.extension_request", "POST"): LEADER_WRITE,
+    ("organiser.decline_extension", "POST"): ORG,
     ("workspace.download_json", "GET"): LEADER_READ,
     ("workspace.download_excel", "GET"): LEADER_READ,
     ("workspace.upload", "GET"): LEADER_WRITE, ("workspace.upload", "POST"): LEADER_WRITE,
@@ -107,7 +108,9 @@ def world(app, db):
     from portal.money.models import BankLine
     line = BankLine(games_id=games.id, fingerprint="f" * 64, statement_name="s.csv", row_number=5,
                     booked_on=dt.date(2019, 8, 1), amount=100, payer="x", memo="")
-    db.session.add_all([f, sub, line])
+    from portal.workflow.models import ExtensionRequest
+    req = ExtensionRequest(delegation_id=da.id, stage="names", reason="r", requested_by="t")
+    db.session.add_all([f, sub, line, req])
     db.session.commit()
     import os
     folder = os.path.join(app.config["UPLOAD_FOLDER"], str(da.id))
@@ -132,7 +135,7 @@ def world(app, db):
         fh.write(b"PK")
     return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
-            "filename": "app.css", "line_id": line.id, "action": "unlock"}
+            "filename": "app.css", "line_id": line.id, "action": "unlock", "request_id": req.id}
 
 
 OVERRIDES = {"registration.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals

@@ -37,6 +37,8 @@ VERBS = {
     "bank.duplicate": ("确认一笔到账为重复", "confirmed a bank line as a duplicate"),
     "bank.not_duplicate": ("确认一笔到账不是重复", "confirmed a bank line as a payment of its own"),
     "unit.save": ("保存了参赛单位 {key}", "saved the unit {key}"),
+    "extension.request": ("为{unit}申请延期", "asked for more time for {unit}"),
+    "extension.decline": ("未同意{unit}的延期申请", "declined {unit}'s request for more time"),
     "identity.held_elsewhere": ("为{unit}保存的 {key} 的证件号码已在本届比赛的另一代表团登记",
                                 "saved {key} for {unit}, whose ID number another delegation of these Games holds"),
     "personal_data.view": ("查看了 {key} 的个人信息", "looked at {key}'s personal data"),
@@ -66,6 +68,7 @@ ACTION_LABELS = {
     "personal_data.export": ("导出个人信息", "personal data exported"),
     "identity.held_elsewhere": ("证件号码与其他代表团重复", "ID number held by another delegation"),
     "unit.save": ("保存参赛单位", "unit saved"),
+    "extension.request": ("申请延期", "extension asked"), "extension.decline": ("不同意延期", "extension declined"),
 }
 
 

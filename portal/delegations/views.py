@@ -16,6 +16,7 @@ from .names import document_names_of
 from ..web import is_en, outcome_text
 from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request, send_file,
                    session, url_for)
+from flask_wtf import FlaskForm
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
@@ -147,6 +148,19 @@ class Workspace:
         sport = self.sports.get(e.sport)
         lang_en = is_en()
         return f"{sport.name.en if lang_en else sport.name.zh} {e.name.en if lang_en else e.name.zh}"
+
+    @cached_property
+    def extension_request(self):
+        """The latest request for more time, when the names cannot be edited now."""
+        from ..workflow.models import ExtensionRequest
+        return db.session.scalar(select(ExtensionRequest).where(ExtensionRequest.delegation_id == self.d.id)
+                                 .order_by(ExtensionRequest.id.desc()).limit(1))
+
+    def may_ask_for_time(self) -> bool:
+        """A closed stage with nothing approved yet: the leader can ask for more time."""
+        return (not self.editable and self.d.status in ("draft", "returned")
+                and self.stage.stage in ("substitutions", "closed")
+                and (self.extension_request is None or self.extension_request.status != "pending"))
 
     def note_subject(self, note) -> str:
         """What a review note is about, by name: the person, the event, the delegation."""
@@ -696,6 +710,19 @@ def roles(d):
 
 # --- submit -----------------------------------------------------------------------------------------
 
+@bp.post("/<int:delegation_id>/extension-request")
+@delegation_view(*EDITORS)
+def extension_request(d):
+    """A leader whose stage has closed asks the organisers for more time."""
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    ws = Workspace(d)
+    out = workflow.request_extension(d, ws.stage.stage if ws.stage.stage != "closed" else "names",
+                                     (request.form.get("reason") or "")[:1000], actor())
+    flash(_("已向组委会申请延期，答复后会显示在这里。") if out.ok else _refusal_text(out), "success" if out.ok else "error")
+    return redirect(url_for(".dashboard", delegation_id=d.id))
+
+
 @bp.post("/<int:delegation_id>/submit")
 @delegation_view(*EDITORS)
 def submit(d):
@@ -803,7 +830,7 @@ def upload(d):
     preview = _dedupe(judge(d.games, parsed, ws.at, exclude_delegation_id=d.id, reveal=sees_other_delegations()))
     confirm = ConfirmForm(formdata=None, token=token, version=d.version)
     return _render("workspace/upload_review.html", ws, changes=changes, preview=preview,
-                   confirm=confirm, filename=name)
+                   confirm=confirm, filename=name, hide_saved_problems=True)
 
 
 @bp.post("/<int:delegation_id>/upload/confirm")

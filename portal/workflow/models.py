@@ -11,7 +11,25 @@ from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
 
-__all__ = ["Extension", "ReviewNote", "Substitution", "Withdrawal", "Sanction", "Place"]
+__all__ = ["Extension", "ExtensionRequest", "ReviewNote", "Substitution", "Withdrawal", "Sanction", "Place"]
+
+
+class ExtensionRequest(db.Model):
+    """A leader's request for more time after a stage closed (issue 25, 3): the organisers
+    see it in their queue and answer it (an extension granted, or declined with a reason)."""
+
+    __tablename__ = "extension_request"
+    __table_args__ = (CheckConstraint("status IN ('pending', 'granted', 'declined')", name="status"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
+    stage: Mapped[str] = mapped_column(String(20))
+    reason: Mapped[str] = mapped_column(String(1000))
+    requested_by: Mapped[str] = mapped_column(String(100))
+    requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    answer: Mapped[str | None] = mapped_column(String(1000))
+    answered_by: Mapped[str | None] = mapped_column(String(100))
+    answered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
 
 class Extension(db.Model):

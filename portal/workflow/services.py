@@ -19,13 +19,13 @@ from ..delegations.edit import athletes, entry_people
 from ..delegations.models import Delegation
 from ..delegations.services import _dedupe, export_document, judge, replace_contents
 from ..extensions import db
-from ..games.models import Games
+from ..games.models import Games, utcnow
 from ..games.services import definition_of
 from ..rules import parse_document
 from ..rules.engine import format_deadline
 from ..rules.violations import Violation
 from ..outcome import Outcome, refused  # noqa: F401  (callers import them from here too)
-from .models import Extension, Place, ReviewNote, Sanction, Substitution, Withdrawal
+from .models import Extension, ExtensionRequest, Place, ReviewNote, Sanction, Substitution, Withdrawal
 from .stages import (CLOSED, DECLARATION, NAMES, STAGE_NAMES, SUBSTITUTIONS, StageInfo, closes_at, stage_name,
                      may_edit_declarations, may_edit_names, stage_at)
 
@@ -309,7 +309,45 @@ def grant_extension(delegation: Delegation, stage: str, until: dt.datetime, reas
     row.until, row.reason, row.granted_by = until, reason.strip(), actor.label
     record(actor, "deadline.extend", "extension", stage, delegation=d, before=before,
            after={"until": until.isoformat(), "reason": reason.strip()}, reason=reason.strip())
+    # Whatever the leader asked for this stage is answered by it.
+    for req in db.session.scalars(select(ExtensionRequest).where(
+            ExtensionRequest.delegation_id == d.id, ExtensionRequest.stage == stage,
+            ExtensionRequest.status == "pending")):
+        req.status, req.answered_by, req.answered_at = "granted", actor.label, utcnow()
+        req.answer = reason.strip()[:1000]
     return Outcome(True, status="extended", delegation=d)
+
+
+@transactional
+def request_extension(delegation: Delegation, stage: str, reason: str, actor: Actor) -> Outcome:
+    """A leader asks for more time on a stage that has closed; one request waits at a time."""
+    if stage not in (DECLARATION, NAMES, SUBSTITUTIONS):
+        return refused("未知的阶段。", "Unknown stage.", delegation)
+    reason = (reason or "").strip()
+    if not reason:
+        return refused("请说明需要延期的原因。", "Say why more time is needed.", delegation)
+    d = lock_row(Delegation, delegation.id)
+    waiting = db.session.scalar(select(ExtensionRequest.id).where(
+        ExtensionRequest.delegation_id == d.id, ExtensionRequest.stage == stage, ExtensionRequest.status == "pending"))
+    if waiting:
+        return refused("已有一份延期申请等待组委会答复。", "A request is already waiting for the organisers' answer.", d)
+    db.session.add(ExtensionRequest(delegation_id=d.id, stage=stage, reason=reason[:1000], requested_by=actor.label))
+    record(actor, "extension.request", "delegation", str(d.id), delegation=d, after={"stage": stage}, reason=reason)
+    return Outcome(True, status="requested", delegation=d)
+
+
+@transactional
+def decline_extension(req, reason: str, actor: Actor) -> Outcome:
+    reason = (reason or "").strip()
+    d = lock_row(Delegation, req.delegation_id)
+    if not reason:
+        return refused("拒绝延期须说明理由。", "Give a reason when declining.", d)
+    req = lock_row(ExtensionRequest, req.id)
+    if req.status != "pending":
+        return refused("该申请已答复。", "This request has been answered.", d)
+    req.status, req.answer, req.answered_by, req.answered_at = "declined", reason[:1000], actor.label, utcnow()
+    record(actor, "extension.decline", "delegation", str(d.id), delegation=d, after={"stage": req.stage}, reason=reason)
+    return Outcome(True, status="declined", delegation=d)
 
 
 # --- substitutions -----------------------------------------------------------------------------

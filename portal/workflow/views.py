@@ -151,6 +151,18 @@ def queue():
         subs = db.session.scalars(q.order_by(Substitution.requested_at)).all()
     else:
         subs = []
+    if f_kind in ("", "extension"):
+        from .models import ExtensionRequest
+        q = select(ExtensionRequest).join(Delegation).where(ExtensionRequest.status == "pending")
+        if f_games:
+            q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
+        if f_unit:
+            q = q.where(_unit_filter(f_unit))
+        for req in db.session.scalars(q.order_by(ExtensionRequest.requested_at)):
+            d = db.session.get(Delegation, req.delegation_id)
+            label = stage_name(definition_of(d.games).stages, req.stage)[1 if is_en() else 0]
+            items.append({"kind": "extension", "d": d, "at": req.requested_at, "req": req,
+                          "what": _("申请延长“%(stage)s”：%(why)s", stage=label, why=req.reason)})
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
     chosen = [g for g in all_games if g.slug == f_games] or all_games
     event_names = {}
@@ -177,6 +189,17 @@ def queue():
                            events=sorted(event_names.items(), key=lambda x: x[1][0]),
                            f=dict(games=f_games, unit=f_unit, event=f_event, kind=f_kind),
                            decision=DecisionForm())
+
+
+@bp.post("/extension-requests/<int:request_id>/decline")
+@roles(*ORG)
+def decline_extension(request_id):
+    from .models import ExtensionRequest
+    req = db.session.get(ExtensionRequest, request_id) or abort(404)
+    if not DecisionForm().validate_on_submit():
+        abort(400)
+    _flash_outcome(services.decline_extension(req, request.form.get("reason") or "", actor()), _("已答复：不同意延期。"))
+    return redirect(url_for(".queue"))
 
 
 def _unit_filter(value: str):
