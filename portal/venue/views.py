@@ -97,16 +97,43 @@ def scan():
         if found:
             result = None
             record_access("personal_data.view", [(f["ref"], f["name"]) for f in found], what="desk search")
-    due, arrived = [], None
+    due, arrived, person_card = [], None, None
     if result and result.get("status") == "valid":
         p, d = result["person"], result["delegation"]
         record_access("personal_data.view", [(p["ref"], p["name"])], delegation=d, what="card scan")
         from ..delegations.services import export_document
-        due = documents_due(definition_of(d.games), export_document(d), p["ref"])
+        definition = definition_of(d.games)
+        document = export_document(d)
+        due = documents_due(definition, document, p["ref"])
         arrived = db.session.scalar(select(CheckIn).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == p["ref"]))
+        person_card = _desk_card(d, definition, document, p)
     return render_template("venue/scan.html", code=code, result=result, due=due, arrived=arrived, found=found,
+                           person_card=person_card,
                            document_names=document_names_of(definition_of(result["delegation"].games))
                            if result and result.get("delegation") is not None else DOCUMENT_NAMES, form=FlaskForm())
+
+
+def _desk_card(d, definition, document: dict, p: dict) -> dict:
+    """What the desk compares with the child in front of it: the photo, the age on the first
+    day and the events entered, by name."""
+    import datetime as dt
+
+    from ..delegations.edit import entry_people
+    from ..delegations.files import UploadedFile
+    photo = db.session.scalar(select(UploadedFile).where(
+        UploadedFile.delegation_id == d.id, UploadedFile.person_ref == p["ref"], UploadedFile.kind == "photo",
+        UploadedFile.content_type.in_(("image/jpeg", "image/png"))).order_by(UploadedFile.id.desc()).limit(1))
+    age = None
+    if p.get("birth_date"):
+        born, on = dt.date.fromisoformat(p["birth_date"]), definition.dates.start
+        age = on.year - born.year - ((on.month, on.day) < (born.month, born.day))
+    sports = {s.code: s for s in definition.sports}
+    names = {}
+    for e in definition.events:
+        sport = sports.get(e.sport)
+        names[e.code] = (f"{sport.name.zh if sport else ''}{e.name.zh}", f"{sport.name.en + ' ' if sport else ''}{e.name.en}")
+    events = [names.get(e["event"], (e["event"], e["event"])) for e in document["entries"] if p["ref"] in entry_people(e)]
+    return {"photo_id": photo.id if photo else None, "age": age, "events": events, "gender": p.get("gender")}
 
 
 @bp.post("/org/checkin")
