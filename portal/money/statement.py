@@ -49,9 +49,28 @@ def statement(d: Delegation, violations: list | None = None, doc: dict | None = 
             violations = judge(d.games, parsed)
         names = {p["ref"]: p["name"] for p in doc["people"]}
         full_rate = [names.get(ref, ref) for v in violations if v.code == "STAFF_EXCESS" for ref in v.people]
+    for line in lines:
+        line["note_en"] = english_note(line["entry"].description, definition)
     return {"d": d, "lines": lines, "totals": t, "status": account_status(t), "reference": payment_reference(d),
             "payee": definition.money.payee, "valid": entry_valid(d), "currency": definition.money.currency,
             "full_rate": full_rate}
+
+
+PHRASES = [("银行到账", "Bank credit"), ("退赛不予退还", "kept on withdrawal"), ("减至", "reduced to"),
+           ("人·晚", "person-nights"), ("间·晚", "room-nights"), ("住宿", "Rooms"), ("超出名额", "beyond the allowance"),
+           ("部分报名费", "part of the entry fee"), ("报名费", "Entry fee"), ("更换运动员", "substitution"),
+           ("手续费", "change fee"), ("保证金", "deposit")]
+
+
+def english_note(text: str, definition) -> str:
+    """A ledger line's description (written in Chinese when it was posted) for an English
+    reader: the Games' fee and room names in English, the portal's own phrases translated."""
+    out = text or ""
+    names = [(f.name.zh, f.name.en) for f in definition.money.fees] + [(r.name.zh, r.name.en) for r in definition.rooms]
+    for zh, en in sorted(names + PHRASES, key=lambda x: -len(x[0])):
+        out = out.replace(zh, en)
+    out = out.replace("：", ": ").replace("（", " (").replace("）", ")").replace("，", ", ").replace(" 天", " days")
+    return out
 
 
 def to_xlsx(data: dict, title: str) -> bytes:
