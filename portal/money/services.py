@@ -582,9 +582,31 @@ def totals_by_delegation(games) -> dict[int, dict[str, Decimal]]:
     return {delegation_id: _with_balance(by_kind) for delegation_id, by_kind in sums.items()}
 
 
+def deposits_by_delegation(games) -> dict[int, dict[str, Decimal]] | None:
+    """Deposits (保证金, fees returned after check-in) of every delegation: charged, returned,
+    kept and still held, from one aggregate query; None where the Games take none."""
+    codes = [f.code for f in definition_of(games).money.fees if f.refundable == "after_checkin"]
+    if not codes:
+        return None
+    out: dict[int, dict[str, Decimal]] = {}
+    for delegation_id, kind, amount in db.session.execute(
+            select(LedgerEntry.delegation_id, LedgerEntry.kind, func.sum(LedgerEntry.amount))
+            .join(Delegation, Delegation.id == LedgerEntry.delegation_id)
+            .where(Delegation.games_id == games.id, LedgerEntry.fee_code.in_(codes),
+                   LedgerEntry.kind.in_(("charge", "credit", "forfeit")))
+            .group_by(LedgerEntry.delegation_id, LedgerEntry.kind)):
+        row = out.setdefault(delegation_id, {"charged": Decimal("0.00"), "returned": Decimal("0.00"),
+                                             "kept": Decimal("0.00")})
+        row[{"charge": "charged", "credit": "returned", "forfeit": "kept"}[kind]] += Decimal(amount)
+    for row in out.values():
+        row["held"] = row["charged"] - row["returned"] - row["kept"]
+    return out
+
+
 def reconciliation(games) -> list[dict]:
     units = unit_names()
     all_totals = totals_by_delegation(games)
+    deposits = deposits_by_delegation(games)
     delegations = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)
                                      .order_by(Delegation.unit_code, Delegation.id)).all()
     valid = entries_valid(games, delegations)
@@ -592,7 +614,10 @@ def reconciliation(games) -> list[dict]:
     for d in delegations:
         t = all_totals.get(d.id) or _with_balance({})
         out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or ""), "reference": payment_reference(d),
-                    **t, "status": account_status(t), "valid": valid[d.id]})
+                    **t, "status": account_status(t), "valid": valid[d.id],
+                    "deposit": (deposits.get(d.id) or {"charged": Decimal("0.00"), "returned": Decimal("0.00"),
+                                                       "kept": Decimal("0.00"), "held": Decimal("0.00")})
+                    if deposits is not None else None})
     return out
 
 

@@ -60,9 +60,20 @@ class RoomForm(FlaskForm):
 
 
 def _games_arg():
+    """The Games asked for, else the current one by its dates (under way, else the next to
+    begin, else the latest to have ended), not the first in the alphabet."""
     slug = request.args.get("games")
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
-    games = next((g for g in all_games if g.slug == slug), all_games[0] if all_games else None)
+    games = next((g for g in all_games if g.slug == slug), None)
+    if games is None and slug is None and all_games:
+        from ..clock import now
+        from ..rules.engine import CHINA
+        today = now().astimezone(CHINA).date()
+        dates = {g.id: definition_of(g).dates for g in all_games}
+        under_way = [g for g in all_games if dates[g.id].start <= today <= dates[g.id].end]
+        coming = sorted((g for g in all_games if dates[g.id].start > today), key=lambda g: dates[g.id].start)
+        past = sorted((g for g in all_games if dates[g.id].end < today), key=lambda g: dates[g.id].end, reverse=True)
+        games = (under_way or coming or past)[0]
     return games, all_games
 
 
@@ -92,9 +103,12 @@ def overview():
     unmatched = db.session.scalars(select(BankLine).where(*waiting).order_by(BankLine.booked_on, BankLine.id)
                                    .limit(UNMATCHED_ON_OVERVIEW)).all()
     sums = {k: sum((r[k] for r in rows), Decimal("0")) for k in ("expected", "payment", "refund", "balance")}
+    deposits = None
+    if rows and rows[0]["deposit"] is not None:
+        deposits = {k: sum((r["deposit"][k] for r in rows), Decimal("0")) for k in ("charged", "returned", "kept", "held")}
     return render_template("money/overview.html", games=games, all_games=all_games, rows=rows, unmatched=unmatched,
                            unmatched_count=unmatched_count,
-                           sums=sums, entry_form=EntryForm(), names=statements.STATUS_NAMES,
+                           sums=sums, deposits=deposits, entry_form=EntryForm(), names=statements.STATUS_NAMES,
                            definition=definition_of(games))
 
 
