@@ -137,3 +137,27 @@ def test_the_overview_lists_a_few_unmatched_lines_and_links_to_all(app, db):
         app.config["WTF_CSRF_ENABLED"] = True
     assert page.count('name="delegation" required') == 30
     assert "全部 45 笔未匹配的流水" in page and "show=unmatched" in page
+
+
+def test_matching_onto_a_settled_delegation_says_a_refund_is_due(app, db):
+    """Issue 25, 8: a manual match onto a delegation already settled took its balance below
+    zero without a word; the accountant is now told how much is owed back."""
+    from sqlalchemy import select
+    from portal.money.models import BankLine
+    from portal.money.services import account_status, totals
+    d, client = _setup(app, db)
+    try:
+        due = totals(d)["balance"]
+        assert due > 0
+        assert _import(app, client, "jul-s.csv", HEADER + f"2015-07-05,{due},河西棋院,报名费,SN0200\n"
+                                                          f"2015-07-06,200.00,无名氏,不明款项,SN0201\n").status_code == 302
+        db.session.rollback()
+        line = db.session.scalar(select(BankLine).where(BankLine.bank_ref == "SN0201"))
+        with app.app_context():
+            r = client.post(f"/money/lines/{line.id}/assign", data={"delegation": d.id}, follow_redirects=True)
+        page = r.get_data(as_text=True)
+        assert "多付 ¥200.00" in page and "应退款" in page
+        db.session.rollback()
+        assert account_status(totals(d)) == "refund_due"
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = True

@@ -88,11 +88,19 @@ def test_reimport_changes_nothing(clubs, actor, db):
     assert db.session.query(LedgerEntry).count() == before
 
 
-def test_the_same_line_twice_in_a_file_is_two_payments(clubs, actor):
-    from portal.money.services import import_statement
+def test_the_same_line_twice_in_a_file_waits_for_the_accountants_word(clubs, actor, db):
+    """Issue 25, 8: two identical lines in one file were booked as two payments with no hint.
+    The second is a possible duplicate: kept out of the books until the accountant says it is
+    a payment of its own, then matched like any other line."""
+    from portal.money.models import BankLine
+    from portal.money.services import assign_line, decide_duplicate, import_statement
     games, d = clubs
     out = import_statement(games, (BANK / "icbc-2015-07-duplicate-lines.csv").read_bytes(), "dup.csv", actor)
-    assert out["imported"] == 2
+    assert out["imported"] == 2 and out["possible_duplicates"] == 1
+    assert totals(d["c"])["payment"] == Decimal("100.00")
+    twin = db.session.query(BankLine).filter(BankLine.duplicate_of_id.is_not(None)).one()
+    assert decide_duplicate(twin, False, actor)
+    assign_line(twin, d["c"], actor)
     assert totals(d["c"])["payment"] == Decimal("200.00")
 
 
@@ -246,3 +254,11 @@ def test_signed_amount_with_a_credit_flag(clubs, actor):
     out = import_statement(games, (BANK / "boc-2015-07-signed.csv").read_bytes(), "boc.csv", actor)
     assert out["ok"] and out["imported"] == 2 and (out["reference"], out["name_amount"]) == (1, 1)
     assert totals(d["a"])["payment"] == Decimal("600.00") and totals(d["b"])["payment"] == Decimal("200.00")
+
+
+def test_a_payer_who_is_not_the_unit_is_flagged_on_a_reference_match():
+    """Issue 25, 8: matched by the reference, paid by another club: the accountant is told."""
+    from portal.money.services import payer_fits
+    assert payer_fits("南开区少儿棋校", "南开区少儿棋校") and payer_fits("李明", "红桥棋社")  # a person: the contact
+    assert payer_fits("天津市南开区少儿棋校", "南开区少儿棋校")
+    assert not payer_fits("河西棋院有限公司", "南开区少儿棋校")

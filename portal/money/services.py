@@ -446,8 +446,25 @@ def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_not
                 duplicate_of_id=twin,
                 matched_delegation_id=None if twin or _na(r["delegation_id"]) else int(r["delegation_id"]),
                 match_method="duplicate" if twin else (None if _na(r["method"]) else r["method"])))
+        # Two identical lines inside one file (same day, payer, amount, memo and bank
+        # reference) are most often one payment exported twice: the second waits for the
+        # accountant's word like a twin from another file (issue 25, 8).
+        within: dict[int, int] = {}
+        first_of: dict[tuple, int] = {}
+        for i, (r, line) in enumerate(zip(records, bank_rows)):
+            if line.duplicate_of_id is not None:
+                continue
+            key = _plain_key(r["booked_on"], Decimal(r["amount"]), str(r["payer"])) + (
+                " ".join(str(r["memo"]).split()), str(r.get("bank_ref") or "").strip())
+            if key in first_of:
+                within[i] = first_of[key]
+                line.matched_delegation_id, line.match_method = None, "duplicate"
+            else:
+                first_of[key] = i
         db.session.add_all(bank_rows)
         db.session.flush()
+        for i, j in within.items():
+            bank_rows[i].duplicate_of_id = bank_rows[j].id
         counts["possible_duplicates"] = 0
         for line in bank_rows:
             if line.duplicate_of_id is not None:
@@ -496,6 +513,20 @@ def _earlier_lines(games, records: list[dict], statement_name: str) -> dict[int,
         if twin:
             out[i] = twin
     return out
+
+
+def payer_fits(payer: str, unit_name: str) -> bool:
+    """Whether the payer reads as the delegation's own unit (a line matched by its reference
+    but paid by someone else is flagged for the accountant: issue 25, 8). Names are compared
+    without spaces, and a payer who is a person (2-4 characters) is taken as the unit's own
+    contact, as leaders often pay themselves."""
+    p, u = "".join((payer or "").split()), "".join((unit_name or "").split())
+    if not p or not u:
+        return True
+    if p in u or u in p or (2 <= len(p) <= 4 and not any(k in p for k in ("公司", "协会", "学校", "棋院", "俱乐部"))):
+        return True
+    core = u.rstrip("省市区县").replace("少儿", "").replace("青少年", "")
+    return len(core) >= 2 and core[:2] in p
 
 
 def _plain_key(booked_on, amount: Decimal, payer: str) -> tuple:

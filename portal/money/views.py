@@ -181,6 +181,7 @@ def lines():
     statements_ = db.session.scalars(select(BankLine.statement_name).where(BankLine.games_id == games.id)
                                      .distinct().order_by(BankLine.statement_name)).all()
     return render_template("money/lines.html", games=games, all_games=all_games, rows=rows[:LINES_PAGE],
+                           payer_fits=services.payer_fits,
                            more=len(rows) > LINES_PAGE, page=page, show=show, statement=statement_name,
                            statements=statements_, counts=counts, twins=twins, delegations=delegations,
                            form=FlaskForm())
@@ -233,7 +234,12 @@ def assign(line_id):
     if d is None or d.games_id != line.games_id:
         flash(_("请选择同一比赛的代表团。"), "error")
     elif services.assign_line(line, d, actor()):
-        flash(_("已匹配。"), "success")
+        balance = services.totals(d)["balance"]
+        if balance < 0:  # matched onto a delegation that had paid already: the excess is owed back
+            excess = "{:,.2f}".format(-balance)
+            flash(_("已匹配。该代表团原已结清，现多付 ¥%(amount)s，状态为“应退款”。", amount=excess), "warning")
+        else:
+            flash(_("已匹配。"), "success")
     games = db.session.get(Games, line.games_id)
     return redirect(url_for(".overview", games=games.slug if games else None))
 
