@@ -155,14 +155,25 @@ def _load_units(path: Path | None = None) -> int:
         raise FixtureError(path, _loc(("units",) + tuple(err["loc"])), _in_words(err)) from None
     existing = {u.code: u for u in db.session.scalars(select(Unit))}
     for info in units:
-        row = existing.get(info.code) or Unit(code=info.code)
-        row.kind, row.name_zh, row.name_en = info.kind, info.name.zh, info.name.en
-        row.province_code, row.city = info.province_code, info.city
-        row.governing_bodies = list(info.governing_bodies)
-        row.universities = list(info.universities)
-        db.session.add(row)
+        _save_unit(existing.get(info.code), info)
     db.session.commit()
     return len(units)
+
+
+def _save_unit(row: Unit | None, info: UnitInfo) -> Unit:
+    """Insert or update one unit from its definition."""
+    row = row or Unit(code=info.code)
+    row.kind, row.name_zh, row.name_en = info.kind, info.name.zh, info.name.en
+    row.province_code, row.city = info.province_code, info.city
+    row.governing_bodies = list(info.governing_bodies)
+    row.universities = list(info.universities)
+    db.session.add(row)
+    return row
+
+
+def national_units() -> list[dict]:
+    """The national list of units as fixtures/units.yaml gives it."""
+    return yaml.safe_load((FIXTURES / "units.yaml").read_text(encoding="utf-8"))["units"]
 
 
 def load_games(slug_or_path: str) -> Games:
@@ -216,7 +227,7 @@ def _load_fixture_units(path, definition) -> None:
     not change another's provinces)."""
     if not definition.units:
         return
-    national = {u["code"] for u in yaml.safe_load((FIXTURES / "units.yaml").read_text(encoding="utf-8"))["units"]}
+    national = {u["code"] for u in national_units()}
     existing = {u.code: u for u in db.session.scalars(select(Unit).where(
         Unit.code.in_([u.code for u in definition.units])))}
     for i, info in enumerate(definition.units):
@@ -224,12 +235,7 @@ def _load_fixture_units(path, definition) -> None:
             raise FixtureError(path, f"units[{i}].code",
                                f"“{info.code}”已是全国单位名单中的代码，请另取一个 / {info.code!r} is a code of the "
                                f"national list of units: choose another")
-        row = existing.get(info.code) or Unit(code=info.code)
-        row.kind, row.name_zh, row.name_en = info.kind, info.name.zh, info.name.en
-        row.province_code, row.city = info.province_code, info.city
-        row.governing_bodies = list(info.governing_bodies)
-        row.universities = list(info.universities)
-        db.session.add(row)
+        _save_unit(existing.get(info.code), info)
 
 
 def all_fixture_slugs() -> list[str]:

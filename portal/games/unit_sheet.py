@@ -8,16 +8,15 @@ import io
 import re
 from dataclasses import dataclass, field
 
-import yaml
 from sqlalchemy import select
 
 from ..audit.services import Actor, record
-from ..config import FIXTURES
 from ..db_tx import write_transaction
 from ..extensions import db
 from ..rules.checks.eligibility import UNIT_KIND_NAMES
 from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
 from .models import Games, Unit
+from .services import national_units
 
 MAX_ROWS = 2000
 HEADINGS = {"code": ("单位代码", "代码", "code"), "name": ("单位名称", "名称", "单位", "name"),
@@ -34,10 +33,6 @@ class UnitLine:
     kind: str
     province_code: str | None
     universities: list[str] = field(default_factory=list)
-
-
-def _national() -> list[dict]:
-    return yaml.safe_load((FIXTURES / "units.yaml").read_text(encoding="utf-8"))["units"]
 
 
 def known_kinds() -> dict[str, tuple[str, str]]:
@@ -68,13 +63,13 @@ def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[s
     lines, problems = [], []
     kinds = known_kinds()
     by_kind_name = {zh: code for code, (zh, _en) in kinds.items()} | {code: code for code in kinds}
-    provinces = {u["province_code"]: u for u in _national() if u["kind"] == "province"}
+    provinces = {u["province_code"]: u for u in national_units() if u["kind"] == "province"}
     by_province_name = {}
     for code, u in provinces.items():
         zh = u["name"]["zh"]
         for key in (zh, zh.rstrip("省市"), re.sub(r"(壮族|回族|维吾尔)?自治区$", "", zh), u["code"], code):
             by_province_name[key] = code
-    national = {u["code"] for u in _national()}
+    national = {u["code"] for u in national_units()}
     seen: dict[str, int] = {}
     for i, r in enumerate(rows[:MAX_ROWS + 2], start=1):
         if not any(r):
