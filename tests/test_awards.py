@@ -162,3 +162,10 @@ def test_a_team_computed_from_individuals_needs_its_members_events(definitions):
     data["awards"].append({"kind": "team_from_individuals", "events": ["go.MT"], "best": {"M": 1}})
     with pytest.raises(ValidationError, match="members_entered_in"):
         GamesDefinition.model_validate(data)
+
+
+def test_every_award_names_its_clause_on_the_event(definitions):
+    from portal.rules.standings import clauses_for
+    assert clauses_for(definitions["youth-gomoku-2015"], "gomoku.TJA") == ["十(一)", "十(二)1", "八(六)2"]
+    assert clauses_for(definitions["youth-gomoku-2015"], "gomoku.MJA") == ["十(一)", "十(二)1"]
+    assert "总则 九(三)(四)" in clauses_for(definitions["nmsg-2009"], "go.MT")

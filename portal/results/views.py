@@ -98,8 +98,8 @@ def event_results(slug, event):
             return redirect(url_for(".event_results", slug=slug, event=event))
     st = services.games_standings(games)
     shown = {p.key: p for p in st.placings.get(event, [])}
-    from ..rules.standings import places_awarded
-    return render_template("results/event.html", games=games, event=ev, label=dict(_events(games))[event],
+    from ..rules.standings import clauses_for, places_awarded
+    return render_template("results/event.html", clauses=clauses_for(definition, event), games=games, event=ev, label=dict(_events(games))[event],
                            players=listed, left_out=left_out, placings=st.placings.get(event, []), shown=shown,
                            awarded=places_awarded(definition, event, len(listed)), points=st.points,
                            computed=computed, form=form, problems=problems, typed=typed,

@@ -141,6 +141,21 @@ def points_table(definition: GamesDefinition, event_code: str, entrants: int) ->
     return [Fraction(x) for x in table[:placed if placed is not None else len(table)]]
 
 
+def clauses_for(definition: GamesDefinition, event_code: str) -> list[str]:
+    """The clauses of the awards that apply to the event, as the fixture names them (shown
+    with the event's results, so that each award can be read against its regulation)."""
+    event = _event(definition, event_code)
+    out = []
+    for a in definition.awards:
+        clause = getattr(a, "clause", None)
+        applies = event is not None and (a.applies_to(event) if hasattr(a, "applies_to") else True)
+        if isinstance(a, TeamFromIndividuals):
+            applies = event_code in a.events
+        if clause and applies and clause not in out:
+            out.append(clause)
+    return out
+
+
 def has_points(definition: GamesDefinition) -> bool:
     return bool(of_kind(definition.awards, PointsAward))
 

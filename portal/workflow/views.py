@@ -153,13 +153,12 @@ def queue():
         subs = []
     if f_kind in ("", "extension"):
         from .models import ExtensionRequest
-        q = select(ExtensionRequest).join(Delegation).where(ExtensionRequest.status == "pending")
+        q = select(ExtensionRequest, Delegation).join(Delegation).where(ExtensionRequest.status == "pending")
         if f_games:
             q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
         if f_unit:
             q = q.where(_unit_filter(f_unit))
-        for req in db.session.scalars(q.order_by(ExtensionRequest.requested_at)):
-            d = db.session.get(Delegation, req.delegation_id)
+        for req, d in db.session.execute(q.order_by(ExtensionRequest.requested_at)):  # one query for all
             label = stage_name(definition_of(d.games).stages, req.stage)[1 if is_en() else 0]
             items.append({"kind": "extension", "d": d, "at": req.requested_at, "req": req,
                           "what": _("申请延长“%(stage)s”：%(why)s", stage=label, why=req.reason)})
