@@ -7,12 +7,14 @@ both insert the 160th: the second waits for the first to commit.
 from __future__ import annotations
 
 import contextvars
+import functools
 from contextlib import contextmanager
 
 from sqlalchemy import event, select
 from sqlalchemy.engine import Engine
 
 from .extensions import db
+from .outcome import Refusal
 
 _immediate = contextvars.ContextVar("sqlite_begin_immediate", default=False)
 _in_write = contextvars.ContextVar("in_write_transaction", default=False)
@@ -69,21 +71,19 @@ def end_writing_request(token) -> None:
 
 
 def transactional(fn):
-    """Run a service in one write transaction. It commits unless the service refused
-    (an Outcome whose status is "refused", "invalid" or "stale") or raised: then nothing is kept.
-    A transactional service called from another joins the caller's transaction."""
-    import functools
-
+    """Run a service in one write transaction. It commits unless the service raised: a
+    `Refusal` rolls everything back and comes to the caller as the refused `Outcome`; any
+    other error rolls back and propagates. A transactional service called from another
+    joins the caller's transaction, and its refusal refuses the caller's whole work."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if _in_write.get():
             return fn(*args, **kwargs)
-        with write_transaction() as session:
-            result = fn(*args, **kwargs)
-            if getattr(result, "status", None) in ("refused", "invalid", "stale"):
-                session.rollback()
-                session.begin()  # write_transaction commits an empty transaction
-            return result
+        try:
+            with write_transaction():
+                return fn(*args, **kwargs)
+        except Refusal as refusal:
+            return refusal.outcome()
     return wrapper
 
 

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from .audit.services import Actor
 from .config import FIXTURES
-from .delegations.models import Delegation
+from .delegations.models import Delegation, DelegationStatus
 from .delegations.services import export_document
 from .extensions import db
 from .games.services import find_games
@@ -75,7 +75,7 @@ def _substitutions_and_a_withdrawal(games, delegations, rng, actor) -> None:
     from .workflow import services as workflow
     asked = 0
     for d in delegations:
-        if d.status == "approved" and asked < 2:
+        if d.status == DelegationStatus.APPROVED and asked < 2:
             doc = export_document(d)
             entry = next(e for e in doc["entries"] if e.get("people"))
             out_ref = entry["people"][0]
@@ -89,7 +89,7 @@ def _substitutions_and_a_withdrawal(games, delegations, rng, actor) -> None:
                                           dt.datetime(2015, 7, 11, 9, tzinfo=CHINA))
             db.session.commit()
             asked += 1
-    waiting = next((d for d in delegations if d.status == "submitted"), None)
+    waiting = next((d for d in delegations if d.status == DelegationStatus.SUBMITTED), None)
     if waiting is not None:
         workflow.withdraw(waiting, None, True, actor, dt.datetime(2015, 7, 7, 16, tzinfo=CHINA), reason="学校安排期末考试。")
         db.session.commit()
@@ -106,7 +106,7 @@ def _the_day_before_play(games, delegations, rng, organiser) -> None:
     for event in ("gomoku.MCA", "gomoku.WCA"):
         make_draw(games, event, organiser, seed=f"demo-{event}")
         db.session.commit()
-    approved = [d for d in delegations if d.status == "approved"]
+    approved = [d for d in delegations if d.status == DelegationStatus.APPROVED]
     for k, d in enumerate(approved):
         doc = export_document(d)
         for ref in sorted(athletes(doc)):
@@ -193,7 +193,7 @@ def set_up_season(echo) -> None:
         db.session.commit()
     rows = []
     for k, d in enumerate(delegations[len(KNOWN):]):
-        if d.status == "withdrawn":
+        if d.status == DelegationStatus.WITHDRAWN:
             continue
         due = totals(d)["expected"]
         if not due or k % 6 == 5:  # a few have not paid yet

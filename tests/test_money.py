@@ -63,10 +63,10 @@ def test_each_matching_path(clubs, actor, db):
     from portal.money.services import account_status, import_statement
     games, d = clubs
     first = import_statement(games, (BANK / "icbc-2015-07.csv").read_bytes(), "icbc-2015-07.csv", actor)
-    assert first["ok"] and first["imported"] == 3
-    assert (first["reference"], first["name_amount"], first["unmatched"]) == (2, 0, 1)
+    assert first.ok and first.imported == 3
+    assert (first.reference, first.name_amount, first.unmatched) == (2, 0, 1)
     second = import_statement(games, (BANK / "ccb-2015-07.xlsx").read_bytes(), "ccb-2015-07.xlsx", actor)
-    assert (second["reference"], second["name_amount"], second["unmatched"]) == (1, 1, 0)
+    assert (second.reference, second.name_amount, second.unmatched) == (1, 1, 0)
     assert account_status(totals(d["a"])) == "paid"          # by reference in the memo
     assert account_status(totals(d["b"])) == "paid"          # by payer name and amount
     assert account_status(totals(d["c"])) == "partly_paid"   # "zy-0300-0029": dashes and case ignored
@@ -84,7 +84,7 @@ def test_reimport_changes_nothing(clubs, actor, db):
     import_statement(games, data, "icbc.csv", actor)
     before = db.session.query(LedgerEntry).count()
     again = import_statement(games, data, "icbc-again.csv", actor)
-    assert again["ok"] and again["imported"] == 0 and again["duplicates"] == 3
+    assert again.ok and again.imported == 0 and again.duplicates == 3
     assert db.session.query(LedgerEntry).count() == before
 
 
@@ -96,7 +96,7 @@ def test_the_same_line_twice_in_a_file_waits_for_the_accountants_word(clubs, act
     from portal.money.services import assign_line, decide_duplicate, import_statement
     games, d = clubs
     out = import_statement(games, (BANK / "icbc-2015-07-duplicate-lines.csv").read_bytes(), "dup.csv", actor)
-    assert out["imported"] == 2 and out["possible_duplicates"] == 1
+    assert out.imported == 2 and out.possible_duplicates == 1
     assert totals(d["c"])["payment"] == Decimal("100.00")
     twin = db.session.query(BankLine).filter(BankLine.duplicate_of_id.is_not(None)).one()
     assert decide_duplicate(twin, False, actor)
@@ -110,10 +110,10 @@ def test_malformed_rows_all_or_nothing(clubs, actor, db):
     games, d = clubs
     data = (BANK / "icbc-2015-07-malformed.csv").read_bytes()
     refused = import_statement(games, data, "bad.csv", actor, all_or_nothing=True)
-    assert not refused["ok"] and db.session.query(BankLine).count() == 0
-    assert any("第 4 行" in zh for zh, _ in refused["problems"]) and any("第 5 行" in zh for zh, _ in refused["problems"])
+    assert not refused.ok and db.session.query(BankLine).count() == 0
+    assert any("第 4 行" in zh for zh, _ in refused.problems) and any("第 5 行" in zh for zh, _ in refused.problems)
     rest = import_statement(games, data, "bad.csv", actor, all_or_nothing=False)
-    assert rest["ok"] and rest["imported"] == 1 and rest["bad_rows"] == 2
+    assert rest.ok and rest.imported == 1 and rest.bad_rows == 2
     assert totals(d["a"])["payment"] == Decimal("600.00")
 
 
@@ -121,7 +121,7 @@ def test_not_a_statement(clubs, actor):
     from portal.money.services import import_statement
     games, _ = clubs
     out = import_statement(games, "姓名,年龄\n张三,3\n".encode(), "x.csv", actor)
-    assert not out["ok"] and "表头" in out["problems"][0][0]
+    assert not out.ok and "表头" in out.problems[0][0]
 
 
 def test_manual_assignment(clubs, actor, db):
@@ -252,7 +252,7 @@ def test_signed_amount_with_a_credit_flag(clubs, actor):
     from portal.money.services import import_statement
     games, d = clubs
     out = import_statement(games, (BANK / "boc-2015-07-signed.csv").read_bytes(), "boc.csv", actor)
-    assert out["ok"] and out["imported"] == 2 and (out["reference"], out["name_amount"]) == (1, 1)
+    assert out.ok and out.imported == 2 and (out.reference, out.name_amount) == (1, 1)
     assert totals(d["a"])["payment"] == Decimal("600.00") and totals(d["b"])["payment"] == Decimal("200.00")
 
 

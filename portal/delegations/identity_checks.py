@@ -79,7 +79,7 @@ def checked_numbers(delegation_id: int) -> set[str]:
 def compare_new_numbers(d, people: list[tuple[str, str, str]], actor: Actor, at: dt.datetime) -> CrossCheck:
     """In the save's transaction: compare the delegation's (ref, name, number) not compared
     before, within the actor's allowance; record each, and audit each one held elsewhere."""
-    from .models import Delegation, Person
+    from .models import Delegation, DelegationStatus, Person
     limit = per_day()
     out = CrossCheck(limit=limit)
     done = checked_numbers(d.id)
@@ -102,7 +102,7 @@ def compare_new_numbers(d, people: list[tuple[str, str, str]], actor: Actor, at:
     for i in range(0, len(numbers), 10000):
         held |= set(db.session.scalars(
             select(Person.id_number).join(Delegation, Person.delegation_id == Delegation.id)
-            .where(Delegation.games_id == d.games_id, Delegation.id != d.id, Delegation.status != "withdrawn",
+            .where(Delegation.games_id == d.games_id, Delegation.id != d.id, Delegation.status != DelegationStatus.WITHDRAWN,
                    Person.id_number.in_(numbers[i:i + 10000]))))
     user_id = None if is_unlimited(actor) else actor.user_id
     db.session.execute(insert(IdentityCheck.__table__), [

@@ -3,6 +3,7 @@ officials, delegation staff and companions."""
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -11,13 +12,30 @@ from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
 
-__all__ = ["Delegation", "Person", "Declaration", "Entry", "EntryMember", "Official",
+__all__ = ["DelegationStatus", "Delegation", "Person", "Declaration", "Entry", "EntryMember", "Official",
            "StaffMember", "Companion"]
+
+
+class DelegationStatus(StrEnum):
+    """Where a delegation is: draft -> submitted -> approved, or returned (with review
+    notes) -> draft again; waitlisted when the Games' cap is reached at submission;
+    withdrawn when the whole registration is withdrawn. Stored as its value (a check
+    constraint keeps out anything else) and equal to it: `d.status == DelegationStatus.DRAFT` still holds."""
+    DRAFT = "draft"
+    SUBMITTED = "submitted"
+    WAITLISTED = "waitlisted"
+    RETURNED = "returned"
+    APPROVED = "approved"
+    WITHDRAWN = "withdrawn"
+
+
+STATUS_CHECK = "status IN (%s)" % ", ".join(f"'{s.value}'" for s in DelegationStatus)
 
 
 class Delegation(db.Model):
     __tablename__ = "delegation"
     __table_args__ = (
+        CheckConstraint(STATUS_CHECK, name="status"),
         # One delegation per unit per Games; clubs and individuals have no unit_code.
         Index("uq_delegation_games_unit", "games_id", "unit_code", unique=True,
               postgresql_where=text("unit_code IS NOT NULL"), sqlite_where=text("unit_code IS NOT NULL")),
@@ -30,9 +48,7 @@ class Delegation(db.Model):
     # An open unit (club, school) or the person registering alone.
     unit_name: Mapped[str | None] = mapped_column(String(200))
     unit_kind: Mapped[str | None] = mapped_column(String(40))
-    # draft -> submitted -> approved, or returned (with review notes) -> draft again;
-    # withdrawn when the whole registration is withdrawn.
-    status: Mapped[str] = mapped_column(String(20), default="draft")
+    status: Mapped[DelegationStatus] = mapped_column(String(20), default=DelegationStatus.DRAFT)
     submitted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     # When the materials arrived (paper or bulk import): what deadlines are judged by.
     received_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

@@ -16,7 +16,7 @@ from ..rules.idnumber import normalise
 from ..rules.violations import Violation, schema_error
 from .identity_checks import checked_numbers
 from .storage import store_document
-from .models import (Companion, Declaration, Delegation, Entry, EntryMember, Official, Person,
+from .models import (Companion, Declaration, Delegation, DelegationStatus, Entry, EntryMember, Official, Person,
                      StaffMember)
 
 OK, ERRORS, UNUSABLE = 0, 1, 2
@@ -58,7 +58,7 @@ def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None =
             select(Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name)
             .join(Delegation, Person.delegation_id == Delegation.id)
             .where(Delegation.games_id == games.id, Person.id_number.in_(numbers[i:i + 10000]),
-                   Delegation.status != "withdrawn")).all()
+                   Delegation.status != DelegationStatus.WITHDRAWN)).all()
     return _others(doc, own_numbers, rows, exclude_delegation_id, names, reveal)
 
 
@@ -142,12 +142,12 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
     names = unit_names()
     units = units_info({d.unit_code for d in delegations if d.unit_code})
     shared = (select(Person.id_number).join(Delegation, Person.delegation_id == Delegation.id)
-              .where(Delegation.games_id == games.id, Delegation.status != "withdrawn", Person.id_number.is_not(None))
+              .where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN, Person.id_number.is_not(None))
               .group_by(Person.id_number).having(func.count(func.distinct(Person.delegation_id)) > 1))
     holders = db.session.execute(
         select(Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name)
         .join(Delegation, Person.delegation_id == Delegation.id)
-        .where(Delegation.games_id == games.id, Delegation.status != "withdrawn",
+        .where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN,
                Person.id_number.in_(shared))).all()
     sanctions: dict[str, dict[str, str]] = {}
     games_names = dict(db.session.execute(select(Games.slug, Games.name_zh)).all())
@@ -230,7 +230,7 @@ def export_documents(delegations: list[Delegation]) -> dict[int, dict]:
         result = db.session.execute(select(table).where(table.c.delegation_id.in_(ids))
                                     .order_by(table.c.delegation_id, table.c.position, table.c.id))
         keys = list(result.keys())
-        for values in result.tuples():  # plain dicts: a RowMapping lookup costs several times more
+        for values in result:  # plain tuples: a RowMapping lookup costs several times more
             row = dict(zip(keys, values))
             out[row["delegation_id"]].append(row)
         return out
@@ -243,7 +243,7 @@ def export_documents(delegations: list[Delegation]) -> dict[int, dict]:
                 .order_by(EntryMember.entry_id, EntryMember.position, EntryMember.id))
     result = db.session.execute(member_q)
     keys = list(result.keys())
-    for values in result.tuples():
+    for values in result:
         m = dict(zip(keys, values))
         members.setdefault(m["entry_id"], []).append(m)
     entry_rows, declaration_rows = grouped(Entry), grouped(Declaration)

@@ -13,6 +13,7 @@ from functools import cached_property
 from collections import Counter
 
 from .names import document_names_of
+from .models import DelegationStatus
 from ..web import is_en, outcome_text
 from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request, send_file,
                    session, url_for)
@@ -90,13 +91,13 @@ class Workspace:
 
     @property
     def editable(self) -> bool:
-        return (may_edit_names(self.stage) and self.d.status not in ("approved", "withdrawn")
+        return (may_edit_names(self.stage) and self.d.status not in (DelegationStatus.APPROVED, DelegationStatus.WITHDRAWN)
                 and (current_user.role == "leader" or current_user.role in EDITORS))
 
     @property
     def documents_editable(self) -> bool:
         """Documents due at check-in may be added whatever the stage."""
-        return self.d.status != "withdrawn" and (current_user.role == "leader" or current_user.role in EDITORS)
+        return self.d.status != DelegationStatus.WITHDRAWN and (current_user.role == "leader" or current_user.role in EDITORS)
 
     @property
     def declarations_editable(self) -> bool:
@@ -104,9 +105,9 @@ class Workspace:
 
     def locked_reason(self) -> str | None:
         """Why the names cannot be edited now, and what to do instead."""
-        if self.editable or self.d.status == "withdrawn" or current_user.role == "accountant":
+        if self.editable or self.d.status == DelegationStatus.WITHDRAWN or current_user.role == "accountant":
             return None
-        if self.d.status == "approved":
+        if self.d.status == DelegationStatus.APPROVED:
             return _("报名已经组委会批准并锁定。如需更换运动员，请在“更换运动员”中提出申请。")
         from ..workflow.stages import NAMES, closes_at
         closes = closes_at(self.definition.stages, NAMES, workflow.extensions_of(self.d))
@@ -158,7 +159,7 @@ class Workspace:
 
     def may_ask_for_time(self) -> bool:
         """A closed stage with nothing approved yet: the leader can ask for more time."""
-        return (not self.editable and self.d.status in ("draft", "returned")
+        return (not self.editable and self.d.status in (DelegationStatus.DRAFT, DelegationStatus.RETURNED)
                 and self.stage.stage in ("substitutions", "closed")
                 and (self.extension_request is None or self.extension_request.status != "pending"))
 
@@ -266,7 +267,7 @@ def _save(d, new_doc, form_version, success):
               "success" if not errors else "warning")
         if out.message:  # e.g. the daily allowance of ID numbers compared was reached
             flash(outcome_text(out), "info")
-        if was in ("submitted", "returned") and d.status == "draft":
+        if was in ("submitted", "returned") and d.status == DelegationStatus.DRAFT:
             flash(_("修改后报名回到草稿状态，请改完后重新提交。"), "info")
         return None
     return out

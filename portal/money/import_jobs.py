@@ -10,7 +10,7 @@ import secrets
 from ..audit.services import Actor
 from ..extensions import db
 from ..jobs.services import games_of, job_kind, jobs_folder
-from .services import import_statement
+from .services import StatementImport, import_statement
 
 # Above this size an upload becomes a background job (about 5,000 lines of a CSV export).
 BACKGROUND_BYTES = 300_000
@@ -25,16 +25,16 @@ def keep_upload(data: bytes) -> str:
     return name
 
 
-def report(result: dict, filename: str) -> str:
+def report(result: StatementImport, filename: str) -> str:
     lines = [f"银行流水 {filename} 导入报告 / import report",
-             f"已导入 imported: {result.get('imported', 0)}", f"重复跳过 already imported: {result.get('duplicates', 0)}",
-             f"按参考码匹配 by reference: {result.get('reference', 0)}",
-             f"按户名和金额匹配 by payer and amount: {result.get('name_amount', 0)}",
-             f"未匹配 unmatched: {result.get('unmatched', 0)}",
-             f"疑似重复 possible duplicates: {result.get('possible_duplicates', 0)}"]
-    if not result.get("ok"):
+             f"已导入 imported: {result.imported}", f"重复跳过 already imported: {result.duplicates}",
+             f"按参考码匹配 by reference: {result.reference}",
+             f"按户名和金额匹配 by payer and amount: {result.name_amount}",
+             f"未匹配 unmatched: {result.unmatched}",
+             f"疑似重复 possible duplicates: {result.possible_duplicates}"]
+    if not result.ok:
         lines.insert(1, "文件没有导入 / nothing was imported")
-    for zh, en in result.get("problems") or []:
+    for zh, en in result.problems:
         lines.append(f"{zh} / {en}")
     return "\n".join(lines) + "\n"
 

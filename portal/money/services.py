@@ -8,6 +8,8 @@ does not move the balance, and the deposit can no longer be released.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import datetime as dt
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 
 from ..audit.services import Actor, record
-from ..delegations.models import Delegation
+from ..delegations.models import Delegation, DelegationStatus
 from ..extensions import db
 from ..games.services import definition_of, unit_names
 from ..rules.engine import CHINA
@@ -191,7 +193,7 @@ def sync_charges(d: Delegation, actor: Actor) -> list[LedgerEntry]:
     says (youth-gomoku-2015 十一(八): 报名费不退), a deposit goes back after check-in or is
     forfeited (release_deposit, forfeit), an appeal fee goes back when the appeal is upheld.
     A withdrawn delegation is not credited either."""
-    if d.status == "withdrawn":
+    if d.status == DelegationStatus.WITHDRAWN:
         return []
     posted = posted_by_fee(d)
     # Every fee the regulation defines keeps what was charged; rooms are not fees.
@@ -314,7 +316,7 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
     own stay window (STAY_OUTSIDE_WINDOW otherwise), and the rooms count for them."""
     from ..db_tx import lock_row, transactional
     from ..games.models import Games
-    from ..outcome import Outcome, refused
+    from ..outcome import Outcome, Refusal, Status
     from .models import RoomRequest
 
     @transactional
@@ -322,19 +324,19 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
         definition = definition_of(d.games)
         room = next((r for r in definition.rooms if r.code == room_type), None)
         if room is None:
-            return refused("未知的房型。", "Unknown room type.", d)
+            raise Refusal("input", "未知的房型。", "Unknown room type.", delegation=d)
         if rooms < 1 or people < 1 or last_night < first_night:
-            return refused("房间数、人数和日期须有效。", "Rooms, people and nights must be valid.", d)
+            raise Refusal("input", "房间数、人数和日期须有效。", "Rooms, people and nights must be valid.", delegation=d)
         first, last, strict = stay_window(definition)
         if first_night < first:
             why = "提前报到者大会不予接待" if strict else "早于可入住日期"
-            return refused(f"{why}：最早 {first} 入住。", f"Arrival before {first} is not accepted.", d)
+            raise Refusal("state", f"{why}：最早 {first} 入住。", f"Arrival before {first} is not accepted.", delegation=d)
         if last_night > last:
-            return refused(f"最晚住到 {last} 晚。", f"The last night that can be booked is {last}.", d)
+            raise Refusal("state", f"最晚住到 {last} 晚。", f"The last night that can be booked is {last}.", delegation=d)
         if occupants:
             outside = _outside_windows(d, definition, occupants, first_night, last_night)
             if outside:
-                return Outcome(False, outside, status="refused", delegation=d)
+                raise Refusal("rules", violations=outside, delegation=d)
         lock_row(Games, d.games.id)  # inventory is the limited thing: lock, count, write
         statuses = []
         night = first_night
@@ -354,7 +356,7 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
                       "people": people, "occupants": list(occupants or []), "statuses": statuses})
         sync_charges(d, actor)
         ok = all(s == "allocated" for s in statuses)
-        return Outcome(ok, status="allocated" if ok else "waitlisted", delegation=d,
+        return Outcome(True, status=Status.ALLOCATED if ok else Status.WAITLISTED, delegation=d,
                        message=None if ok else ("部分日期该房型已满，已列入候补。", "Some nights are full; wait-listed."))
     return run()
 
@@ -410,7 +412,22 @@ def references(games) -> "pd.DataFrame":
                         columns=["code", "delegation_id"])
 
 
-def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_nothing: bool = True):
+@dataclass
+class StatementImport:
+    """What importing one bank statement did: lines booked, skipped and matched, and the
+    rows that could not be read (zh, en) with nothing imported when `ok` is False."""
+    ok: bool
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    imported: int = 0
+    duplicates: int = 0  # lines imported before (same fingerprint): skipped
+    bad_rows: int = 0
+    reference: int = 0  # matched by the payment reference in the memo
+    name_amount: int = 0  # matched by payer and amount
+    unmatched: int = 0
+    possible_duplicates: int = 0  # the same payment exported twice: waits for the accountant
+
+
+def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_nothing: bool = True) -> StatementImport:
     """Read, match and book a bank statement. Lines already imported are skipped; a line
     that cannot be read refuses the whole file (all_or_nothing) or is reported and left out."""
     from ..db_tx import transactional
@@ -420,10 +437,10 @@ def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_not
     try:
         statement = read_statement(data, filename)
     except StatementError as exc:
-        return {"ok": False, "problems": [exc.problem], "imported": 0}
+        return StatementImport(False, [exc.problem])
     problems = [(zh, en) for _, zh, en in statement.bad_rows]
     if problems and all_or_nothing:
-        return {"ok": False, "problems": problems, "imported": 0, "bad_rows": len(problems)}
+        return StatementImport(False, problems, bad_rows=len(problems))
 
     @transactional
     def run():
@@ -480,8 +497,8 @@ def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_not
         record(actor, "bank.import", "statement", filename[:200],
                after={"lines": len(lines), "new": len(fresh), "duplicates": len(lines) - len(fresh), **counts,
                       "bad_rows": len(problems)})
-        return {"ok": True, "problems": problems, "imported": len(fresh), "duplicates": len(lines) - len(fresh),
-                "bad_rows": len(problems), **counts}
+        return StatementImport(True, problems, imported=len(fresh), duplicates=len(lines) - len(fresh),
+                               bad_rows=len(problems), **counts)
     return run()
 
 

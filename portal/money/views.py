@@ -19,12 +19,13 @@ from wtforms.validators import DataRequired, NumberRange, Optional, Length
 from ..ids import db_id
 from ..accounts.access import delegation_view, roles
 from ..accounts.views import actor
-from ..delegations.models import Delegation
+from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.views import Workspace, bp as workspace
 from ..db_tx import write_transaction
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
+from ..outcome import Status
 from ..web import is_en, outcome_text
 from . import import_jobs, services, statement as statements
 from .models import BankLine, RoomRequest
@@ -131,14 +132,14 @@ def statement_import():
                          _("导入银行流水 %(name)s", name=name))
         result = services.import_statement(games, data, storage.filename or "statement", actor(),
                                            all_or_nothing=form.on_error.data == "all")
-        if result["ok"]:
+        if result.ok:
             flash(_("已导入 %(n)d 行（重复 %(d)d 行已跳过）：按参考码匹配 %(r)d，按户名和金额匹配 %(a)d，未匹配 %(u)d，"
                     "疑似重复 %(p)d。",
-                    n=result["imported"], d=result["duplicates"], r=result["reference"], a=result["name_amount"],
-                    u=result["unmatched"], p=result.get("possible_duplicates", 0)), "success")
-            if not result["problems"]:
+                    n=result.imported, d=result.duplicates, r=result.reference, a=result.name_amount,
+                    u=result.unmatched, p=result.possible_duplicates), "success")
+            if not result.problems:
                 return redirect(url_for(".lines", games=games.slug, statement=storage.filename or "statement"))
-        elif result.get("bad_rows"):
+        elif result.bad_rows:
             flash(_("文件没有导入：请看下面列出的问题。"), "error")
         else:
             flash(_("文件没有导入。"), "error")
@@ -323,7 +324,7 @@ def insurance():
     from ..delegations.models import Person
     rows = []
     q = (select(Person, Delegation).join(Delegation, Person.delegation_id == Delegation.id)
-         .where(Delegation.games_id == games.id, Delegation.status != "withdrawn")
+         .where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN)
          .order_by(Delegation.unit_code, Delegation.id, Person.position, Person.id))
     for person, d in db.session.execute(q):  # one query, whatever the number of delegations
         p = {"ref": person.ref, "name": person.name, "gender": person.gender, "id_type": person.id_type,
@@ -428,10 +429,13 @@ def rooms_request(d):
         else:
             out = services.request_rooms(d, form.room_type.data, form.first_night.data, form.last_night.data,
                                          form.rooms.data, form.people.data, actor(), occupants=occupants or None)
-            if out.ok:
+            if out.status == Status.ALLOCATED:
                 flash(_("已预订。"), "success")
                 return redirect(url_for("workspace.rooms", delegation_id=d.id))
-            flash(outcome_text(out) or _("预订未成功。"), "warning" if out.status == "waitlisted" else "error")
+            if out.status == Status.WAITLISTED:  # booked, but some nights wait for a room
+                flash(outcome_text(out), "warning")
+            else:
+                flash(outcome_text(out) or _("预订未成功。"), "error")
     mine = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id)
                               .order_by(RoomRequest.night, RoomRequest.id)).all()
     return render_template("workspace/rooms.html", ws=ws, d=d, doc=ws.doc, form=form, mine=mine,

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from ..clock import now
 from ..delegations.edit import entry_people
-from ..delegations.models import Delegation
+from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.services import export_documents
 from ..extensions import db
 from ..games.services import definition_of, unit_names
@@ -37,7 +37,7 @@ def book(games) -> dict:
     delegations, per_event, counts = [], {code: [] for code, _l, _e in events}, []
     from ..delegations.models import Person
     approved = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
-                                                           Delegation.status == "approved")
+                                                           Delegation.status == DelegationStatus.APPROVED)
                                   .order_by(Delegation.unit_code, Delegation.id)).all()
     documents = export_documents(approved)
     # Each event lists its players only (entrants.py: valid, not withdrawn, not wait-listed),

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from ..delegations.edit import entry_people
 from ..delegations.files import UploadedFile
-from ..delegations.models import Delegation
+from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.services import export_document, export_documents
 from ..jobs.services import games_of, job_kind
 from ..extensions import db
@@ -78,7 +78,7 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
     events = {e.code: e for e in definition.events}
     sports = {s.code: s for s in definition.sports}
     units = unit_names()
-    q = select(Delegation).where(Delegation.games_id == games.id, Delegation.status == "approved")
+    q = select(Delegation).where(Delegation.games_id == games.id, Delegation.status == DelegationStatus.APPROVED)
     if delegation_id:
         q = q.where(Delegation.id == delegation_id)
     delegations = db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
@@ -254,9 +254,9 @@ def scan(code: str) -> dict:
             .order_by(Substitution.id.desc()).limit(1))
         return {"status": "void", "why": "substituted" if sub else "not_registered", "delegation": d,
                 "name": sub.out_name if sub else None, "replaced_by": (sub.in_person or {}).get("name") if sub else None}
-    if d.status == "withdrawn":
+    if d.status == DelegationStatus.WITHDRAWN:
         return {"status": "void", "why": "withdrawn", "delegation": d, "name": person["name"]}
-    if d.status != "approved":
+    if d.status != DelegationStatus.APPROVED:
         # Returned or waiting again: the desk will not check the person in (issue 25, 13).
         return {"status": "void", "why": "not_approved", "delegation": d, "name": person["name"]}
     return {"status": "valid", "delegation": d, "person": person}
@@ -290,7 +290,7 @@ def find_people(text: str, limit: int = 20) -> list[dict]:
         select(Person.ref, Person.name, Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name,
                Games.name_zh, Games.name_en, Person.card_serial)
         .join(Delegation, Person.delegation_id == Delegation.id).join(Games, Delegation.games_id == Games.id)
-        .where(Delegation.status == "approved", match).order_by(Person.name, Person.id).limit(limit)).all()
+        .where(Delegation.status == DelegationStatus.APPROVED, match).order_by(Person.name, Person.id).limit(limit)).all()
     units, units_en = unit_names(), unit_names("en")
     return [{"ref": ref, "name": name, "id_number": number, "delegation_id": did, "games": (games_zh, games_en),
              "unit": units.get(code, unit_name or code or ""), "unit_en": units_en.get(code, unit_name or code or ""),

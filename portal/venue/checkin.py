@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from ..audit.services import Actor, record
 from ..db_tx import lock_row, write_transaction
 from ..delegations.edit import athletes
-from ..delegations.models import Delegation
+from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.services import export_document, export_documents
 from ..extensions import db
 from ..games.services import definition_of, unit_names
@@ -44,7 +44,7 @@ def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.dat
     definition = definition_of(d.games)
     with write_transaction():
         d = lock_row(Delegation, d.id)
-        if d.status != "approved":
+        if d.status != DelegationStatus.APPROVED:
             return False, "该代表团的报名未获批准，不予报到 / the entry is not approved"
         doc = export_document(d)
         person = next((p for p in doc["people"] if p["ref"] == ref), None)
@@ -86,13 +86,13 @@ def desk_summary(games) -> list[dict]:
     units = unit_names()
     registered = dict(db.session.execute(
         select(Person.delegation_id, func.count()).join(Delegation, Person.delegation_id == Delegation.id)
-        .where(Delegation.games_id == games.id, Delegation.status == "approved").group_by(Person.delegation_id)).all())
+        .where(Delegation.games_id == games.id, Delegation.status == DelegationStatus.APPROVED).group_by(Person.delegation_id)).all())
     arrived = dict(db.session.execute(
         select(CheckIn.delegation_id, func.count()).join(Delegation, CheckIn.delegation_id == Delegation.id)
         .where(Delegation.games_id == games.id).group_by(CheckIn.delegation_id)).all())
     out = []
     for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
-                                                         Delegation.status == "approved")
+                                                         Delegation.status == DelegationStatus.APPROVED)
                                 .order_by(Delegation.unit_code, Delegation.id)):
         out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
                     "registered": registered.get(d.id, 0), "arrived": arrived.get(d.id, 0)})

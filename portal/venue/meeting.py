@@ -13,7 +13,7 @@ from sqlalchemy import select
 from ..audit.services import Actor, record
 from ..db_tx import lock_row, write_transaction
 from ..delegations.edit import athletes, entry_people
-from ..delegations.models import Delegation
+from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.services import export_document, export_documents
 from ..extensions import db
 from ..games.services import definition_of, unit_names
@@ -62,7 +62,7 @@ def roll(games) -> list[dict]:
     query per kind of row for the whole Games."""
     units = unit_names()
     delegations = db.session.scalars(select(Delegation).where(
-        Delegation.games_id == games.id, Delegation.status == "approved")
+        Delegation.games_id == games.id, Delegation.status == DelegationStatus.APPROVED)
         .order_by(Delegation.unit_code, Delegation.id)).all()
     documents = export_documents(delegations)
     arrived = arrivals(games)
@@ -88,7 +88,7 @@ def confirm(d: Delegation, attended_by: str, actor: Actor, at: dt.datetime) -> t
     attended_by = (attended_by or "").strip()[:100]
     with write_transaction():
         d = lock_row(Delegation, d.id)
-        if d.status != "approved":
+        if d.status != DelegationStatus.APPROVED:
             return False, "该代表团的报名未获批准 / the entry is not approved"
         if at.astimezone(CHINA).date() < meeting.day:
             return False, (f"{meeting.name.zh}于 {when(meeting)} 召开，届时再点名 / "

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from ..ids import db_id
 from ..accounts.access import roles
-from ..delegations.models import Delegation
+from ..delegations.models import Delegation, DelegationStatus
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import unit_names
@@ -33,7 +33,7 @@ def cards(slug):
     from ..web import is_en
     units = unit_names("en" if is_en() else "zh")
     delegations = [(d.id, units.get(d.unit_code, d.unit_name or d.unit_code or "")) for d in db.session.scalars(
-        select(Delegation).where(Delegation.games_id == games.id, Delegation.status == "approved")
+        select(Delegation).where(Delegation.games_id == games.id, Delegation.status == DelegationStatus.APPROVED)
         .order_by(Delegation.unit_code, Delegation.id))]
     problems = [c for c in all_cards if c.photo_problem]
     per_delegation: dict[int, int] = {}

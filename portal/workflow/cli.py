@@ -10,6 +10,8 @@ import click
 from flask import Flask
 from flask.cli import AppGroup
 
+from ..outcome import Status
+
 
 def register(app: Flask) -> None:
     group = AppGroup("delegation", help="Store, export and withdraw delegations.")
@@ -58,13 +60,14 @@ def register(app: Flask) -> None:
             sys.exit(2)
         outcome = import_document(games, data, when, Actor.cli())
         rep = outcome.report() if outcome.delegation is not None else report(slug, data.get("unit"), outcome.violations)
-        rep["status"] = outcome.status
+        rep["status"] = str(outcome.status) if outcome.status else None
         if outcome.message:
             rep["message"] = {"zh": outcome.message[0], "en": outcome.message[1]}
         click.echo(json.dumps(rep, ensure_ascii=False, indent=2))
         if outcome.status == "invalid":  # malformed: nothing can be stored
             sys.exit(2)
-        sys.exit(0 if outcome.ok else 1)
+        # Wait-listed is stored but not entered: the program that sent it must look.
+        sys.exit(0 if outcome.ok and outcome.status != Status.WAITLISTED else 1)
 
     @group.command("export")
     @click.argument("games_slug")
@@ -100,6 +103,7 @@ def register(app: Flask) -> None:
         when = parse_instant(at) or dt.datetime.now(dt.timezone.utc)
         outcome = withdraw(d, event, excused, Actor.cli(), when, reason)
         click.echo(outcome.message[1] if outcome.message else outcome.status)
-        sys.exit(0 if outcome.ok else 1)
+        # Wait-listed is stored but not entered: the program that sent it must look.
+        sys.exit(0 if outcome.ok and outcome.status != Status.WAITLISTED else 1)
 
     app.cli.add_command(group)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from ..delegations.models import Companion, Delegation, Entry, EntryMember, Official, Person, StaffMember
+from ..delegations.models import Companion, Delegation, DelegationStatus, Entry, EntryMember, Official, Person, StaffMember
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of, unit_names
@@ -21,7 +21,7 @@ def _unit_label(d: Delegation, units: dict) -> str:
 
 
 def delegations_of(games: Games, include_drafts: bool = False) -> list[Delegation]:
-    q = select(Delegation).where(Delegation.games_id == games.id, Delegation.status != "withdrawn")
+    q = select(Delegation).where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN)
     if not include_drafts:
         q = q.where(Delegation.status.in_(("submitted", "approved")))
     return db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
@@ -29,7 +29,7 @@ def delegations_of(games: Games, include_drafts: bool = False) -> list[Delegatio
 
 def _listed(games: Games, include_drafts: bool):
     """The delegation ids an export lists (a subquery): not withdrawn; drafts only if asked."""
-    q = select(Delegation.id).where(Delegation.games_id == games.id, Delegation.status != "withdrawn")
+    q = select(Delegation.id).where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN)
     if not include_drafts:
         q = q.where(Delegation.status.in_(("submitted", "approved")))
     return q

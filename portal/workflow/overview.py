@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from sqlalchemy import distinct, func, select
 
-from ..delegations.models import Declaration, Delegation, Entry, EntryMember
+from ..delegations.models import Declaration, Delegation, DelegationStatus, Entry, EntryMember
 from ..delegations.services import judge_many
 from ..extensions import db
 from ..games.services import definition_of
@@ -64,7 +64,7 @@ def payments_by_day(games, until: dt.date) -> list[tuple[dt.date, Decimal]]:
 
 def events_against_declared(games) -> list[dict]:
     """Per event: entrants named across the Games and the number declared."""
-    of_games = select(Delegation.id).where(Delegation.games_id == games.id, Delegation.status != "withdrawn")
+    of_games = select(Delegation.id).where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN)
     named = dict(db.session.execute(
         select(Entry.event_code, func.count(distinct(EntryMember.person_id))).join(EntryMember, EntryMember.entry_id == Entry.id)
         .where(Entry.delegation_id.in_(of_games)).group_by(Entry.event_code)).all())

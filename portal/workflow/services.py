@@ -16,7 +16,7 @@ from ..delegations.identity_checks import compare_new_numbers
 from ..audit.services import Actor, document_changes, record
 from ..db_tx import lock_row, transactional
 from ..delegations.edit import athletes, entry_people
-from ..delegations.models import Delegation
+from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.services import _dedupe, export_document, judge, replace_contents
 from ..extensions import db
 from ..games.models import Games, utcnow
@@ -24,7 +24,7 @@ from ..games.services import definition_of
 from ..rules import parse_document
 from ..rules.engine import format_deadline
 from ..rules.violations import Violation
-from ..outcome import Outcome, refused  # noqa: F401  (callers import them from here too)
+from ..outcome import Outcome, Refusal, Status
 from .models import Extension, ExtensionRequest, Place, ReviewNote, Sanction, Substitution, Withdrawal
 from .stages import (CLOSED, DECLARATION, NAMES, STAGE_NAMES, SUBSTITUTIONS, StageInfo, closes_at, stage_name,
                      may_edit_declarations, may_edit_names, stage_at)
@@ -66,7 +66,7 @@ def _names_deadline_violation(delegation: Delegation) -> Violation:
 
 def new_delegation(games: Games, unit) -> Delegation:
     """A new, not yet stored delegation: `save` stores it inside its transaction."""
-    d = Delegation(games=games, status="draft", version=0)
+    d = Delegation(games=games, status=DelegationStatus.DRAFT, version=0)
     if isinstance(unit, str):
         d.unit_code = unit
     elif isinstance(unit, dict):
@@ -83,54 +83,50 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     Rule violations do not stop a save (they stop a submission); malformed data does."""
     doc, problems = parse_document(data)
     if doc is None or problems:
-        return Outcome(False, _dedupe(problems), status="invalid", delegation=delegation)
+        raise Refusal(Refusal.INVALID, violations=_dedupe(problems), delegation=delegation)
     games = delegation.games
     if doc.games != games.slug:
-        return refused(f"文档属于另一场比赛（{doc.games}）。", f"The document is for other Games ({doc.games}).",
-                       delegation)
+        raise Refusal("input", f"文档属于另一场比赛（{doc.games}）。", f"The document is for other Games ({doc.games}).", delegation=delegation)
     if delegation.unit_code and doc.unit != delegation.unit_code:
-        return refused(f"文档的单位（{doc.unit}）不是本代表团的单位（{delegation.unit_code}）。",
-                       f"The document's unit ({doc.unit}) is not this delegation's ({delegation.unit_code}).",
-                       delegation)
+        raise Refusal("input", f"文档的单位（{doc.unit}）不是本代表团的单位（{delegation.unit_code}）。",
+                       f"The document's unit ({doc.unit}) is not this delegation's ({delegation.unit_code}).", delegation=delegation)
     d = lock_row(Delegation, delegation.id) if delegation.id else delegation
     if expected_version is not None and d.version != expected_version:
-        stale = refused("代表团已在其他窗口或由其他人修改过，本次保存未生效。请查看最新内容后重新填写。",
-                        "The delegation was changed in another tab or by someone else; this save was "
-                        "not applied. Check the latest version and enter your change again.", d)
-        stale.status = "stale"
-        return stale
-    if d.status == "withdrawn":
-        return refused("该报名已退出。", "This registration has been withdrawn.", d)
+        raise Refusal(Refusal.STALE, "代表团已在其他窗口或由其他人修改过，本次保存未生效。请查看最新内容后重新填写。",
+                      "The delegation was changed in another tab or by someone else; this save was "
+                      "not applied. Check the latest version and enter your change again.", delegation=d)
+    if d.status == DelegationStatus.WITHDRAWN:
+        raise Refusal("state", "该报名已退出。", "This registration has been withdrawn.", delegation=d)
     before = export_document(d) if d.id else None
     # Documents (insurance proof, health certificate...) may be added until check-in,
     # whatever the stage, and adding them neither unlocks nor un-submits the entry.
     documents_only = before is not None and _only_documents_added(before, data)
-    if d.status == "approved" and not documents_only:
-        return refused("报名已经组委会批准并锁定；如需更换运动员，请提交更换申请。",
-                       "The entry is approved and locked; ask for a substitution instead.", d)
+    if d.status == DelegationStatus.APPROVED and not documents_only:
+        raise Refusal("state", "报名已经组委会批准并锁定；如需更换运动员，请提交更换申请。",
+                       "The entry is approved and locked; ask for a substitution instead.", delegation=d)
     info = stage_of(d, at) if d.id else stage_at(definition_of(games).stages, at)
     if not may_edit_names(info) and not documents_only:
-        return Outcome(False, [_names_deadline_violation(d)], status="refused", delegation=d)
+        raise Refusal("deadline", violations=[_names_deadline_violation(d)], delegation=d)
     declared_before = sorted((x["event"], x["count"]) for x in (before or {}).get("declarations", []))
     declared_after = sorted(doc.declarations)
     stages = definition_of(games).stages
     if before is not None and declared_before != declared_after and not may_edit_declarations(info, stages):
         closes = closes_at(stages, DECLARATION, extensions_of(d))
-        return Outcome(False, [deadline_passed(DECLARATION, closes, stages)], status="refused", delegation=d)
+        raise Refusal("deadline", violations=[deadline_passed(DECLARATION, closes, stages)], delegation=d)
     replaced = _athletes_replaced_after_submission(d, before, data, stages)
     if replaced:
-        return refused(
+        raise Refusal("state", 
             f"报名提交后更换运动员须经组委会同意并交更换费（{'、'.join(replaced)}）。请在“更换运动员”中提出申请，"
             f"不要直接删除。",
             f"Once submitted, replacing an athlete needs the organisers' approval and the change fee "
-            f"({', '.join(replaced)}): ask for a substitution instead of removing them.", d)
+            f"({', '.join(replaced)}): ask for a substitution instead of removing them.", delegation=d)
     if d.id is None:
         db.session.add(d)
         db.session.flush()
     replace_contents(d, doc)
     d.version = (d.version or 0) + 1
-    if d.status in ("submitted", "returned") and not documents_only:
-        d.status = "draft"
+    if d.status in (DelegationStatus.SUBMITTED, DelegationStatus.RETURNED) and not documents_only:
+        d.status = DelegationStatus.DRAFT
     after = export_document(d)
     record(actor, "delegation.save", "delegation", str(d.id), delegation=d,
            before={"changes": document_changes(before, after)} if before else None,
@@ -140,7 +136,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     compared = compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number],
                                    actor, at)
     violations = judge(games, doc, at, exclude_delegation_id=d.id)
-    return Outcome(True, _dedupe(violations), status="saved", delegation=d, message=compared.notice())
+    return Outcome(True, _dedupe(violations), status=Status.SAVED, delegation=d, message=compared.notice())
 
 
 def _athletes_replaced_after_submission(d: Delegation, before: dict | None, data: dict, stages) -> list[str]:
@@ -174,22 +170,22 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
     games = delegation.games
     definition = definition_of(games)
     d = lock_row(Delegation, delegation.id)
-    if d.status in ("submitted", "approved"):
-        return Outcome(True, status=d.status, delegation=d,
+    if d.status in (DelegationStatus.SUBMITTED, DelegationStatus.APPROVED):
+        return Outcome(True, status=Status(d.status), delegation=d,
                        message=("报名已提交。", "Already submitted."))
-    if d.status == "withdrawn":
-        return refused("该报名已退出。", "This registration has been withdrawn.", d)
+    if d.status == DelegationStatus.WITHDRAWN:
+        raise Refusal("state", "该报名已退出。", "This registration has been withdrawn.", delegation=d)
     info = stage_of(d, when)
     if not may_edit_names(info):
-        return Outcome(False, [_names_deadline_violation(d)], status="refused", delegation=d)
+        raise Refusal("deadline", violations=[_names_deadline_violation(d)], delegation=d)
     document = export_document(d)
     if not document["entries"] and not any(x["count"] for x in document["declarations"]):
-        return refused("还没有报任何项目，不能提交。请先在“报项”或“报名与组队”中填写。",
-                       "Nothing is entered yet: declare events or enter athletes before submitting.", d)
+        raise Refusal("state", "还没有报任何项目，不能提交。请先在“报项”或“报名与组队”中填写。",
+                       "Nothing is entered yet: declare events or enter athletes before submitting.", delegation=d)
     doc, _ = parse_document(document)
     violations = _dedupe(judge(games, doc, when, exclude_delegation_id=d.id))
     if any(v.is_error for v in violations):
-        return Outcome(False, violations, status="refused", delegation=d)
+        raise Refusal("rules", violations=violations, delegation=d)
     status = "submitted"
     if definition.capacity is not None:
         status, extra = _take_place(d, games, definition.capacity, len(athletes(document)), when)
@@ -201,7 +197,7 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
     from ..money.services import payment_reference, sync_charges
     payment_reference(d)
     sync_charges(d, actor)
-    return Outcome(status == "submitted", violations, status=status, delegation=d)
+    return Outcome(True, violations, status=Status(status), delegation=d)
 
 
 def _take_place(d: Delegation, games: Games, capacity: int, entrants: int, when) -> tuple[str, list]:
@@ -242,7 +238,7 @@ def _promote(games: Games, capacity: int, actor: Actor) -> list[Delegation]:
             return promoted
         nxt.status = "accepted"
         d = db.session.get(Delegation, nxt.delegation_id)
-        d.status = "submitted"
+        d.status = DelegationStatus.SUBMITTED
         record(actor, "place.promote", "delegation", str(d.id), delegation=d,
                before={"status": "waitlisted"}, after={"status": "submitted"})
         db.session.flush()
@@ -254,13 +250,13 @@ def _promote(games: Games, capacity: int, actor: Actor) -> list[Delegation]:
 @transactional
 def approve(delegation: Delegation, actor: Actor, at: dt.datetime) -> Outcome:
     d = lock_row(Delegation, delegation.id)
-    if d.status != "submitted":
-        return refused("只能批准已提交的报名。", "Only a submitted delegation can be approved.", d)
+    if d.status != DelegationStatus.SUBMITTED:
+        raise Refusal("state", "只能批准已提交的报名。", "Only a submitted delegation can be approved.", delegation=d)
     doc, _ = parse_document(export_document(d))
     violations = _dedupe(judge(d.games, doc, d.received_at or at, exclude_delegation_id=d.id, all_numbers=True,
                                reveal=True))
     if any(v.is_error for v in violations):
-        return Outcome(False, violations, status="refused", delegation=d)
+        raise Refusal("rules", violations=violations, delegation=d)
     d.status, d.approved_at, d.approved_by = "approved", at, actor.label
     for note in db.session.scalars(select(ReviewNote).where(ReviewNote.delegation_id == d.id,
                                                             ReviewNote.resolved.is_(False))):
@@ -269,7 +265,7 @@ def approve(delegation: Delegation, actor: Actor, at: dt.datetime) -> Outcome:
            before={"status": "submitted"}, after={"status": "approved"})
     from ..money.services import sync_charges
     sync_charges(d, actor)
-    return Outcome(True, violations, status="approved", delegation=d)
+    return Outcome(True, violations, status=Status.APPROVED, delegation=d)
 
 
 @transactional
@@ -278,28 +274,28 @@ def return_for_changes(delegation: Delegation, actor: Actor, notes: list[tuple[s
     notes are (item_type, item_key, reason)."""
     notes = [(t, k, r.strip()) for t, k, r in notes if r and r.strip()]
     if not notes:
-        return refused("退回时须说明理由。", "Give a reason when returning a delegation.", delegation)
+        raise Refusal("input", "退回时须说明理由。", "Give a reason when returning a delegation.", delegation=delegation)
     d = lock_row(Delegation, delegation.id)
-    if d.status not in ("submitted", "approved"):
-        return refused("只能退回已提交或已批准的报名。", "Only a submitted or approved delegation can be returned.", d)
+    if d.status not in (DelegationStatus.SUBMITTED, DelegationStatus.APPROVED):
+        raise Refusal("state", "只能退回已提交或已批准的报名。", "Only a submitted or approved delegation can be returned.", delegation=d)
     before = d.status
-    d.status = "returned"
+    d.status = DelegationStatus.RETURNED
     for item_type, key, reason in notes:
         db.session.add(ReviewNote(delegation_id=d.id, item_type=item_type, item_key=key, reason=reason,
                                   author=actor.label))
     record(actor, "delegation.return", "delegation", str(d.id), delegation=d,
            before={"status": before}, after={"status": "returned", "notes": [list(n) for n in notes]})
-    return Outcome(True, status="returned", delegation=d)
+    return Outcome(True, status=Status.RETURNED, delegation=d)
 
 
 @transactional
 def grant_extension(delegation: Delegation, stage: str, until: dt.datetime, reason: str, actor: Actor) -> Outcome:
     if stage not in (DECLARATION, NAMES, SUBSTITUTIONS):
-        return refused("未知的阶段。", "Unknown stage.", delegation)
+        raise Refusal("input", "未知的阶段。", "Unknown stage.", delegation=delegation)
     if until.tzinfo is None:
-        return refused("延期时间须带时区。", "The extension needs a UTC offset.", delegation)
+        raise Refusal("input", "延期时间须带时区。", "The extension needs a UTC offset.", delegation=delegation)
     if not reason or not reason.strip():
-        return refused("延期须说明理由。", "Give a reason for the extension.", delegation)
+        raise Refusal("input", "延期须说明理由。", "Give a reason for the extension.", delegation=delegation)
     d = lock_row(Delegation, delegation.id)
     row = db.session.scalar(select(Extension).where(Extension.delegation_id == d.id, Extension.stage == stage))
     before = {"until": row.until.isoformat(), "reason": row.reason} if row else None
@@ -315,25 +311,25 @@ def grant_extension(delegation: Delegation, stage: str, until: dt.datetime, reas
             ExtensionRequest.status == "pending")):
         req.status, req.answered_by, req.answered_at = "granted", actor.label, utcnow()
         req.answer = reason.strip()[:1000]
-    return Outcome(True, status="extended", delegation=d)
+    return Outcome(True, status=Status.EXTENDED, delegation=d)
 
 
 @transactional
 def request_extension(delegation: Delegation, stage: str, reason: str, actor: Actor) -> Outcome:
     """A leader asks for more time on a stage that has closed; one request waits at a time."""
     if stage not in (DECLARATION, NAMES, SUBSTITUTIONS):
-        return refused("未知的阶段。", "Unknown stage.", delegation)
+        raise Refusal("input", "未知的阶段。", "Unknown stage.", delegation=delegation)
     reason = (reason or "").strip()
     if not reason:
-        return refused("请说明需要延期的原因。", "Say why more time is needed.", delegation)
+        raise Refusal("input", "请说明需要延期的原因。", "Say why more time is needed.", delegation=delegation)
     d = lock_row(Delegation, delegation.id)
     waiting = db.session.scalar(select(ExtensionRequest.id).where(
         ExtensionRequest.delegation_id == d.id, ExtensionRequest.stage == stage, ExtensionRequest.status == "pending"))
     if waiting:
-        return refused("已有一份延期申请等待组委会答复。", "A request is already waiting for the organisers' answer.", d)
+        raise Refusal("state", "已有一份延期申请等待组委会答复。", "A request is already waiting for the organisers' answer.", delegation=d)
     db.session.add(ExtensionRequest(delegation_id=d.id, stage=stage, reason=reason[:1000], requested_by=actor.label))
     record(actor, "extension.request", "delegation", str(d.id), delegation=d, after={"stage": stage}, reason=reason)
-    return Outcome(True, status="requested", delegation=d)
+    return Outcome(True, status=Status.REQUESTED, delegation=d)
 
 
 @transactional
@@ -341,13 +337,13 @@ def decline_extension(req, reason: str, actor: Actor) -> Outcome:
     reason = (reason or "").strip()
     d = lock_row(Delegation, req.delegation_id)
     if not reason:
-        return refused("拒绝延期须说明理由。", "Give a reason when declining.", d)
+        raise Refusal("input", "拒绝延期须说明理由。", "Give a reason when declining.", delegation=d)
     req = lock_row(ExtensionRequest, req.id)
     if req.status != "pending":
-        return refused("该申请已答复。", "This request has been answered.", d)
+        raise Refusal("state", "该申请已答复。", "This request has been answered.", delegation=d)
     req.status, req.answer, req.answered_by, req.answered_at = "declined", reason[:1000], actor.label, utcnow()
     record(actor, "extension.decline", "delegation", str(d.id), delegation=d, after={"stage": req.stage}, reason=reason)
-    return Outcome(True, status="declined", delegation=d)
+    return Outcome(True, status=Status.DECLINED, delegation=d)
 
 
 # --- substitutions -----------------------------------------------------------------------------
@@ -398,41 +394,42 @@ def apply_substitution(document: dict, event: str, out_ref: str, incoming: dict,
     return doc
 
 
-def _substitution_window(d: Delegation, at: dt.datetime) -> Outcome | None:
+def _check_substitution_window(d: Delegation, at: dt.datetime) -> None:
+    """Refuses unless substitutions may be asked for now."""
     info = stage_of(d, at)
     stages = definition_of(d.games).stages
     if info.stage == NAMES and stages.replacing_after_submission_needs_approval and d.submitted_at is not None:
-        return None  # 报名后如需更换运动员须经组委会同意: a change, even before the names deadline
+        return  # 报名后如需更换运动员须经组委会同意: a change, even before the names deadline
     if info.stage in (DECLARATION, NAMES):
-        return refused("名单截止之前，请直接在报名表中修改人员，无需申请更换。",
-                       "Before the names deadline, change the names directly; no substitution is needed.", d)
+        raise Refusal("state", "名单截止之前，请直接在报名表中修改人员，无需申请更换。",
+                       "Before the names deadline, change the names directly; no substitution is needed.", delegation=d)
     if info.stage == CLOSED:
         stages = definition_of(d.games).stages
-        return Outcome(False, [change_window_closed(closes_at(stages, SUBSTITUTIONS, extensions_of(d))
-                                                    or stages.changes_close or stages.names_closes)],
-                       status="refused", delegation=d)
-    return None
+        raise Refusal("deadline", violations=[change_window_closed(
+            closes_at(stages, SUBSTITUTIONS, extensions_of(d)) or stages.changes_close or stages.names_closes)],
+            delegation=d)
 
 
 @transactional
 def request_substitution(delegation: Delegation, event: str, out_ref: str, incoming: dict, reason: str,
                          actor: Actor, at: dt.datetime) -> Outcome:
     if not reason or not reason.strip():
-        return refused("请说明更换理由。", "Give the reason for the substitution.", delegation)
+        raise Refusal("input", "请说明更换理由。", "Give the reason for the substitution.", delegation=delegation)
     d = lock_row(Delegation, delegation.id)
-    if d.status == "withdrawn":
-        return refused("该报名已退出。", "This registration has been withdrawn.", d)
-    blocked = _substitution_window(d, at)
-    if blocked:
-        return blocked
+    if d.status == DelegationStatus.WITHDRAWN:
+        raise Refusal("state", "该报名已退出。", "This registration has been withdrawn.", delegation=d)
+    _check_substitution_window(d, at)
     before = export_document(d)
     if not any(e["event"] == event and out_ref in entry_people(e) for e in before["entries"]):
-        return refused(f"{out_ref} 没有报名 {event}。", f"{out_ref} is not entered in {event}.", d)
+        who = next((p["name"] for p in before["people"] if p["ref"] == out_ref), None) or "该人员"
+        name = next((e.name for e in definition_of(d.games).events if e.code == event), None)
+        raise Refusal("input", f"{who} 没有报名{name.zh if name else '该项目'}。",
+                      f"{who} is not entered in {name.en if name else 'this event'}.", delegation=d)
     after = apply_substitution(before, event, out_ref, incoming, tied_events(definition_of(d.games), event))
     doc, problems = parse_document(after)
     violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id))
     if any(v.is_error for v in violations):
-        return Outcome(False, violations, status="refused", delegation=d)
+        raise Refusal("rules", violations=violations, delegation=d)
     out_name = next((p["name"] for p in before["people"] if p["ref"] == out_ref), None)
     sub = Substitution(delegation_id=d.id, event_code=event, out_ref=out_ref, out_name=out_name, in_person=incoming,
                        reason=reason.strip(), requested_by=actor.label, requested_at=at)
@@ -440,7 +437,7 @@ def request_substitution(delegation: Delegation, event: str, out_ref: str, incom
     db.session.flush()
     record(actor, "substitution.request", "substitution", str(sub.id), delegation=d,
            after={"event": event, "out": out_ref, "in": incoming}, reason=reason.strip())
-    return Outcome(True, violations, status="pending", delegation=d)
+    return Outcome(True, violations, status=Status.PENDING, delegation=d)
 
 
 @transactional
@@ -449,14 +446,14 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
     d = lock_row(Delegation, sub.delegation_id)
     sub = lock_row(Substitution, sub.id)
     if sub.status != "pending":
-        return refused("该申请已处理。", "This request has already been decided.", d)
+        raise Refusal("state", "该申请已处理。", "This request has already been decided.", delegation=d)
     if not approve_it:
         if not reason or not reason.strip():
-            return refused("驳回时须说明理由。", "Give a reason when rejecting.", d)
+            raise Refusal("input", "驳回时须说明理由。", "Give a reason when rejecting.", delegation=d)
         sub.status, sub.decided_by, sub.decided_at, sub.decision_reason = "rejected", actor.label, at, reason.strip()
         record(actor, "substitution.reject", "substitution", str(sub.id), delegation=d,
                before={"status": "pending"}, after={"status": "rejected"}, reason=reason.strip())
-        return Outcome(True, status="rejected", delegation=d)
+        return Outcome(True, status=Status.REJECTED, delegation=d)
     before = export_document(d)
     after = apply_substitution(before, sub.event_code, sub.out_ref, sub.in_person,
                                tied_events(definition_of(d.games), sub.event_code))
@@ -464,7 +461,7 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
     violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id, all_numbers=True,
                                           reveal=True))
     if any(v.is_error for v in violations):
-        return Outcome(False, violations, status="refused", delegation=d)
+        raise Refusal("rules", violations=violations, delegation=d)
     replace_contents(d, doc)
     compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number], actor, at)
     d.version += 1
@@ -475,7 +472,7 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
     from ..money.services import charge_fee
     charge_fee(d, "person_changed", 1, actor, source_key=f"substitution:{sub.id}",
                description=f"人员变更 {sub.event_code}: {sub.out_ref} → {sub.in_person.get('name', '')}")
-    return Outcome(True, violations, status="approved", delegation=d)
+    return Outcome(True, violations, status=Status.APPROVED, delegation=d)
 
 
 # --- withdrawals and sanctions -----------------------------------------------------------------
@@ -488,12 +485,12 @@ def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Ac
     games = delegation.games
     definition = definition_of(games)
     d = lock_row(Delegation, delegation.id)
-    if d.status == "withdrawn":
-        return refused("该报名已退出。", "This registration has already been withdrawn.", d)
+    if d.status == DelegationStatus.WITHDRAWN:
+        raise Refusal("state", "该报名已退出。", "This registration has already been withdrawn.", delegation=d)
     before = export_document(d)
     entered = [e["event"] for e in before["entries"]] + [x["event"] for x in before["declarations"] if x["count"]]
     if event is not None and event not in entered:
-        return refused(f"本单位没有报名 {event}。", f"The unit has not entered {event}.", d)
+        raise Refusal("input", f"本单位没有报名 {event}。", f"The unit has not entered {event}.", delegation=d)
     events = [event] if event else list(dict.fromkeys(entered))
     db.session.add(Withdrawal(delegation_id=d.id, event_code=event, at=at, excused=excused,
                               reason=(reason or "").strip() or None, recorded_by=actor.label))
@@ -510,7 +507,7 @@ def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Ac
                                         event_code=code, source_games=games.slug, reason=reason))
                 sanctioned.append(code)
     if event is None:
-        d.status = "withdrawn"
+        d.status = DelegationStatus.WITHDRAWN
         place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
         if place is not None:
             was = place.status
@@ -529,7 +526,7 @@ def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Ac
         d.version += 1
     record(actor, "delegation.withdraw", "delegation", str(d.id), delegation=d,
            before={"events": events}, after={"excused": excused, "sanctions": sanctioned}, reason=reason)
-    return Outcome(True, status="withdrawn", delegation=d,
+    return Outcome(True, status=Status.WITHDRAWN, delegation=d,
                    message=(f"已记录退出；{'取消下届参赛资格：' + '、'.join(sanctioned) if sanctioned else '不处罚'}。",
                             f"Withdrawal recorded; {'sanctioned: ' + ', '.join(sanctioned) if sanctioned else 'no sanction'}."))
 
@@ -551,7 +548,7 @@ def import_document(games: Games, data: dict, received_at: dt.datetime, actor: A
     """Store and submit a delegation document as if it arrived at `received_at`."""
     doc, problems = parse_document(data)
     if doc is None or problems:
-        return Outcome(False, problems, status="invalid")
+        raise Refusal(Refusal.INVALID, violations=problems)
     delegation = find_for_document(games, doc) or new_delegation(games, doc.unit)
     saved = save(delegation, data, actor, received_at)
     if not saved.ok:

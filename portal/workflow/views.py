@@ -21,7 +21,7 @@ from ..accounts.access import delegation_view, roles
 from ..accounts.views import actor
 from ..audit.models import AuditLog
 from ..clock import now
-from ..delegations.models import Delegation, Entry
+from ..delegations.models import Delegation, DelegationStatus, Entry
 from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of, unit_names
@@ -131,7 +131,7 @@ def queue():
     f_games, f_unit, f_event, f_kind = (request.args.get(k) or "" for k in ("games", "unit", "event", "kind"))
     items = []
     if f_kind in ("", "delegation"):
-        q = select(Delegation).where(Delegation.status == "submitted")
+        q = select(Delegation).where(Delegation.status == DelegationStatus.SUBMITTED)
         if f_games:
             q = q.join(Games).where(Games.slug == f_games)
         if f_unit:
