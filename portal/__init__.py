@@ -72,14 +72,13 @@ def create_app(config: dict | None = None) -> Flask:
     from .accounts.views import bp as accounts_bp
     from .api.views import bp as api_bp
     from .cli import register_cli
-    from .delegations.views import bp as workspace_bp
+    from .delegations.views import bp as delegations_bp
     from .games.views import bp as games_bp
     from .jobs.views import bp as jobs_bp
     from .results.views import bp as results_bp
     from .venue.views import bp as venue_bp
     from .money.views import bp as money_bp
-    from .workflow.registration import bp as registration_bp
-    from .workflow.views import bp as organiser_bp
+    from .workflow.views import bp as workflow_bp
     from .web import bp as web_bp, init_web
 
     init_web(app)
@@ -87,7 +86,7 @@ def create_app(config: dict | None = None) -> Flask:
     init_unavailable(app)
     from .gc_tuning import init_gc_tuning
     init_gc_tuning(app)
-    for blueprint in (web_bp, accounts_bp, api_bp, workspace_bp, organiser_bp, money_bp, registration_bp,
+    for blueprint in (web_bp, accounts_bp, api_bp, delegations_bp, workflow_bp, money_bp,
                       jobs_bp, results_bp, venue_bp, games_bp):
         app.register_blueprint(blueprint)
     register_cli(app)

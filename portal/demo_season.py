@@ -153,7 +153,7 @@ def leader_account(echo=None) -> list[str]:
 
 
 def set_up_season(echo) -> None:
-    from .money.services import import_statement, payment_reference, totals
+    from .money.services import import_statement, payment_reference_of, totals
     from .workflow import services as workflow
     games = find_games(SLUG)
     if games is None or db.session.scalar(select(func.count()).select_from(Delegation).where(
@@ -200,13 +200,13 @@ def set_up_season(echo) -> None:
             continue
         day = dt.date(2015, 7, rng.randint(2, 9))
         if k % 6 == 4:  # paid in part, quoting the reference
-            rows.append((day, f"{due / 2:,.2f}", d.unit_name, f"{payment_reference(d)} 部分报名费"))
+            rows.append((day, f"{due / 2:,.2f}", d.unit_name, f"{payment_reference_of(d)} 部分报名费"))
         elif k % 7 == 3:  # no reference: matched by payer and amount
             rows.append((day, f"{due:,.2f}", d.unit_name, "报名费"))
         elif k % 11 == 2:  # a parent pays, memo without reference: for the accountant to match by hand
             rows.append((day, f"{due:,.2f}", rng.choice(SURNAMES) + rng.choice(GIVEN), f"{d.unit_name[:2]}报名费"))
         else:
-            rows.append((day, f"{due:,.2f}", d.unit_name, f"{payment_reference(d)} 报名费"))
+            rows.append((day, f"{due:,.2f}", d.unit_name, f"{payment_reference_of(d)} 报名费"))
     rows.sort()
     # The file in fixtures/bank was written from a fresh demo (DEMO_WRITE_STATEMENT=path);
     # on a database whose ids differ, its lines still match by payer and amount.

@@ -184,11 +184,11 @@ def init_web(app: Flask) -> None:
             return redirect(url_for("accounts.login"))
         if current_user.role == "leader":
             if current_user.delegation_id:
-                return redirect(url_for("workspace.dashboard", delegation_id=current_user.delegation_id))
+                return redirect(url_for("delegations.dashboard", delegation_id=current_user.delegation_id))
             return render_template("errors/no_delegation.html")
         if current_user.role == "accountant":
             return redirect(url_for("money.overview"))
-        return redirect(url_for("organiser.overview"))
+        return redirect(url_for("workflow.overview"))
 
     @app.after_request
     def security_headers(response):

@@ -203,7 +203,7 @@ def test_a_big_bank_statement_is_imported_in_the_background(app, db):
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.models import BankLine
-    from portal.money.services import payment_reference
+    from portal.money.services import payment_reference_of
     from portal.workflow.services import import_document
     from builders import doc, individual, person
     from sqlalchemy import func, select
@@ -213,7 +213,7 @@ def test_a_big_bank_statement_is_imported_in_the_background(app, db):
                                      entries=[individual("gomoku.MCA", "b")]),
                           dt.datetime(2015, 7, 1, tzinfo=UTC), Actor("t"))
     assert out.ok
-    reference = payment_reference(out.delegation)
+    reference = payment_reference_of(out.delegation)
     db.session.commit()
     create_account("big-acc", "财务", "accountant", Actor("t"), password=PASSWORD)
     lines = [f"2015-07-0{1 + i % 8},{100 + i % 500}.00,家长{i},报名费 第{i}笔,SN{i:06d}" for i in range(9000)]

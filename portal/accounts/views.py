@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 
+from ..form_choices import options
 from ..web import is_en, safe_next
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
@@ -18,12 +19,9 @@ from .access import roles
 from .forms import InvitationForm, LoginForm, NewLeaderForm, PasswordForm
 from .models import User
 
+from ..audit.current import actor
+
 bp = Blueprint("accounts", __name__)
-
-
-def actor() -> Actor:
-    return Actor(current_user.display_name + f" ({current_user.username})", user_id=current_user.id,
-                 ip=request.remote_addr, role=current_user.role)
 
 
 def remember_device(response, user, device: str) -> None:
@@ -129,9 +127,9 @@ def invitation(token):
 def _new_leader_form() -> NewLeaderForm:
     from ..games.models import Games, Unit
     form = NewLeaderForm()
-    form.games.choices = [(g.slug, g.name_zh) for g in db.session.scalars(select(Games).order_by(Games.slug))]
-    form.unit.choices = [("", "—")] + [(u.code, f"{u.name_zh} ({u.code})")
-                                       for u in db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code))]
+    form.games.choices = options((g.slug, g.name_zh) for g in db.session.scalars(select(Games).order_by(Games.slug)))
+    form.unit.choices = options([("", "—")] + [(u.code, f"{u.name_zh} ({u.code})")
+                                               for u in db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code))])
     return form
 
 

@@ -98,6 +98,15 @@ def store(folder: str, delegation_id: int, data: bytes, ext: str) -> str:
     return digest
 
 
+EXTENSIONS = {content_type: ext for content_type, ext in SIGNATURES.values()}
+
+
+def document_path(folder: str, f: UploadedFile) -> str | None:
+    """Where a stored document's bytes are, or None when they are missing."""
+    path = os.path.join(folder, str(f.delegation_id), f"{f.sha256}.{EXTENSIONS[f.content_type]}")
+    return path if os.path.exists(path) else None
+
+
 def write_private(path: str, data: bytes) -> None:
     """Create a file readable and writable by the owner only (ID copies, pending uploads)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

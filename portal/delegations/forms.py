@@ -2,6 +2,7 @@
 version (a form built on an older version is refused, not silently applied)."""
 from flask_babel import lazy_gettext as _l
 
+from ..form_choices import options
 from ..rules import idnumber
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -22,10 +23,10 @@ class VersionedForm(FlaskForm):
 
 
 class PersonForm(VersionedForm):
-    id_type = SelectField(_l("证件类型"), choices=ID_TYPES, default="resident_id")
+    id_type = SelectField(_l("证件类型"), choices=options(ID_TYPES), default="resident_id")
     id_number = StringField(_l("证件号码"), validators=[Optional(), Length(max=40)])
     name = StringField(_l("姓名"), validators=[DataRequired(message=_l("请填写姓名")), Length(max=100)])
-    gender = SelectField(_l("性别"), choices=GENDERS, validators=[Optional()])
+    gender = SelectField(_l("性别"), choices=options(GENDERS), validators=[Optional()])
     birth_date = DateField(_l("出生日期"), validators=[Optional()])
     registration_unit = StringField(_l("注册单位代码"), validators=[Optional(), Length(max=40)])
     registration_year = IntegerField(_l("注册年度"), validators=[Optional(), NumberRange(1990, 2100)])
@@ -73,7 +74,7 @@ class PersonForm(VersionedForm):
 
 
 class UploadForm(VersionedForm):
-    kind = SelectField(_l("材料"), choices=DOCUMENT_KINDS)
+    kind = SelectField(_l("材料"), choices=options(DOCUMENT_KINDS))
     file = FileField(_l("文件（PDF、JPG、PNG，5 MB 以内）"), validators=[FileRequired(message=_l("请选择文件"))])
 
 

@@ -28,7 +28,7 @@ from ..config import universities_csv
 from ..extensions import db
 from ..games.services import definition_of, unit_info, universities_map
 from ..rules import check_delegation, parse_document
-from ..rules.violations import Violation
+from ..rules.violations import Violation, dedupe
 from .models import Delegation
 
 DOCUMENTS_KEPT = 16
@@ -100,7 +100,7 @@ def _games_state(games_id: int) -> tuple:
 def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -> list[Violation]:
     """Parse problems and violations of the stored delegation `d` (whose stored document is
     `doc`), as judge() gives them, from memory while nothing it depends on has changed."""
-    from .services import _dedupe, booked_people, other_id_numbers, sanctions_for
+    from .services import booked_people, other_id_numbers, sanctions_for
     games = d.games
     definition = definition_of(games)
     universities = universities_map(fallback_csv=universities_csv())
@@ -118,7 +118,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
     parsed, problems = parse_document(doc)
     if parsed is None:
         return problems
-    violations = _dedupe(problems + check_delegation(
+    violations = dedupe(problems + check_delegation(
         definition, parsed, at=at, unit=unit, universities=universities,
         other_id_numbers=other_id_numbers(games, parsed, d.id, reveal),
         sanctioned=sanctioned, booked_people=booked))

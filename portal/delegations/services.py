@@ -13,25 +13,13 @@ from ..games.services import definition_of, find_or_load_games, unit_info, unit_
 from ..rules import check_delegation, parse_document, report
 from ..rules.document import FORMAT, Delegation as Doc
 from ..rules.idnumber import normalise
-from ..rules.violations import Violation, schema_error
+from ..rules.violations import Violation, dedupe, schema_error
 from .identity_checks import checked_numbers
 from .storage import store_document
 from .models import (Companion, Declaration, Delegation, DelegationStatus, Entry, EntryMember, Official, Person,
                      StaffMember)
 
 OK, ERRORS, UNUSABLE = 0, 1, 2
-
-
-def _dedupe(violations: list[Violation]) -> list[Violation]:
-    """One SCHEMA_INVALID per field path: a bad value is not also reported as missing."""
-    seen, out = set(), []
-    for v in violations:
-        if v.code == "SCHEMA_INVALID" and v.path is not None:
-            if v.path in seen:
-                continue
-            seen.add(v.path)
-        out.append(v)
-    return out
 
 
 def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None = None,
@@ -170,7 +158,7 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
             continue
         own = {normalise(p.id_number) for p in parsed.people if p.id_number}
         rows = [r for r in holders if normalise(r[0]) in own]
-        out[d.id] = _dedupe(problems + check_delegation(
+        out[d.id] = dedupe(problems + check_delegation(
             definition, parsed, at=at, unit=units.get(parsed.unit_code) if parsed.unit_code else None,
             universities=universities,
             other_id_numbers=_others(parsed, own, rows, d.id, names, reveal) if own else {},
@@ -193,9 +181,9 @@ def check_document(data: Any, at: dt.datetime | None = None,
     if games is None:
         if doc.games:
             problems.append(schema_error("games", f"未知的比赛“{doc.games}”", f"unknown Games {doc.games!r}"))
-        return report(games_slug, unit, _dedupe(problems)), UNUSABLE
+        return report(games_slug, unit, dedupe(problems)), UNUSABLE
     violations = problems + judge(games, doc, at, exclude_delegation_id, stored=stored, reveal=reveal)
-    rep = report(games_slug, unit, _dedupe(violations))
+    rep = report(games_slug, unit, dedupe(violations))
     return rep, OK if rep["ok"] else ERRORS
 
 

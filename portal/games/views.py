@@ -8,7 +8,7 @@ from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from ..accounts.access import roles
-from ..accounts.views import actor
+from ..audit.current import actor
 from ..extensions import db
 from .models import Unit
 from .unit_sheet import known_kinds, read_units_sheet, save_units

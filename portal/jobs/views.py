@@ -10,7 +10,7 @@ from flask_login import current_user, login_required
 from ..audit.services import record
 from ..db_tx import write_transaction
 from ..extensions import db
-from ..accounts.views import actor
+from ..audit.current import actor
 from .models import Job
 from .services import file_path, submit
 

@@ -15,11 +15,14 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
+from stdnum import luhn
 
 from ..audit.services import Actor, record
+from ..db_tx import lock_row, transactional
 from ..delegations.models import Delegation, DelegationStatus
 from ..extensions import db
 from ..games.services import definition_of, unit_names
+from ..outcome import Outcome, Refusal, Status
 from ..rules.engine import CHINA
 from .models import LedgerEntry
 
@@ -83,24 +86,21 @@ def forfeit_on_withdrawal(d: Delegation, actor: Actor) -> None:
 
 # --- what a delegation owes ---------------------------------------------------------------
 
-def payment_reference(d: Delegation) -> str:
-    """The code to quote on transfers: ZY + Games and delegation numbers + a Luhn digit."""
+def payment_reference_of(d: Delegation) -> str:
+    """The code to quote on transfers (reads only): the one the delegation was given, else
+    its own, ZY + Games and delegation numbers + a Luhn digit, which is what it will be given."""
+    if d.payment_reference:
+        return d.payment_reference
+    digits = f"{d.games_id:02d}{d.id:05d}"
+    return f"ZY{digits}{luhn.calc_check_digit(digits)}"
+
+
+def assign_payment_reference(d: Delegation) -> str:
+    """Store the delegation's payment reference (at submission, in its transaction)."""
     if not d.payment_reference:
-        from stdnum import luhn
-        digits = f"{d.games_id:02d}{d.id:05d}"
-        d.payment_reference = f"ZY{digits}{luhn.calc_check_digit(digits)}"
+        d.payment_reference = payment_reference_of(d)
         db.session.flush()
     return d.payment_reference
-
-
-def give_payment_references(games) -> int:
-    """Give every delegation of the Games that has none its payment reference (in the
-    caller's write transaction); how many were given."""
-    missing = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
-                                                          Delegation.payment_reference.is_(None))).all()
-    for d in missing:
-        payment_reference(d)
-    return len(missing)
 
 
 def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
@@ -182,6 +182,42 @@ def posted_by_fee(d: Delegation) -> dict[str, Decimal]:
             .group_by(LedgerEntry.kind, LedgerEntry.fee_code)):
         out[code] = out.get(code, Decimal("0")) + (Decimal(amount) if kind == "charge" else -Decimal(amount))
     return out
+
+
+ENTRY_ACTIONS = ("payment", "refund", "appeal_fee", "appeal_upheld", "checkin", "sync")
+
+
+@transactional
+def accountant_entry(delegation: Delegation, action: str, amount: Decimal | None, memo: str, actor: Actor) -> Outcome:
+    """What an accountant books by hand on a delegation's account, under its row lock: a
+    payment or refund outside the bank statements, the appeal fee (charged, or given back
+    when the appeal is upheld), the deposit returned at check-in, or the charges recomputed
+    from the regulation."""
+    if action not in ENTRY_ACTIONS:
+        raise Refusal("input", "未知的操作。", "Unknown action.", delegation=delegation)
+    d = lock_row(Delegation, delegation.id)
+    memo = (memo or "").strip()
+    fees = {f.per: f for f in definition_of(d.games).money.fees}
+    if action in ("payment", "refund"):
+        if amount is None:
+            raise Refusal("input", "请填写金额。", "Enter the amount.", delegation=d)
+        post(d, action, amount, memo or ("收款" if action == "payment" else "退款"), actor)
+    elif action in ("appeal_fee", "appeal_upheld"):
+        fee = fees.get("appeal")
+        if fee is None:
+            raise Refusal("input", "本届比赛的规程没有申诉费。", "These Games' regulation has no appeal fee.", delegation=d)
+        if action == "appeal_fee":
+            post(d, "charge", fee.amount, f"{fee.name.zh} {memo}".strip(), actor, fee_code=fee.code,
+                 unit_amount=fee.amount)
+        else:
+            post(d, "credit", fee.amount, f"{fee.name.zh}：申诉成立，退还 {memo}".strip(), actor,
+                 fee_code=fee.code, unit_amount=fee.amount)
+    elif action == "checkin":
+        if release_deposit(d, actor) is None:
+            raise Refusal("state", "没有可退还的保证金。", "There is no deposit to return.", delegation=d)
+    else:
+        sync_charges(d, actor)
+    return Outcome(True, status=Status.SAVED, delegation=d)
 
 
 def sync_charges(d: Delegation, actor: Actor) -> list[LedgerEntry]:
@@ -314,9 +350,7 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
     """Book rooms for a run of nights, first come first served against the inventory. With
     `occupants` (people of the delegation, by ref), each night must fall in each occupant's
     own stay window (STAY_OUTSIDE_WINDOW otherwise), and the rooms count for them."""
-    from ..db_tx import lock_row, transactional
     from ..games.models import Games
-    from ..outcome import Outcome, Refusal, Status
     from .models import RoomRequest
 
     @transactional
@@ -408,7 +442,7 @@ def payer_candidates(games) -> "pd.DataFrame":
 def references(games) -> "pd.DataFrame":
     import pandas as pd
     delegations = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)).all()
-    return pd.DataFrame([{"code": payment_reference(d), "delegation_id": d.id} for d in delegations],
+    return pd.DataFrame([{"code": payment_reference_of(d), "delegation_id": d.id} for d in delegations],
                         columns=["code", "delegation_id"])
 
 
@@ -430,7 +464,6 @@ class StatementImport:
 def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_nothing: bool = True) -> StatementImport:
     """Read, match and book a bank statement. Lines already imported are skipped; a line
     that cannot be read refuses the whole file (all_or_nothing) or is reported and left out."""
-    from ..db_tx import transactional
     from .bank import StatementError, match, read_statement
     from .models import BankLine
 
@@ -553,7 +586,6 @@ def _plain_key(booked_on, amount: Decimal, payer: str) -> tuple:
 def decide_duplicate(line, is_duplicate: bool, actor: Actor):
     """The accountant's word on a possible duplicate: the same payment (kept out of the
     books), or a payment of its own (matched and booked as any other line)."""
-    from ..db_tx import transactional
 
     @transactional
     def run():
@@ -573,7 +605,6 @@ def decide_duplicate(line, is_duplicate: bool, actor: Actor):
 def undo_match(line, actor: Actor):
     """Take back a manual match: the payment is reversed in the ledger (append-only) and
     the line is unmatched again, to be assigned anew."""
-    from ..db_tx import transactional
 
     @transactional
     def run():
@@ -602,7 +633,6 @@ def _na(value) -> bool:
 
 def assign_line(line, d: Delegation, actor: Actor):
     """The accountant assigns an unmatched bank line to a delegation by hand."""
-    from ..db_tx import transactional
 
     @transactional
     def run():
@@ -661,7 +691,7 @@ def reconciliation(games) -> list[dict]:
     out = []
     for d in delegations:
         t = all_totals.get(d.id) or _with_balance({})
-        out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or ""), "reference": payment_reference(d),
+        out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or ""), "reference": payment_reference_of(d),
                     **t, "status": account_status(t), "valid": valid[d.id],
                     "deposit": (deposits.get(d.id) or {"charged": Decimal("0.00"), "returned": Decimal("0.00"),
                                                        "kept": Decimal("0.00"), "held": Decimal("0.00")})

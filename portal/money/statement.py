@@ -11,7 +11,7 @@ from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.services import definition_of
 from .models import LedgerEntry
-from .services import SIGN, account_status, entry_valid, payment_reference, totals
+from .services import SIGN, account_status, entry_valid, payment_reference_of, totals
 
 KIND_NAMES = {"charge": ("应付", "Charge"), "credit": ("冲减", "Credit"), "payment": ("已付", "Payment"),
               "refund": ("退款", "Refund"), "forfeit": ("不予退还", "Forfeit"),
@@ -51,7 +51,7 @@ def statement(d: Delegation, violations: list | None = None, doc: dict | None = 
         full_rate = [names.get(ref, ref) for v in violations if v.code == "STAFF_EXCESS" for ref in v.people]
     for line in lines:
         line["note_en"] = english_note(line["entry"].description, definition)
-    return {"d": d, "lines": lines, "totals": t, "status": account_status(t), "reference": payment_reference(d),
+    return {"d": d, "lines": lines, "totals": t, "status": account_status(t), "reference": payment_reference_of(d),
             "payee": definition.money.payee, "valid": entry_valid(d), "currency": definition.money.currency,
             "full_rate": full_rate}
 

@@ -1,63 +1,51 @@
 """Money pages: the accountants' reconciliation, statement import, manual entries, insurance
-and room lists; and, in the delegation workspace, the statement and rooms."""
+and room lists. A delegation's statement and rooms are in `statement_views`, on the same
+blueprint (the money area owns its routes wherever they appear)."""
 from __future__ import annotations
 
-import re
 
 from decimal import Decimal, InvalidOperation
 from io import BytesIO
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask import abort, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
-from wtforms import DateField, IntegerField, RadioField, SelectField, StringField
-from wtforms.validators import DataRequired, NumberRange, Optional, Length
+from wtforms import IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import DataRequired, Optional
 
+from ..form_choices import options
 from ..ids import db_id
-from ..accounts.access import delegation_view, roles
-from ..accounts.views import actor
+from ..accounts.access import roles
+from ..audit.current import actor
 from ..delegations.models import Delegation, DelegationStatus
-from ..delegations.views import Workspace, bp as workspace
-from ..db_tx import write_transaction
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
-from ..outcome import Status
 from ..web import is_en, outcome_text
-from . import import_jobs, services, statement as statements
+from . import import_jobs, services, statement as statements, statement_views  # noqa: F401  (its routes)
+from .blueprint import bp
 from .models import BankLine, RoomRequest
 
-bp = Blueprint("money", __name__, url_prefix="/money")
 READERS = ("accountant", "organiser", "admin")
 
 
 class StatementForm(FlaskForm):
     games = SelectField(_l("比赛"), validators=[DataRequired()])
     file = FileField(_l("银行流水（CSV 或 XLSX）"), validators=[FileRequired(message=_l("请选择文件"))])
-    on_error = RadioField(_l("有无法识别的行时"), choices=[("all", _l("整个文件不导入")), ("rest", _l("跳过这些行，导入其余"))],
+    on_error = RadioField(_l("有无法识别的行时"), choices=options([("all", _l("整个文件不导入")), ("rest", _l("跳过这些行，导入其余"))]),
                           default="all")
 
 
 class EntryForm(FlaskForm):
     delegation = IntegerField(validators=[DataRequired()])
-    action = SelectField(_l("操作"), choices=[
+    action = SelectField(_l("操作"), choices=options([
         ("payment", _l("记录收款（非银行流水）")), ("refund", _l("记录已退款")), ("appeal_fee", _l("收取申诉/仲裁费")),
-        ("appeal_upheld", _l("申诉成立，退还申诉费")), ("checkin", _l("已报到：退还保证金")), ("sync", _l("按规程重新计算费用"))])
+        ("appeal_upheld", _l("申诉成立，退还申诉费")), ("checkin", _l("已报到：退还保证金")), ("sync", _l("按规程重新计算费用"))]))
     amount = StringField(_l("金额（元）"), validators=[Optional()])
     memo = StringField(_l("说明"), validators=[Optional()])
-
-
-class RoomForm(FlaskForm):
-    room_type = SelectField(_l("房型"))
-    first_night = DateField(_l("入住日期"), validators=[DataRequired()])
-    last_night = DateField(_l("最后一晚"), validators=[DataRequired()])
-    rooms = IntegerField(_l("房间数"), default=1, validators=[NumberRange(1, 200)])
-    occupants = StringField(_l("入住人员（姓名，用顿号或逗号分隔；填写后按每人的报到、离会日期核对）"),
-                            validators=[Optional(), Length(max=2000)])
-    people = IntegerField(_l("人数"), default=1, validators=[NumberRange(1, 400)])
 
 
 def _games_arg():
@@ -81,22 +69,12 @@ def _games_arg():
 UNMATCHED_ON_OVERVIEW = 30
 
 
-def _give_references(games) -> None:
-    """Payment references are created on first sight, in a write transaction of their own
-    (only when some are missing), so that the page itself reads without the write lock."""
-    if db.session.scalar(select(Delegation.id).where(Delegation.games_id == games.id,
-                                                     Delegation.payment_reference.is_(None)).limit(1)):
-        with write_transaction():
-            services.give_payment_references(games)
-
-
-@bp.get("/")
+@bp.get("/money/")
 @roles(*READERS)
 def overview():
     games, all_games = _games_arg()
     if games is None:
         abort(404)
-    _give_references(games)
     rows = services.reconciliation(games)
     waiting = (BankLine.games_id == games.id, BankLine.matched_delegation_id.is_(None))
     unmatched_count = db.session.scalar(select(func.count()).select_from(BankLine).where(*waiting))
@@ -113,12 +91,12 @@ def overview():
                            definition=definition_of(games))
 
 
-@bp.route("/import", methods=["GET", "POST"])
+@bp.route("/money/import", methods=["GET", "POST"])
 @roles("accountant")
 def statement_import():
     form = StatementForm()
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
-    form.games.choices = [(g.slug, g.name_en if is_en() else g.name_zh) for g in all_games]
+    form.games.choices = options((g.slug, g.name_en if is_en() else g.name_zh) for g in all_games)
     result = None
     if form.validate_on_submit():
         games = next(g for g in all_games if g.slug == form.games.data)
@@ -150,7 +128,7 @@ LINES_PAGE = 100
 LINE_FILTERS = {"": None, "matched": "matched", "unmatched": "unmatched", "duplicates": "duplicates"}
 
 
-@bp.get("/lines")
+@bp.get("/money/lines")
 @roles(*READERS)
 def lines():
     """The bank lines of a Games (or of one imported file): matched ones with the delegation
@@ -188,7 +166,7 @@ def lines():
                            form=FlaskForm())
 
 
-@bp.post("/lines/<int:line_id>/undo")
+@bp.post("/money/lines/<int:line_id>/undo")
 @roles("accountant")
 def undo(line_id):
     """Undo a manual match (audited; the payment is reversed in the ledger)."""
@@ -203,7 +181,7 @@ def undo(line_id):
                     else url_for(".lines", games=_slug(line.games_id)))
 
 
-@bp.post("/lines/<int:line_id>/duplicate")
+@bp.post("/money/lines/<int:line_id>/duplicate")
 @roles("accountant")
 def duplicate(line_id):
     """The accountant's word on a possible duplicate: "same payment" or "a payment of its own"."""
@@ -225,7 +203,7 @@ def _slug(games_id):
     return games.slug if games else None
 
 
-@bp.post("/lines/<int:line_id>/assign")
+@bp.post("/money/lines/<int:line_id>/assign")
 @roles("accountant")
 def assign(line_id):
     if not FlaskForm().validate_on_submit():
@@ -245,14 +223,13 @@ def assign(line_id):
     return redirect(url_for(".overview", games=games.slug if games else None))
 
 
-@bp.post("/entries")
+@bp.post("/money/entries")
 @roles("accountant")
 def post_entry():
     form = EntryForm()
     if not form.validate_on_submit():
         abort(400)
     d = db.session.get(Delegation, form.delegation.data) or abort(404)
-    me = actor()
     amount = None
     if form.amount.data:
         try:
@@ -262,47 +239,18 @@ def post_entry():
         if amount is None or amount <= 0:
             flash(_("金额须为正数，如 200 或 200.00。"), "error")
             return redirect(url_for(".overview", games=d.games.slug))
-    fees = {f.per: f for f in definition_of(d.games).money.fees}
-    memo = (form.memo.data or "").strip()
-    action = form.action.data
-    if action in ("payment", "refund") and amount is None:
-        flash(_("请填写金额。"), "error")
-    elif action == "payment":
-        services.post(d, "payment", amount, memo or "收款", me)
-    elif action == "refund":
-        services.post(d, "refund", amount, memo or "退款", me)
-    elif action == "appeal_fee":
-        fee = fees.get("appeal")
-        if fee is None:
-            flash(_("本届比赛的规程没有申诉费。"), "error")
-        else:
-            services.post(d, "charge", fee.amount, f"{fee.name.zh} {memo}".strip(), me, fee_code=fee.code,
-                          unit_amount=fee.amount)
-    elif action == "appeal_upheld":
-        fee = fees.get("appeal")
-        if fee is None:
-            flash(_("本届比赛的规程没有申诉费。"), "error")
-        else:
-            services.post(d, "credit", fee.amount, f"{fee.name.zh}：申诉成立，退还 {memo}".strip(), me,
-                          fee_code=fee.code, unit_amount=fee.amount)
-    elif action == "checkin":
-        if services.release_deposit(d, me) is None:
-            flash(_("没有可退还的保证金。"), "error")
-    elif action == "sync":
-        services.sync_charges(d, me)
-    db.session.commit()
-    flash(_("已记账。"), "success")
+    out = services.accountant_entry(d, form.action.data, amount, form.memo.data, actor())
+    flash(_("已记账。") if out.ok else outcome_text(out), "success" if out.ok else "error")
     return redirect(url_for(".overview", games=d.games.slug))
 
 
-@bp.get("/report.xlsx")
+@bp.get("/money/report.xlsx")
 @roles(*READERS)
 def report_xlsx():
     from ..sheets import to_xlsx
     games, _all = _games_arg()
     if games is None:
         abort(404)
-    _give_references(games)
     rows = services.reconciliation(games)
     header = ["单位 unit", "参考码 reference", "应付 expected", "已收 received", "已退 refunded", "余额 balance", "状态 status"]
     data = [[r["unit"], r["reference"], float(r["expected"]), float(r["payment"]), float(r["refund"]),
@@ -315,7 +263,7 @@ def report_xlsx():
                      mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 
 
-@bp.get("/insurance")
+@bp.get("/money/insurance")
 @roles(*READERS)
 def insurance():
     """The insurer's list where the organiser insures everyone; else who lacks proof."""
@@ -349,7 +297,7 @@ def insurance():
                            mode=definition.money.insurance)
 
 
-@bp.get("/rooms")
+@bp.get("/money/rooms")
 @roles(*READERS)
 def rooms():
     games, all_games = _games_arg()
@@ -362,82 +310,4 @@ def rooms():
     nights = sorted({n for _, n in usage})
     return render_template("money/rooms.html", games=games, all_games=all_games, definition=definition,
                            usage=usage, nights=nights)
-
-
-# --- in the delegation workspace ------------------------------------------------------------------
-
-def _title(d):
-    return f"{d.games.name_zh} · {d.unit_code or d.unit_name or d.id} · 费用对账单"
-
-
-@workspace.get("/<int:delegation_id>/statement")
-@delegation_view("organiser", "admin", "accountant")
-def statement(d):
-    ws = Workspace(d)
-    with write_transaction():  # the payment reference is created on first sight
-        data = statements.statement(d, ws.violations, ws.doc)
-    return render_template("workspace/statement.html", ws=ws, d=d, doc=ws.doc, s=data,
-                           kinds=statements.KIND_NAMES, names=statements.STATUS_NAMES)
-
-
-@workspace.get("/<int:delegation_id>/statement.xlsx")
-@delegation_view("organiser", "admin", "accountant")
-def statement_xlsx(d):
-    with write_transaction():  # the payment reference is created on first sight
-        data = statements.statement(d)
-    return send_file(BytesIO(statements.to_xlsx(data, _title(d))), as_attachment=True,
-                     download_name=f"{d.games.slug}-{d.unit_code or d.id}-statement.xlsx",
-                     mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-
-
-@workspace.get("/<int:delegation_id>/statement.pdf")
-@delegation_view("organiser", "admin", "accountant")
-def statement_pdf(d):
-    with write_transaction():  # the payment reference is created on first sight
-        data = statements.statement(d)
-    return send_file(BytesIO(statements.to_pdf(data, _title(d))), mimetype="application/pdf",
-                     as_attachment=True, download_name=f"{d.games.slug}-{d.unit_code or d.id}-statement.pdf")
-
-
-def _occupants(ws, text: str | None) -> tuple[list[str], list[str]]:
-    """The refs of the names typed (顿号, commas or lines between them), and what matched nobody."""
-    from ..delegations import picker
-    refs, unknown = [], []
-    for name in re.split(r"[、,，;；\n]+", text or ""):
-        ref, ok = picker.resolve(ws.people, name)
-        if not ok:
-            unknown.append(name.strip())
-        elif ref and ref not in refs:
-            refs.append(ref)
-    return refs, unknown
-
-
-@workspace.route("/<int:delegation_id>/rooms", methods=["GET", "POST"], endpoint="rooms")
-@delegation_view("organiser", "admin", "accountant")
-def rooms_request(d):
-    ws = Workspace(d)
-    definition = ws.definition
-    form = RoomForm()
-    form.room_type.choices = [(r.code, f"{r.name.en if is_en() else r.name.zh} · ¥{r.rate}") for r in definition.rooms]
-    first, last, strict = services.stay_window(definition)
-    if request.method == "GET":
-        form.first_night.data, form.last_night.data = first, last
-    elif form.validate_on_submit():
-        occupants, unknown = _occupants(ws, form.occupants.data)
-        if unknown:
-            form.occupants.errors.append(_("找不到这些人员（或有同名的人）：%(names)s", names="、".join(unknown)))
-        else:
-            out = services.request_rooms(d, form.room_type.data, form.first_night.data, form.last_night.data,
-                                         form.rooms.data, form.people.data, actor(), occupants=occupants or None)
-            if out.status == Status.ALLOCATED:
-                flash(_("已预订。"), "success")
-                return redirect(url_for("workspace.rooms", delegation_id=d.id))
-            if out.status == Status.WAITLISTED:  # booked, but some nights wait for a room
-                flash(outcome_text(out), "warning")
-            else:
-                flash(outcome_text(out) or _("预订未成功。"), "error")
-    mine = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id)
-                              .order_by(RoomRequest.night, RoomRequest.id)).all()
-    return render_template("workspace/rooms.html", ws=ws, d=d, doc=ws.doc, form=form, mine=mine,
-                           window=(first, last, strict), rooms=definition.rooms)
 

@@ -10,7 +10,7 @@ from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from ..accounts.access import delegation_view, roles
-from ..accounts.views import actor
+from ..audit.current import actor
 from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import Games, Unit

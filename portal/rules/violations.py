@@ -128,3 +128,15 @@ def report_text(rep: dict, lang: str = "zh") -> str:
         where = f" {where}" if where else ""
         lines.append(f"- {mark} {v['code']}{where}: {v['message']['zh' if zh else 'en']}")
     return "\n".join(lines) + "\n"
+
+
+def dedupe(violations: list[Violation]) -> list[Violation]:
+    """One SCHEMA_INVALID per field path: a bad value is not also reported as missing."""
+    seen, out = set(), []
+    for v in violations:
+        if v.code == "SCHEMA_INVALID" and v.path is not None:
+            if v.path in seen:
+                continue
+            seen.add(v.path)
+        out.append(v)
+    return out

@@ -142,7 +142,7 @@ def check_in():
     from flask import flash, redirect, url_for
     from flask_wtf import FlaskForm
 
-    from ..accounts.views import actor
+    from ..audit.current import actor
     from ..clock import now
     from .checkin import check_in as mark_arrived
     if not FlaskForm().validate_on_submit():
@@ -176,7 +176,7 @@ def confirm_no_shows(slug):
     from flask import flash, redirect, url_for
     from flask_wtf import FlaskForm
 
-    from ..accounts.views import actor
+    from ..audit.current import actor
     from ..clock import now
     from .checkin import confirm_no_shows as confirm
     if not FlaskForm().validate_on_submit():
@@ -218,7 +218,7 @@ def confirm_roll_call(slug, delegation_id):
     from flask import flash, redirect, url_for
     from flask_wtf import FlaskForm
 
-    from ..accounts.views import actor
+    from ..audit.current import actor
     from ..clock import now
     from .meeting import confirm
     games = _games(slug)

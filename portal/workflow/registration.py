@@ -3,13 +3,14 @@ themselves, first come first served up to the cap). The entrant gets an account 
 his registration, to upload documents and see his place and deposit."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
+from ..form_choices import options
 from ..accounts.models import User
 from ..accounts.services import create_account, password_problem_for
 from ..accounts.views import start_session
@@ -21,9 +22,9 @@ from ..extensions import db
 from ..games.services import definition_of, find_games
 from ..rules.document import FORMAT
 from ..web import is_en, outcome_text
+from .blueprint import bp
 from .services import import_document, stage_at
 
-bp = Blueprint("registration", __name__)
 
 
 class SelfRegistrationForm(PersonForm):
@@ -94,7 +95,7 @@ def register(slug):
         abort(404)
     stage = stage_at(definition.stages, now())
     form = SelfRegistrationForm()
-    form.event.choices = [(e.code, e.name.en if is_en() else e.name.zh) for e in definition.events if not e.is_team]
+    form.event.choices = options((e.code, e.name.en if is_en() else e.name.zh) for e in definition.events if not e.is_team)
     problems = []
     if request.method == "POST" and stage.stage in ("declaration", "names"):
         # Every problem at once: the form's own checks, the account's, and the regulation's
@@ -116,7 +117,7 @@ def register(slug):
                 flash(_("报名成功，等待组委会审核。") if outcome.status == "submitted"
                       else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
                       "success" if outcome.status == "submitted" else "warning")
-                return redirect(url_for("workspace.dashboard", delegation_id=outcome.delegation.id))
+                return redirect(url_for("delegations.dashboard", delegation_id=outcome.delegation.id))
             problems = [v for v in outcome.violations if v.is_error]
             if outcome.message:
                 flash(outcome_text(outcome), "error")

@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import os
 
 from sqlalchemy import func, select
 
 from ..delegations.identity_checks import compare_new_numbers
 from ..audit.services import Actor, document_changes, record
 from ..db_tx import lock_row, transactional
-from ..delegations.edit import athletes, entry_people
+from ..delegations.edit import add_document_kind, athletes, entry_people
+from ..delegations.files import UploadedFile, check_upload, store
 from ..delegations.models import Delegation, DelegationStatus
-from ..delegations.services import _dedupe, export_document, judge, replace_contents
+from ..delegations.services import export_document, judge, replace_contents
 from ..extensions import db
 from ..games.models import Games, utcnow
 from ..games.services import definition_of
 from ..rules import parse_document
 from ..rules.engine import format_deadline
-from ..rules.violations import Violation
+from ..rules.violations import Violation, dedupe
 from ..outcome import Outcome, Refusal, Status
 from .models import Extension, ExtensionRequest, Place, ReviewNote, Sanction, Substitution, Withdrawal
 from .stages import (CLOSED, DECLARATION, NAMES, STAGE_NAMES, SUBSTITUTIONS, StageInfo, closes_at, stage_name,
@@ -83,7 +85,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     Rule violations do not stop a save (they stop a submission); malformed data does."""
     doc, problems = parse_document(data)
     if doc is None or problems:
-        raise Refusal(Refusal.INVALID, violations=_dedupe(problems), delegation=delegation)
+        raise Refusal(Refusal.INVALID, violations=dedupe(problems), delegation=delegation)
     games = delegation.games
     if doc.games != games.slug:
         raise Refusal("input", f"文档属于另一场比赛（{doc.games}）。", f"The document is for other Games ({doc.games}).", delegation=delegation)
@@ -136,7 +138,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     compared = compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number],
                                    actor, at)
     violations = judge(games, doc, at, exclude_delegation_id=d.id)
-    return Outcome(True, _dedupe(violations), status=Status.SAVED, delegation=d, message=compared.notice())
+    return Outcome(True, dedupe(violations), status=Status.SAVED, delegation=d, message=compared.notice())
 
 
 def _athletes_replaced_after_submission(d: Delegation, before: dict | None, data: dict, stages) -> list[str]:
@@ -158,6 +160,26 @@ def _only_documents_added(before: dict, data: dict) -> bool:
     new = {p.get("ref"): set(p.get("documents") or []) for p in data.get("people", []) if isinstance(p, dict)}
     return (old.keys() == new.keys() and all(old[r] <= new[r] for r in old) and old != new
             and strip(data) == strip(before))
+
+
+@transactional
+def add_document(delegation: Delegation, ref: str, kind: str, data: bytes, filename: str | None, folder: str,
+                 actor: Actor, at: dt.datetime) -> Outcome:
+    """A document (ID copy, photo, certificate) for one person: checked by its content, its
+    bytes stored, its kind added to the person and its file row written in one transaction,
+    so that a refusal leaves neither a kind without a file nor a file row without its kind.
+    (The bytes are content-addressed: a file left by a rolled-back upload is the same file
+    the next upload of it would write.)"""
+    content_type, ext = check_upload(data)
+    if content_type is None:
+        zh, en = ext
+        raise Refusal("input", zh, en, delegation=delegation)
+    digest = store(folder, delegation.id, data, ext)
+    saved = save(delegation, add_document_kind(export_document(delegation), ref, kind), actor, at)
+    name = os.path.basename(filename or f"{kind}.{ext}")[:200]
+    db.session.add(UploadedFile(delegation_id=delegation.id, person_ref=ref, kind=kind, filename=name,
+                                content_type=content_type, size=len(data), sha256=digest, uploaded_by=actor.label))
+    return saved
 
 
 # --- submitting, approving, returning -------------------------------------------------------
@@ -183,7 +205,7 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
         raise Refusal("state", "还没有报任何项目，不能提交。请先在“报项”或“报名与组队”中填写。",
                        "Nothing is entered yet: declare events or enter athletes before submitting.", delegation=d)
     doc, _ = parse_document(document)
-    violations = _dedupe(judge(games, doc, when, exclude_delegation_id=d.id))
+    violations = dedupe(judge(games, doc, when, exclude_delegation_id=d.id))
     if any(v.is_error for v in violations):
         raise Refusal("rules", violations=violations, delegation=d)
     status = "submitted"
@@ -194,8 +216,8 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
     d.submitted_at, d.received_at = at, when
     record(actor, "delegation.submit", "delegation", str(d.id), delegation=d,
            after={"status": status, "received_at": when.isoformat()})
-    from ..money.services import payment_reference, sync_charges
-    payment_reference(d)
+    from ..money.services import assign_payment_reference, sync_charges
+    assign_payment_reference(d)
     sync_charges(d, actor)
     return Outcome(True, violations, status=Status(status), delegation=d)
 
@@ -253,7 +275,7 @@ def approve(delegation: Delegation, actor: Actor, at: dt.datetime) -> Outcome:
     if d.status != DelegationStatus.SUBMITTED:
         raise Refusal("state", "只能批准已提交的报名。", "Only a submitted delegation can be approved.", delegation=d)
     doc, _ = parse_document(export_document(d))
-    violations = _dedupe(judge(d.games, doc, d.received_at or at, exclude_delegation_id=d.id, all_numbers=True,
+    violations = dedupe(judge(d.games, doc, d.received_at or at, exclude_delegation_id=d.id, all_numbers=True,
                                reveal=True))
     if any(v.is_error for v in violations):
         raise Refusal("rules", violations=violations, delegation=d)
@@ -427,7 +449,7 @@ def request_substitution(delegation: Delegation, event: str, out_ref: str, incom
                       f"{who} is not entered in {name.en if name else 'this event'}.", delegation=d)
     after = apply_substitution(before, event, out_ref, incoming, tied_events(definition_of(d.games), event))
     doc, problems = parse_document(after)
-    violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id))
+    violations = dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id))
     if any(v.is_error for v in violations):
         raise Refusal("rules", violations=violations, delegation=d)
     out_name = next((p["name"] for p in before["people"] if p["ref"] == out_ref), None)
@@ -458,7 +480,7 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
     after = apply_substitution(before, sub.event_code, sub.out_ref, sub.in_person,
                                tied_events(definition_of(d.games), sub.event_code))
     doc, problems = parse_document(after)
-    violations = _dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id, all_numbers=True,
+    violations = dedupe(problems + judge(d.games, doc, at, exclude_delegation_id=d.id, all_numbers=True,
                                           reveal=True))
     if any(v.is_error for v in violations):
         raise Refusal("rules", violations=violations, delegation=d)

@@ -1,24 +1,21 @@
 """The organising committee's pages: overview, delegations of a Games, the queue of what
 waits, reviewing a delegation (approve, return with reasons, extension, withdrawal),
-deciding substitutions, the audit log, exports."""
+deciding substitutions. The audit log, the exports and self-registration are in their own
+modules on the same blueprint."""
 from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from io import BytesIO
 
-from ..ids import db_id
+from ..form_choices import options
 from ..web import is_en, outcome_text
-from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
-from wtforms import BooleanField, DateTimeLocalField, SelectField, StringField, TextAreaField
-from wtforms.validators import DataRequired, Length, Optional
 
 from ..accounts.access import delegation_view, roles
-from ..accounts.views import actor
+from ..audit.current import actor
 from ..audit.models import AuditLog
 from ..clock import now
 from ..delegations.models import Delegation, DelegationStatus, Entry
@@ -26,37 +23,18 @@ from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of, unit_names
 from ..rules.engine import CHINA
-from ..sheets import csv_chunks, to_xlsx
-from . import export_jobs, exports, services  # noqa: F401  (export_jobs registers its job kind)
+from ..audit.sentences import details, sentence
+from ..delegations.edit import entry_people
+from ..delegations.workspace import Workspace, role_name
+from ..money.services import entry_valid, totals
+from . import audit_views, export_views, services, registration  # noqa: F401  (their routes)
+from .blueprint import bp
+from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm
 from .counts import delegation_counts
 from .models import Place, Substitution
 from .stages import stage_at, stage_name
 
-bp = Blueprint("organiser", __name__, url_prefix="/org")
 ORG = ("organiser", "admin")
-
-
-class ReturnForm(FlaskForm):
-    # Choices are built per delegation for the page; the service checks what comes back.
-    item = SelectField(_l("涉及"), validators=[Optional()], validate_choice=False)
-    reason = TextAreaField(_l("理由"), validators=[DataRequired(message=_l("请填写理由")), Length(max=1000)])
-
-
-class ExtensionForm(FlaskForm):
-    stage = SelectField(_l("阶段"), choices=[("declaration", _l("第一次报名")), ("names", _l("人员名单")),
-                                          ("substitutions", _l("更换运动员"))])
-    until = DateTimeLocalField(_l("延至（北京时间）"), format="%Y-%m-%dT%H:%M", validators=[DataRequired()])
-    reason = StringField(_l("理由"), validators=[DataRequired(message=_l("请填写理由")), Length(max=500)])
-
-
-class WithdrawForm(FlaskForm):
-    event = SelectField(_l("项目"), validators=[Optional()], validate_choice=False)
-    excused = BooleanField(_l("理由成立（不可抗力），不处罚"))
-    reason = StringField(_l("说明"), validators=[Optional(), Length(max=1000)])
-
-
-class DecisionForm(FlaskForm):
-    reason = StringField(_l("理由"), validators=[Optional(), Length(max=1000)])
 
 
 def _stage_label(games: Games, at):
@@ -65,7 +43,7 @@ def _stage_label(games: Games, at):
     return info, stage_name(stages, info.stage)
 
 
-@bp.get("/")
+@bp.get("/org/")
 @roles(*ORG)
 def overview():
     at = now()
@@ -86,7 +64,7 @@ def overview():
     return render_template("organiser/overview.html", rows=rows, at=at)
 
 
-@bp.get("/games/<slug>")
+@bp.get("/org/games/<slug>")
 @roles(*ORG)
 def games_view(slug):
     g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
@@ -124,7 +102,7 @@ def games_view(slug):
                            deadline_day=deadline_day)
 
 
-@bp.get("/queue")
+@bp.get("/org/queue")
 @roles(*ORG)
 def queue():
     """What waits for a decision: submitted delegations and pending substitutions."""
@@ -190,7 +168,7 @@ def queue():
                            decision=DecisionForm())
 
 
-@bp.post("/extension-requests/<int:request_id>/decline")
+@bp.post("/org/extension-requests/<int:request_id>/decline")
 @roles(*ORG)
 def decline_extension(request_id):
     from .models import ExtensionRequest
@@ -208,26 +186,23 @@ def _unit_filter(value: str):
     return Delegation.unit_code == value
 
 
-@bp.route("/d/<int:delegation_id>", methods=["GET"])
+@bp.route("/org/d/<int:delegation_id>", methods=["GET"])
 @delegation_view(*ORG, leader=False)
 def review(d):
-    from ..delegations.views import Workspace
     ws = Workspace(d)
     ret = ReturnForm()
-    ret.item.choices = [("delegation:", _("整个报名"))] + \
-        [(f"person:{p['ref']}", p["name"]) for p in ws.doc["people"]] + \
-        [(f"event:{c}", ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])]
+    ret.item.choices = options([("delegation:", _("整个报名"))] +
+                               [(f"person:{p['ref']}", p["name"]) for p in ws.doc["people"]] +
+                               [(f"event:{c}", ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])])
     ext = ExtensionForm()
     wd = WithdrawForm()
-    wd.event.choices = [("", _("全部（整个报名退出）"))] + \
-        [(c, ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])]
+    wd.event.choices = options([("", _("全部（整个报名退出）"))] +
+                               [(c, ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])])
     audit = db.session.scalars(select(AuditLog).where(AuditLog.delegation_id == d.id)
                                .order_by(AuditLog.id.desc()).limit(200)).all()
     subs = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
                               .order_by(Substitution.id.desc())).all()
     extensions = services.extensions_of(d)
-    from ..audit.sentences import details, sentence
-    from ..money.services import entry_valid, totals
     en = is_en()
     unit = ws.d.unit_name if not ws.d.unit_code else None
     if unit is None:
@@ -246,8 +221,6 @@ ROSTER_NAMES = 40
 def _roster(ws) -> list[dict]:
     """The delegation at a glance for the reviewer: each event (or team) with its players,
     then officials and staff; long lists cut at ROSTER_NAMES names."""
-    from ..delegations.edit import entry_people
-    from ..delegations.views import role_name
     out = []
     for e in ws.doc["entries"]:
         refs = entry_people(e)
@@ -269,7 +242,7 @@ def _flash_outcome(out, ok_message):
         flash(outcome_text(out, errors_only=True) or _("操作未完成。"), "error")
 
 
-@bp.post("/d/<int:delegation_id>/approve")
+@bp.post("/org/d/<int:delegation_id>/approve")
 @delegation_view(*ORG, leader=False)
 def approve(d):
     if not FlaskForm().validate_on_submit():
@@ -278,7 +251,7 @@ def approve(d):
     return redirect(url_for(".review", delegation_id=d.id))
 
 
-@bp.post("/d/<int:delegation_id>/return")
+@bp.post("/org/d/<int:delegation_id>/return")
 @delegation_view(*ORG, leader=False)
 def return_(d):
     form = ReturnForm()
@@ -291,7 +264,7 @@ def return_(d):
     return redirect(url_for(".review", delegation_id=d.id))
 
 
-@bp.post("/d/<int:delegation_id>/extension")
+@bp.post("/org/d/<int:delegation_id>/extension")
 @delegation_view(*ORG, leader=False)
 def extension(d):
     form = ExtensionForm()
@@ -304,7 +277,7 @@ def extension(d):
     return redirect(url_for(".review", delegation_id=d.id))
 
 
-@bp.post("/d/<int:delegation_id>/withdraw")
+@bp.post("/org/d/<int:delegation_id>/withdraw")
 @delegation_view(*ORG, leader=False)
 def withdraw(d):
     form = WithdrawForm()
@@ -315,7 +288,7 @@ def withdraw(d):
     return redirect(url_for(".review", delegation_id=d.id))
 
 
-@bp.post("/substitutions/<int:sub_id>/<decision>")
+@bp.post("/org/substitutions/<int:sub_id>/<decision>")
 @roles(*ORG)
 def decide(sub_id, decision):
     form = DecisionForm()
@@ -326,118 +299,3 @@ def decide(sub_id, decision):
     _flash_outcome(out, _("已批准更换。") if decision == "approve" else _("已驳回更换申请。"))
     return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
                     else url_for(".queue"))
-
-
-AUDIT_PAGE = 100
-
-
-@bp.get("/audit")
-@roles(*ORG)
-def audit():
-    """The audit log, newest first, in sentences; filtered in SQL by delegation, action (or
-    its family: "personal_data" finds every look and export), person (name or reference)
-    and China dates."""
-    import json as _json
-
-    from sqlalchemy import String, cast, or_
-
-    from ..audit.sentences import action_label, details, sentence
-    q = select(AuditLog)
-    delegation_id = request.args.get("delegation", type=db_id)
-    action = (request.args.get("action") or "").strip()[:60]
-    person = (request.args.get("person") or "").strip()[:100]
-    day_from, day_to = _china_day(request.args.get("from")), _china_day(request.args.get("to"))
-    page = max(1, min(request.args.get("page", 1, type=int) or 1, 10_000))
-    if delegation_id:
-        q = q.where(AuditLog.delegation_id == delegation_id)
-    if action:
-        q = q.where(or_(AuditLog.action == action, AuditLog.action.startswith(action + ".")))
-    if person:
-        escaped = _json.dumps(person)[1:-1]  # how the JSON columns spell a Chinese name
-        like = [AuditLog.object_key.contains(person, autoescape=True)]
-        for column in (AuditLog.before, AuditLog.after):
-            like += [cast(column, String).contains(person, autoescape=True),
-                     cast(column, String).contains(escaped, autoescape=True)]
-        q = q.where(or_(*like))
-    if day_from:
-        q = q.where(AuditLog.at >= dt.datetime.combine(day_from, dt.time(), CHINA))
-    if day_to:
-        q = q.where(AuditLog.at < dt.datetime.combine(day_to + dt.timedelta(days=1), dt.time(), CHINA))
-    rows = db.session.scalars(q.order_by(AuditLog.id.desc()).offset((page - 1) * AUDIT_PAGE)
-                              .limit(AUDIT_PAGE + 1)).all()
-    en = is_en()
-    units = {u.code: (u.name_en if en else u.name_zh) for u in db.session.scalars(select(Unit))}
-    delegations = db.session.execute(
-        select(Delegation.id, Delegation.unit_code, Delegation.unit_name, Games.slug)
-        .join(Games, Delegation.games_id == Games.id)
-        .where(or_(Delegation.unit_kind.is_(None), Delegation.unit_kind != "individual"))
-        .order_by(Games.slug, Delegation.unit_code, Delegation.id)).all()
-    names = {did: units.get(code, code) if code else (name or "") for did, code, name, _slug in delegations}
-    missing = {r.delegation_id for r in rows if r.delegation_id and r.delegation_id not in names}
-    if missing:  # individual registrations on this page: their names, in one query
-        names.update({did: name or "" for did, name in db.session.execute(
-            select(Delegation.id, Delegation.unit_name).where(Delegation.id.in_(missing)))})
-    lines = [{"row": r, "text": sentence(r.action, r.actor, names.get(r.delegation_id, ""), r.object_key, en),
-              "details": details(r.action, r.before, r.after, r.reason, en)} for r in rows[:AUDIT_PAGE]]
-    action_names = {a: action_label(a, en)
-                    for a in db.session.scalars(select(AuditLog.action).distinct().order_by(AuditLog.action))}
-    return render_template("organiser/audit.html", lines=lines, delegation_id=delegation_id,
-                           delegations=delegations, names=names, person=person, action=action,
-                           actions=action_names, page=page, more=len(rows) > AUDIT_PAGE,
-                           day_from=day_from, day_to=day_to)
-
-
-def _china_day(value: str | None) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat((value or "").strip()) if value else None
-    except ValueError:
-        return None
-
-
-@bp.post("/games/<slug>/export/workbook")
-@roles(*ORG)
-def export_job(slug):
-    """The whole-Games workbook, made in the background: the organiser follows its progress."""
-    from ..jobs.views import start
-    g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
-    return start("games_workbook", {"games": g.slug, "drafts": request.form.get("drafts") == "1"},
-                 _("%(name)s 整届报名表", name=g.name_en if is_en() else g.name_zh))
-
-
-@bp.get("/games/<slug>/export/<kind>.<fmt>")
-@roles(*ORG)
-def export(slug, kind, fmt):
-    g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
-    drafts = request.args.get("drafts") == "1"
-    if kind not in ("summary", "roster") and kind not in {e.code for e in definition_of(g).events}:
-        abort(404)
-    if fmt not in ("csv", "xlsx"):
-        abort(404)
-    if fmt == "csv":
-        # Rows streamed from one query as the client takes the CSV: the stream reads them
-        # in an app context of its own, after this view has returned.
-        from urllib.parse import quote
-
-        from flask import Response, current_app
-        app = current_app._get_current_object()
-
-        def stream():
-            # The first chunk needs no database: a WSGI server (or test client) may take it
-            # while the request's context is still open, the rest after it has closed.
-            yield "\ufeff".encode("utf-8")
-            with app.app_context():
-                games = db.session.get(Games, g.id)
-                yield from csv_chunks(*_export_rows(games, kind, drafts), bom=False)
-        return Response(stream(), mimetype="text/csv",
-                        headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(f'{slug}-{kind}.csv')}"})
-    return send_file(BytesIO(to_xlsx(kind, *_export_rows(g, kind, drafts))), as_attachment=True,
-                     download_name=f"{slug}-{kind}.xlsx",
-                     mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-
-
-def _export_rows(g, kind: str, drafts: bool):
-    if kind == "summary":
-        return exports.summary_rows(g, drafts)
-    if kind == "roster":
-        return exports.roster_rows(g, drafts)
-    return exports.entry_rows(g, kind, drafts)

@@ -1,0 +1,227 @@
+"""The delegation's people: the list (a page at a time), the person form, documents and
+ID copies, and the suggestions of a person field."""
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import abort, current_app, flash, redirect, request, send_file, url_for
+from flask_babel import gettext as _
+from pypinyin import lazy_pinyin
+from sqlalchemy import select
+
+from ..accounts.access import delegation_view
+from ..audit.current import actor
+from ..clock import now
+from ..extensions import db
+from ..games.services import definition_of
+from ..privacy import mask_id, record_access, sees_full_ids
+from ..rules import idnumber
+from ..rules.definition import RegistrationRule
+from ..rules.eligibility import eligible
+from ..web import is_en
+from ..workflow import services as workflow
+from . import edit, picker
+from .blueprint import bp
+from .files import UploadedFile, document_path
+from .forms import PersonForm, VersionedForm
+from .names import VIOLATION_LABELS, document_names_of
+from .services import export_document
+from .workspace import (EDITORS, STAFF, Workspace, person_form, refusal_text, render, role_name, save_edit,
+                        upload_form)
+
+PEOPLE_PAGE = 100
+PEOPLE_SORTS = {"": None, "name": "name", "gender": "gender", "birth": "birth_date", "event": "event"}
+
+
+def _pinyin_key(name: str | None) -> list[str]:
+    """Chinese names in the order people look them up: by pinyin (陈 before 李 before 王)."""
+    return lazy_pinyin(name or "")
+
+
+@bp.get("/<int:delegation_id>/people")
+@delegation_view(*STAFF)
+def people(d):
+    """The people, a page at a time: search by name or the last ID digits, filter by event
+    or by "has problems", sort by name, gender or birth date (stable: then by entry order)."""
+    ws = Workspace(d)
+    q = (request.args.get("q") or "").strip()[:50]
+    event = request.args.get("event") or ""
+    problems_only = request.args.get("problems") == "1"
+    sort = request.args.get("sort") if request.args.get("sort") in PEOPLE_SORTS else ""
+    page = max(1, min(request.args.get("page", 1, type=int) or 1, 10_000))
+    rows = ws.doc["people"]
+    if q:
+        rows = [p for p in rows if q in (p.get("name") or "") or q == p["ref"]
+                or (len(q) >= 4 and (p.get("id_number") or "").endswith(q))]
+    if event in ws.events:
+        entered = set(ws.entrants(event))
+        rows = [p for p in rows if p["ref"] in entered]
+    if problems_only:
+        rows = [p for p in rows if ws.by_person(p["ref"])]
+    if sort == "name":
+        rows = sorted(rows, key=lambda p: _pinyin_key(p.get("name")))
+    elif sort == "event":  # by the first event entered, in the regulation's order; no event last
+        order = {code: i for i, code in enumerate(ws.events)}
+        first: dict[str, int] = {}
+        for e in ws.doc["entries"]:
+            for ref in edit.entry_people(e):
+                first[ref] = min(first.get(ref, len(order)), order.get(e["event"], len(order)))
+        rows = sorted(rows, key=lambda p: first.get(p["ref"], len(order) + 1))
+    elif PEOPLE_SORTS[sort]:
+        key = PEOPLE_SORTS[sort]
+        rows = sorted(rows, key=lambda p: p.get(key) or "")
+    total = len(rows)
+    shown = rows[(page - 1) * PEOPLE_PAGE: page * PEOPLE_PAGE]
+    refs = [p["ref"] for p in shown]
+    files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
+                                                          UploadedFile.person_ref.in_(refs))
+                               .order_by(UploadedFile.id)).all() if refs else []
+    by_ref: dict[str, list] = {}
+    for f in files:
+        by_ref.setdefault(f.person_ref, []).append(f)
+    roles = edit.roles_by_person(ws.doc)
+    return render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(),
+                  violation_labels=VIOLATION_LABELS,
+                  roles_of=lambda ref: [role_name(ws, r) for r in roles.get(ref, [])], shown=shown,
+                  total=total, page=page, pages=max(1, (total + PEOPLE_PAGE - 1) // PEOPLE_PAGE),
+                  filters={"q": q, "event": event, "problems": "1" if problems_only else "", "sort": sort})
+
+
+def _day(value: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value else None
+
+
+def _fill_form(form: PersonForm, p: dict) -> None:
+    form.name.data, form.id_type.data, form.id_number.data = p.get("name"), p.get("id_type") or "resident_id", p.get("id_number")
+    form.gender.data = p.get("gender") or ""
+    form.birth_date.data = _day(p.get("birth_date"))
+    reg = p.get("registration") or {}
+    form.registration_unit.data, form.registration_year.data = reg.get("unit"), reg.get("year")
+    form.registration_date.data = _day(reg.get("date"))
+    uni = p.get("university") or {}
+    form.university_code.data, form.full_time.data = uni.get("code"), bool(uni.get("full_time"))
+    form.graduation_date.data = _day(uni.get("graduation_date"))
+    rating = p.get("fide_rating") or {}
+    form.fide_rating.data = rating.get("value")
+    form.fide_list.data = _day(rating.get("list"))
+    form.club.data = p.get("club")
+
+
+def _id_number_problem(form: PersonForm) -> str | None:
+    """What is wrong with a Chinese ID number as typed, in the reader's language."""
+    number = idnumber.normalise(form.id_number.data or "")
+    if number and form.id_type.data in ("resident_id", "household_register"):
+        _parsed, reason = idnumber.parse(number)
+        if reason:
+            zh, en = idnumber.REASONS[reason]
+            return en if is_en() else zh
+    return None
+
+
+@bp.route("/<int:delegation_id>/people/new", methods=["GET", "POST"], defaults={"ref": None})
+@bp.route("/<int:delegation_id>/people/<ref>", methods=["GET", "POST"])
+@delegation_view(*STAFF)
+def person(d, ref):
+    ws = Workspace(d)
+    existing = ws.people.get(ref) if ref else None
+    if ref and existing is None:
+        abort(404)
+    form = person_form(ws.definition)
+    if request.method == "GET":
+        form.version.data = d.version
+        if existing:
+            _fill_form(form, existing)
+            if sees_full_ids():
+                record_access("personal_data.view", [(ref, existing["name"])], delegation=d, what="person")
+            else:
+                form.id_number.data = mask_id(existing.get("id_number"))
+        elif d.unit_code:
+            # A new person: registered to this unit for the year the regulation asks for.
+            form.registration_unit.data = d.unit_code
+            rule = next(iter(ws.definition.rules_of(RegistrationRule)), None)
+            if rule is not None:
+                form.registration_year.data = rule.year
+    elif form.validate_on_submit():
+        problem = _id_number_problem(form)
+        if not ws.editable:
+            flash(ws.locked_reason() or _("当前阶段不能修改名单。"), "error")
+        elif problem:
+            form.id_number.errors.append(problem)
+        else:
+            new_ref = ref or edit.next_ref(ws.doc)
+            p = form.to_person(new_ref, existing)
+            out = save_edit(d, edit.upsert_person(ws.doc, p), form.version.data, _("已保存 %(name)s。", name=p["name"]))
+            if out is None:
+                return redirect(url_for(".people", delegation_id=d.id) + f"#person-{new_ref}")
+            flash(refusal_text(out), "error")
+            for v in out.violations:
+                if v.path and ".birth_date" in v.path:
+                    form.birth_date.errors.append(v.zh)
+    files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
+                                                          UploadedFile.person_ref == ref)).all() if ref else []
+    upload = upload_form(ws)
+    upload.version.data = d.version
+    names = document_names_of(ws.definition)
+    return render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files,
+                  upload=upload, document_names={k: (en if is_en() else zh) for k, (zh, en) in names.items()})
+
+
+@bp.post("/<int:delegation_id>/people/<ref>/delete")
+@delegation_view(*EDITORS)
+def delete_person(d, ref):
+    ws = Workspace(d)
+    form = VersionedForm()
+    if not form.validate_on_submit():
+        abort(400)
+    if ref not in ws.people:
+        abort(404)
+    out = save_edit(d, edit.delete_person(ws.doc, ref), form.version.data,
+                    _("已删除 %(name)s。", name=ws.people[ref]["name"]))
+    if out is not None:
+        flash(refusal_text(out), "error")
+    return redirect(url_for(".people", delegation_id=d.id))
+
+
+@bp.post("/<int:delegation_id>/people/<ref>/documents")
+@delegation_view(*EDITORS)
+def upload_document(d, ref):
+    ws = Workspace(d)
+    if ref not in ws.people:
+        abort(404)
+    form = upload_form(ws)
+    if not form.validate_on_submit():
+        flash("；".join(str(e) for errs in form.errors.values() for e in errs), "error")
+    else:
+        out = workflow.add_document(d, ref, form.kind.data, form.file.data.read(), form.file.data.filename,
+                           current_app.config["UPLOAD_FOLDER"], actor(), now())
+        flash(_("材料已上传。") if out.ok else refusal_text(out), "success" if out.ok else "error")
+    return redirect(url_for(".person", delegation_id=d.id, ref=ref))
+
+
+@bp.get("/<int:delegation_id>/files/<int:file_id>")
+@delegation_view(*STAFF)
+def file(d, file_id):
+    f = db.session.get(UploadedFile, file_id)
+    if f is None or f.delegation_id != d.id:
+        abort(404)
+    path = document_path(current_app.config["UPLOAD_FOLDER"], f)
+    if path is None:
+        abort(404)
+    name = next((p.name for p in d.people if p.ref == f.person_ref), f.person_ref)
+    record_access("personal_data.download", [(f.person_ref, name)], delegation=d, what=f.kind)
+    return send_file(path, mimetype=f.content_type, download_name=f.filename,
+                     as_attachment=f.content_type == "application/pdf")
+
+
+@bp.get("/<int:delegation_id>/people/search")
+@delegation_view(*STAFF)
+def people_search(d):
+    """Suggestions for a person field: this delegation's people whose name, reference or
+    last ID digits match, among those who may enter the event (gender, age bracket, the
+    matching individual event for a team: rules/eligibility.py)."""
+    if len(request.args.get("q") or "") > 50:
+        return []
+    doc = export_document(d)
+    event = request.args.get("event")
+    only = eligible(definition_of(d.games), doc, event) if event else None
+    return picker.search({p["ref"]: p for p in doc["people"]}, request.args.get("q") or "", only, is_en())

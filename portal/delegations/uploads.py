@@ -1,0 +1,74 @@
+"""An uploaded entry form (Excel) or delegation document (JSON), read and checked before
+anything is saved, and kept privately until the leader confirms the changes it shows."""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+
+from ..rules import parse_document
+from ..rules.jsontext import JsonTextError, load_json
+from .excel import ExcelError, read_workbook
+from .files import write_private
+
+
+def read_upload(raw: bytes, filename: str, definition, stored: dict, games_slug: str, unit_code: str | None,
+                en: bool) -> tuple[dict | None, list[tuple[str, str]]]:
+    """The document the file holds, or the problems that stop it, each as (where, what) in
+    the reader's language: the sheet and cell, the JSON line, or the file."""
+    problems: list[tuple[str, str]] = []
+    new_doc = None
+    if filename.lower().endswith(".json") or raw[:1] in (b"{", b"["):
+        try:
+            new_doc = load_json(raw)
+        except JsonTextError as exc:
+            problems.append((filename, exc.en if en else exc.zh))
+    else:
+        try:
+            new_doc = read_workbook(raw, definition, stored)
+        except ExcelError as exc:
+            problems = exc.problems
+    if not problems and not isinstance(new_doc, dict):
+        problems = [(filename, "The file must hold a delegation document (a JSON object), nothing else." if en
+                     else "文件内容应是一份报名文档（JSON 对象），而不是其他内容。")]
+    if not problems:
+        parsed, schema = parse_document(new_doc)
+        if schema:
+            problems = [(v.path or filename, v.en if en else v.zh) for v in schema]
+        elif parsed.games != games_slug or (unit_code and parsed.unit != unit_code):
+            problems = [(filename, "The file is for other Games or another unit." if en
+                         else "文件属于其他比赛或其他单位。")]
+    return (None if problems else new_doc), problems
+
+
+def _pending_path(instance_path: str, token: str) -> str:
+    folder = os.path.join(instance_path, "pending")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    return os.path.join(folder, f"{token}.json")
+
+
+def keep_pending(instance_path: str, delegation_id: int, document: dict, filename: str) -> str:
+    """Keep an upload until it is confirmed (retention deletes it after a day); its token."""
+    token = secrets.token_urlsafe(16)
+    write_private(_pending_path(instance_path, token),
+                  json.dumps({"delegation_id": delegation_id, "document": document, "filename": filename},
+                             ensure_ascii=False).encode("utf-8"))
+    return token
+
+
+def pending(instance_path: str, token: str) -> dict | None:
+    """The kept upload of that token ({"delegation_id", "document", "filename"}), or None."""
+    if not token or not token.replace("-", "").replace("_", "").isalnum():
+        return None
+    path = _pending_path(instance_path, token)
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def forget_pending(instance_path: str, token: str) -> None:
+    try:
+        os.remove(_pending_path(instance_path, token))
+    except FileNotFoundError:
+        pass

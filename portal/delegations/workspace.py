@@ -1,0 +1,298 @@
+"""What every page of a delegation's workspace shows: the document (stored, or as the leader
+typed it when a save was refused), the stage, the violations, and the helpers its views
+share. The money and organiser pages show a delegation through it too."""
+from __future__ import annotations
+
+from functools import cached_property
+
+from flask import abort, flash, render_template, request
+from flask_babel import gettext as _
+from flask_login import current_user
+from sqlalchemy import select
+
+from ..form_choices import options
+from ..audit.current import actor
+from ..clock import now
+from ..extensions import db
+from ..games.services import definition_of
+from ..outcome import Outcome
+from ..rules import parse_document
+from ..rules.definition import BoardRule, QuotaRule, TeamMakeupRule
+from ..rules.engine import format_deadline
+from ..rules.violations import dedupe
+from ..web import is_en, outcome_text
+from ..workflow import services as workflow
+from ..workflow.models import ExtensionRequest, ReviewNote
+from ..workflow.stages import NAMES, closes_at, may_edit_declarations, may_edit_names, stage_name
+from . import edit, picker
+from .forms import PersonForm, UploadForm
+from .judged import stored_document, stored_violations
+from .models import Delegation, DelegationStatus
+from .names import NOTE_ITEMS, ROLE_NAMES, document_names_of
+from .services import judge
+
+STAFF = ("organiser", "admin", "accountant")
+EDITORS = ("organiser", "admin")  # organisers may enter on a unit's behalf (paper forms)
+
+
+def sees_other_delegations() -> bool:
+    """Only the organisers learn which delegation already holds an identity number."""
+    return current_user.is_authenticated and current_user.role in EDITORS
+
+
+class Workspace:
+    """What every workspace page shows: the document, the stage, the violations."""
+
+    def __init__(self, d, at=None, doc=None):
+        """`doc`: what the leader typed, when a save was refused, so that the page shows it
+        (and what would be wrong with it) instead of losing it."""
+        self.d = d
+        self.at = at or now()
+        self.definition = definition_of(d.games)
+        self.stored = doc is None  # the stored delegation: its judgement may come from memory
+        self.doc = doc if doc is not None else stored_document(d)
+        self.stage = workflow.stage_of(d, self.at)
+        self.people = {p["ref"]: p for p in self.doc["people"]}
+        self.events = {e.code: e for e in self.definition.events}
+        self.sports = {s.code: s for s in self.definition.sports}
+        self.notes = db.session.scalars(select(ReviewNote).where(ReviewNote.delegation_id == d.id,
+                                                                 ReviewNote.resolved.is_(False))).all()
+
+    @cached_property
+    def violations(self) -> list:
+        """Judged when a page shows them (a save that redirects never needs them)."""
+        if self.stored:
+            return stored_violations(self.d, self.doc, self.at, reveal=sees_other_delegations())
+        parsed, problems = parse_document(self.doc)
+        return dedupe(problems + judge(self.d.games, parsed, self.at, exclude_delegation_id=self.d.id,
+                                        reveal=sees_other_delegations()))
+
+    @cached_property
+    def errors(self) -> list:
+        return [v for v in self.violations if v.is_error]
+
+    @cached_property
+    def warnings(self) -> list:
+        return [v for v in self.violations if not v.is_error]
+
+    @property
+    def editable(self) -> bool:
+        return (may_edit_names(self.stage) and self.d.status not in (DelegationStatus.APPROVED, DelegationStatus.WITHDRAWN)
+                and (current_user.role == "leader" or current_user.role in EDITORS))
+
+    @property
+    def documents_editable(self) -> bool:
+        """Documents due at check-in may be added whatever the stage."""
+        return self.d.status != DelegationStatus.WITHDRAWN and (current_user.role == "leader" or current_user.role in EDITORS)
+
+    @property
+    def declarations_editable(self) -> bool:
+        return self.editable and may_edit_declarations(self.stage, self.definition.stages)
+
+    def locked_reason(self) -> str | None:
+        """Why the names cannot be edited now, and what to do instead."""
+        if self.editable or self.d.status == DelegationStatus.WITHDRAWN or current_user.role == "accountant":
+            return None
+        if self.d.status == DelegationStatus.APPROVED:
+            return _("报名已经组委会批准并锁定。如需更换运动员，请在“更换运动员”中提出申请。")
+        closes = closes_at(self.definition.stages, NAMES, workflow.extensions_of(self.d))
+        when = deadline_text(closes)
+        if self.stage.stage == "substitutions":
+            return _("名单已于 %(when)s（北京时间）截止，不能直接修改。如需更换运动员，请在“更换运动员”中提出申请，经组委会同意后生效。",
+                     when=when)
+        return _("报名已于 %(when)s（北京时间）截止。如有特殊情况，请联系组委会申请延期。", when=when)
+
+    def stage_name(self):
+        zh, en = stage_name(self.definition.stages, self.stage.stage)
+        return en if is_en() else zh
+
+    @cached_property
+    def sport_options(self) -> list[tuple[str, str]]:
+        """(code, name in the reader's language) of each sport, for a select of every row."""
+        en = is_en()
+        return [(s.code, s.name.en if en else s.name.zh) for s in self.definition.sports]
+
+    @cached_property
+    def en(self) -> bool:
+        """Read once per page: a page of hundreds of rows asks for every row."""
+        return is_en()
+
+    def label(self, ref) -> str:
+        p = self.people.get(ref)
+        return picker.label(p, self.en) if p else ""
+
+    def by_person(self, ref):
+        return [v for v in self.violations if ref in v.people]
+
+    def by_event(self, code):
+        return [v for v in self.violations if v.event == code]
+
+    def event_label(self, code):
+        e = self.events.get(code)
+        if e is None:
+            return code
+        sport = self.sports.get(e.sport)
+        lang_en = is_en()
+        return f"{sport.name.en if lang_en else sport.name.zh} {e.name.en if lang_en else e.name.zh}"
+
+    @cached_property
+    def extension_request(self):
+        """The latest request for more time, when the names cannot be edited now."""
+        return db.session.scalar(select(ExtensionRequest).where(ExtensionRequest.delegation_id == self.d.id)
+                                 .order_by(ExtensionRequest.id.desc()).limit(1))
+
+    def may_ask_for_time(self) -> bool:
+        """A closed stage with nothing approved yet: the leader can ask for more time."""
+        return (not self.editable and self.d.status in (DelegationStatus.DRAFT, DelegationStatus.RETURNED)
+                and self.stage.stage in ("substitutions", "closed")
+                and (self.extension_request is None or self.extension_request.status != "pending"))
+
+    def note_subject(self, note) -> str:
+        """What a review note is about, by name: the person, the event, the delegation."""
+        en = is_en()
+        if note.item_type in self.people and not note.item_key:  # a note on a person by his ref alone
+            note_type, key = "person", note.item_type
+        else:
+            note_type, key = note.item_type, note.item_key
+        kind = NOTE_ITEMS.get(note_type, (note_type, note_type))[1 if en else 0]
+        if note_type == "person" and key in self.people:
+            return f"{kind} {self.people[key]['name']}" if en else f"{kind}{self.people[key]['name']}"
+        if key and key.split("#")[0] in self.events:
+            label = self.event_label(key.split("#")[0])
+            team = key.split("#", 1)[1] if "#" in key else ""
+            return f"{kind} {label}{(' ' + team) if team else ''}"
+        return kind if not key else f"{kind} {key}"
+
+    def declared(self, code) -> int | None:
+        """The number the delegation declared for the event, once the declaration binds."""
+        count = next((x["count"] for x in self.doc["declarations"] if x["event"] == code), None)
+        return count if count and not self.declarations_editable else None
+
+    def quota(self, code) -> int | None:
+        caps = [r.max for r in self.definition.rules_of(QuotaRule) if code in r.events]
+        return min(caps) if caps else None
+
+    def team_rule(self, code) -> TeamMakeupRule | None:
+        return next((r for r in self.definition.rules_of(TeamMakeupRule) if code in r.events), None)
+
+    def boards(self, code) -> int | None:
+        rule = next((r for r in self.definition.rules_of(BoardRule) if code in r.events), None)
+        return rule.boards if rule else None
+
+    def entrants(self, code) -> list[str]:
+        refs = []
+        for e in self.doc["entries"]:
+            if e["event"] == code:
+                for r in edit.entry_people(e):
+                    if r not in refs:
+                        refs.append(r)
+        return refs
+
+    def teams(self, code) -> list[dict]:
+        """The event's teams as {team, slots, new}, plus an empty new team when one may be added."""
+        out = []
+        for e in self.doc["entries"]:
+            if e["event"] == code:
+                slots = e["lineup"] if e.get("lineup") is not None else [{"person": r} for r in e.get("people") or []]
+                out.append({"team": e.get("team") or "A", "slots": slots, "new": False})
+        rule = self.team_rule(code)
+        max_teams = rule.max_teams if rule and rule.max_teams else 9
+        if self.editable and len(out) < max_teams:
+            used = {t["team"] for t in out}
+            label = next(c for c in "ABCDEFGHIJ" if c not in used)
+            out.append({"team": label, "slots": [], "new": True})
+        return out
+
+    def team_rows(self, code, team) -> int:
+        rule = self.team_rule(code)
+        size = len(team["slots"]) + 1
+        if rule and rule.starters:
+            reserves = rule.max_reserves if rule.max_reserves is not None else sum((rule.max_reserves_by_gender or {}).values())
+            size = max(size, sum(rule.starters.values()) + reserves)
+        return size
+
+    def shown_events(self) -> list[str]:
+        declared = [x["event"] for x in self.doc["declarations"] if x["count"]]
+        entered = [e["event"] for e in self.doc["entries"]]
+        if self.definition.stages.declaration_closes is None or self.stage.stage == "declaration":
+            codes = [e.code for e in self.definition.events]
+            return codes if not declared or self.stage.stage != "declaration" else \
+                list(dict.fromkeys(declared + entered)) or codes
+        return [c for c in self.events if c in set(declared) | set(entered)]
+
+    @property
+    def athlete_count(self) -> int:
+        return len(edit.athletes(self.doc))
+
+    def missing_documents(self) -> list:
+        return [v for v in self.violations if v.code == "DOCUMENT_MISSING"]
+
+
+def deadline_text(closes) -> str:
+    return format_deadline(closes) if closes else ""
+
+
+def render(template: str, ws: Workspace, **kw):
+    return render_template(template, ws=ws, d=ws.d, doc=ws.doc, **kw)
+
+
+def save_edit(d: Delegation, new_doc: dict, form_version, success: str) -> Outcome | None:
+    """Save an edit made on a page (the `workflow.save` service, as the logged-in actor, now)
+    and flash how it went: None when saved, else the refused outcome for the page to show."""
+    try:
+        version = int(form_version) if form_version not in (None, "") else None
+    except ValueError:
+        version = None
+    was = d.status
+    out = workflow.save(d, new_doc, actor(), now(), expected_version=version)
+    if out.ok:
+        errors = [v for v in out.violations if v.is_error]
+        flash(success + (" " + _("还有 %(n)d 个问题待解决，见右侧。", n=len(errors)) if errors else ""),
+              "success" if not errors else "warning")
+        if out.message:  # e.g. the daily allowance of ID numbers compared was reached
+            flash(outcome_text(out), "info")
+        if was in ("submitted", "returned") and d.status == DelegationStatus.DRAFT:
+            flash(_("修改后报名回到草稿状态，请改完后重新提交。"), "info")
+        return None
+    return out
+
+
+def refusal_text(out: Outcome) -> str:
+    return outcome_text(out) or _("保存失败。")
+
+
+def role_name(ws: Workspace, role: str) -> str:
+    """An event's name or a role's, never the code, where a person reads."""
+    if role in ws.events:
+        return ws.event_label(role)
+    zh, en = ROLE_NAMES.get(role, (role, role))
+    return en if is_en() else zh
+
+
+def unknown_people_text(texts) -> str:
+    return _("找不到这些人员（或有同名的人，请从提示中选择）：%(names)s", names="、".join(t for t in texts if t))
+
+
+def person_form(definition, **kw) -> PersonForm:
+    """The person form, its identity documents the portal's and those the regulation adds."""
+    form = PersonForm(**kw)
+    extra = [(k.code, k.name.en if is_en() else k.name.zh) for k in definition.id_types]
+    if extra:
+        form.id_type.choices = options(list(form.id_type.choices) + extra)
+    return form
+
+
+def upload_form(ws: Workspace) -> UploadForm:
+    """The document upload, its kinds the portal's and those the regulation adds."""
+    form = UploadForm()
+    form.kind.choices = options((k, en if is_en() else zh) for k, (zh, en) in document_names_of(ws.definition).items())
+    return form
+
+
+def row_count(field: str, most: int) -> int:
+    """How many rows a form says it sends: a whole number up to `most`, else a 400 that
+    names the field (the loop it sizes stays bounded)."""
+    raw = (request.form.get(field) or "0").strip()
+    if not raw.isdigit() or int(raw) > most:
+        abort(400, description=_("表单字段 %(field)s 无效：应为 0 到 %(most)d 之间的整数。", field=field, most=most))
+    return int(raw)
