@@ -16,10 +16,11 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from builders import doc, individual, person, team  # noqa: E402
-from portal.config import FIXTURES  # noqa: E402
-from portal.rules import GamesDefinition, check_delegation, parse_document  # noqa: E402
-from portal.rules.definition import UnitInfo  # noqa: E402
+from builders import doc, individual, person, team
+
+from portal.config import FIXTURES
+from portal.rules import GamesDefinition, check_delegation, parse_document
+from portal.rules.definition import UnitInfo
 
 
 def build(n_athletes: int) -> dict:
@@ -55,7 +56,7 @@ def main() -> None:
     units = yaml.safe_load((FIXTURES / "units.yaml").read_text(encoding="utf-8"))["units"]
     unit = UnitInfo.model_validate(next(u for u in units if u["code"] == "sichuan"))
     document = build(2000)
-    at = dt.datetime(2009, 8, 1, tzinfo=dt.timezone.utc)
+    at = dt.datetime(2009, 8, 1, tzinfo=dt.UTC)
     parse_times, check_times, found = [], [], []
     for _ in range(7):
         t0 = time.perf_counter()

@@ -45,6 +45,7 @@ def main() -> int:
 
 def run(url: str, units: int, big: tuple[int, ...], repeat: int) -> None:
     from sqlalchemy import event, text
+
     from portal import create_app
     wide = "100000 per minute"  # one client address logs in for every page
     app = create_app({"SECRET_KEY": "bench", "STAFF_TWO_FACTOR": False, "WTF_CSRF_ENABLED": False, "RATE_LIMIT_LOGIN": wide,
@@ -82,7 +83,7 @@ def run(url: str, units: int, big: tuple[int, ...], repeat: int) -> None:
           f"(one of {max(per_import)} people: {per_import[max(per_import)]:.2f} s)")
     count = {"n": 0}
     event.listen(engine, "before_cursor_execute", lambda *x, **k: count.__setitem__("n", count["n"] + 1))
-    app.config["FIXED_NOW"] = dt.datetime(2009, 8, 20, tzinfo=dt.timezone.utc)
+    app.config["FIXED_NOW"] = dt.datetime(2009, 8, 20, tzinfo=dt.UTC)
 
     def client_for(username):
         c = app.test_client()

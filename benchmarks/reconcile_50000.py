@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from portal.money.bank import match, read_statement  # noqa: E402
+from portal.money.bank import match, read_statement
 
 
 def build(lines: int, delegations: int) -> tuple[bytes, pd.DataFrame, pd.DataFrame]:

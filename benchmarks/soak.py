@@ -64,11 +64,11 @@ def prepare(url: str, units: int, sizes: tuple[int, int], big: tuple[int, ...]) 
     with app.app_context():
         from flask_migrate import upgrade
         upgrade()
+        from benchmarks.national import documents, load
         from portal.accounts.services import create_account
         from portal.audit.services import Actor
         from portal.config import DEFAULT_UNIVERSITIES_CSV
         from portal.games.services import import_universities, load_units
-        from benchmarks.national import documents, load
         load_units()
         import_universities(DEFAULT_UNIVERSITIES_CSV)
         docs = documents(units, sizes, big)
@@ -124,9 +124,9 @@ def start_gunicorn(url: str, port: int, workers: int, log: Path, max_requests: i
         env.update(GUNICORN_MAX_REQUESTS=str(max_requests), GUNICORN_MAX_REQUESTS_JITTER="0")
     if debug_malloc:
         env["PYTHONMALLOC"] = "debug"
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "app:app"],
-                            cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    with log.open("wb") as out:  # the server writes to its own copy of the file
+        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "app:app"],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     for _ in range(120):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -166,8 +166,8 @@ def run(db: str, units: int, sizes: tuple[int, int], big: tuple[int, ...], reque
     try:
         # Set-up in a child process: the server must not inherit anything from it.
         info = subprocess.run([sys.executable, "-c", (
-            "import json,sys; sys.path.insert(0, %r); from benchmarks.soak import prepare; "
-            "print(json.dumps(prepare(%r, %d, %r, %r)))") % (str(ROOT), url, units, sizes, big)],
+            f"import json,sys; sys.path.insert(0, {str(ROOT)!r}); from benchmarks.soak import prepare; "
+            f"print(json.dumps(prepare({url!r}, {int(units)}, {sizes!r}, {big!r})))")],
             cwd=ROOT, capture_output=True, text=True, env={**os.environ, "DATABASE_URL": url}, timeout=3600)
         if info.returncode != 0:
             raise RuntimeError(info.stderr[-3000:])

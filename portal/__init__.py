@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import os
+import secrets
 
 from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from .clock import configure as configure_clock
 from .config import database_url
 from .extensions import csrf, db, limiter, migrate
+from .gc_tuning import init_gc_tuning
+from .ids import DatabaseIdConverter
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -54,12 +58,10 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["PREFERRED_URL_SCHEME"] == "https":
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["REMEMBER_COOKIE_SECURE"] = True
-    from .clock import configure as configure_clock
     configure_clock(app)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": 30}}
 
-    from .ids import DatabaseIdConverter
     app.url_map.converters["int"] = DatabaseIdConverter  # before any route is added
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"),
@@ -75,18 +77,17 @@ def create_app(config: dict | None = None) -> Flask:
     from .delegations.views import bp as delegations_bp
     from .games.views import bp as games_bp
     from .jobs.views import bp as jobs_bp
-    from .results.views import bp as results_bp
-    from .venue.views import bp as venue_bp
     from .money.views import bp as money_bp
+    from .results.views import bp as results_bp
+    from .site import bp as site_bp, init_site
+    from .venue.views import bp as venue_bp
     from .workflow.views import bp as workflow_bp
-    from .web import bp as web_bp, init_web
 
-    init_web(app)
+    init_site(app)
     from .unavailable import init_unavailable
     init_unavailable(app)
-    from .gc_tuning import init_gc_tuning
     init_gc_tuning(app)
-    for blueprint in (web_bp, accounts_bp, api_bp, delegations_bp, workflow_bp, money_bp,
+    for blueprint in (site_bp, accounts_bp, api_bp, delegations_bp, workflow_bp, money_bp,
                       jobs_bp, results_bp, venue_bp, games_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
@@ -107,7 +108,6 @@ def _private_dir(path: str) -> None:
 def _instance_secret(instance_path: str) -> str:
     """Without SECRET_KEY in the environment: a random key kept in the instance folder, so
     sessions survive a restart and no key is ever committed."""
-    import secrets
     path = os.path.join(instance_path, "secret_key")
     try:
         with open(path, encoding="ascii") as f:
@@ -131,7 +131,7 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA journal_mode=WAL")
         # The database holds ID numbers: its files are the owner's only.
-        for _seq, name, path in cur.execute("PRAGMA database_list").fetchall():
+        for _seq, _name, path in cur.execute("PRAGMA database_list").fetchall():
             for suffix in ("", "-wal", "-shm"):
                 if path and os.path.exists(path + suffix):
                     try:

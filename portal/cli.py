@@ -8,12 +8,25 @@ from pathlib import Path
 
 import click
 from dateutil import parser as dateparser
-from flask import Flask
+from flask import Flask, current_app
 from sqlalchemy import inspect
 
+from .accounts.cli import accounts_cli
+from .clock import now
 from .config import universities_csv
+from .delegations.services import UNUSABLE, check_document
+from .demo import set_up
+from .demo_season import leader_account, set_up_season
 from .engine_time import CHINA
 from .extensions import db
+from .games import cli as games_cli
+from .games.services import all_fixture_slugs, ensure_reference_data, import_universities, load_games, load_units
+from .jobs.cli import jobs_cli
+from .reference_lock import reference_lock
+from .retention import apply_retention, purge_pending
+from .rules.jsontext import JsonTextError, load_json
+from .rules.violations import report, report_text, schema_error
+from .workflow import cli as workflow_cli
 
 
 def ensure_schema() -> None:
@@ -21,7 +34,6 @@ def ensure_schema() -> None:
     at a time; the others wait, then find it there)."""
     if "alembic_version" in inspect(db.engine).get_table_names():
         return
-    from .reference_lock import reference_lock
     with reference_lock():
         db.engine.dispose()  # look again on a fresh connection, inside the lock
         if "alembic_version" not in inspect(db.engine).get_table_names():
@@ -41,14 +53,10 @@ def parse_instant(value: str | None) -> dt.datetime | None:
 
 
 def register_cli(app: Flask) -> None:
-    from .games import cli as games_cli
-    from .workflow import cli as workflow_cli
 
     games_cli.register(app)
     workflow_cli.register(app)
-    from .jobs.cli import jobs_cli
     app.cli.add_command(jobs_cli)
-    from .accounts.cli import accounts_cli
     app.cli.add_command(accounts_cli)
 
     @app.cli.command("check")
@@ -58,8 +66,6 @@ def register_cli(app: Flask) -> None:
     @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh")
     def check(file, at, fmt, lang):
         """Validate a delegation document; changes nothing."""
-        from .delegations.services import UNUSABLE, check_document
-        from .rules.violations import report, report_text, schema_error
 
         try:
             instant = parse_instant(at)
@@ -72,7 +78,6 @@ def register_cli(app: Flask) -> None:
         except OSError as exc:
             click.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
             sys.exit(UNUSABLE)
-        from .rules.jsontext import JsonTextError, load_json
         try:
             data = load_json(raw)
         except JsonTextError as exc:
@@ -91,7 +96,6 @@ def register_cli(app: Flask) -> None:
     def setup_cmd():
         """Create or upgrade the schema and load what a fresh database needs (units, the
         Games of fixtures/, the universities list). Idempotent; safe to run at every start."""
-        from .games.services import ensure_reference_data
         ensure_schema()
         for line in ensure_reference_data(universities_csv()) or ["nothing to do"]:
             click.echo(line)
@@ -104,8 +108,6 @@ def register_cli(app: Flask) -> None:
     @click.option("--hours", type=float, default=24.0, show_default=True)
     def purge_pending_cmd(hours):
         """Delete uploads that were never confirmed, older than HOURS."""
-        from flask import current_app
-        from .retention import purge_pending
         click.echo(f"deleted {purge_pending(current_app.instance_path, hours * 3600)} pending uploads")
 
     @privacy.command("retention")
@@ -117,8 +119,6 @@ def register_cli(app: Flask) -> None:
     def retention_cmd(days, slug, dry_run, at):
         """Delete ID copies and documents and mask ID numbers of Games that ended DAYS ago."""
         from flask import current_app
-        from .clock import now
-        from .retention import apply_retention
         today = (parse_instant(at) if at else now()).astimezone(CHINA).date()
         rep = apply_retention(current_app.config["UPLOAD_FOLDER"], today, days, slug=slug, dry_run=dry_run)
         verb = "would delete" if dry_run else "deleted"
@@ -129,7 +129,6 @@ def register_cli(app: Flask) -> None:
     @click.option("--universities", "csv_path", type=click.Path(), default=None)
     def demo(csv_path):
         """Set up a demo database: schema, units, all four Games, universities."""
-        from .games.services import all_fixture_slugs, import_universities, load_games, load_units
 
         ensure_schema()
         load_units()
@@ -141,7 +140,5 @@ def register_cli(app: Flask) -> None:
             click.echo(f"universities: {import_universities(path)} from {path}")
         else:
             click.echo(f"universities: {path} not found; university rules will report unknown codes")
-        from .demo import set_up
-        from .demo_season import leader_account, set_up_season
         set_up_season(click.echo)
         set_up(click.echo, leader_account())  # last: the accounts are what a newcomer reads

@@ -10,11 +10,11 @@ import os
 
 from flask import current_app, has_app_context
 
-_started = dt.datetime.now(dt.timezone.utc)
+_started = dt.datetime.now(dt.UTC)
 
 
 def now() -> dt.datetime:
-    real = dt.datetime.now(dt.timezone.utc)
+    real = dt.datetime.now(dt.UTC)
     if has_app_context():
         fixed = current_app.config.get("FIXED_NOW")
         if fixed is not None:

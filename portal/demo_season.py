@@ -12,13 +12,21 @@ import random
 
 from sqlalchemy import func, select
 
+from .accounts.models import User
+from .accounts.services import create_account, hash_password
 from .audit.services import Actor
 from .config import FIXTURES
+from .delegations.edit import athletes
 from .delegations.models import Delegation, DelegationStatus
 from .delegations.services import export_document
 from .extensions import db
 from .games.services import find_games
+from .money.services import import_statement, payment_reference_of, totals
+from .results.draws import make_draw
 from .rules.idnumber import make
+from .venue.checkin import check_in
+from .venue.meeting import confirm
+from .workflow import services as workflow
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 SLUG = "youth-gomoku-2015"
@@ -72,7 +80,6 @@ def _document(rng: random.Random, name: str, index: int, size: int) -> dict:
 def _substitutions_and_a_withdrawal(games, delegations, rng, actor) -> None:
     """Two approved clubs ask to replace a child (pending, for the organisers' queue); one
     submitted club withdraws before the deadline."""
-    from .workflow import services as workflow
     asked = 0
     for d in delegations:
         if d.status == DelegationStatus.APPROVED and asked < 2:
@@ -99,10 +106,6 @@ def _the_day_before_play(games, delegations, rng, organiser) -> None:
     """14 July: player numbers drawn for two groups, most approved children checked in by
     the afternoon (the desk has people still to come), the first leaders called at the
     meeting."""
-    from .delegations.edit import athletes
-    from .results.draws import make_draw
-    from .venue.checkin import check_in
-    from .venue.meeting import confirm
     for event in ("gomoku.MCA", "gomoku.WCA"):
         make_draw(games, event, organiser, seed=f"demo-{event}")
         db.session.commit()
@@ -135,8 +138,6 @@ LEADER = ("nankai", "南开区少儿棋校 领队", "leader-demo-2026")
 def leader_account(echo=None) -> list[str]:
     """A leader's account for the first club of the season (its dashboard, fees, cards),
     made if missing; the line that names it among the demo accounts."""
-    from .accounts.models import User
-    from .accounts.services import create_account, hash_password
     games = find_games(SLUG)
     d = db.session.scalar(select(Delegation).where(Delegation.games_id == games.id,
                                                    Delegation.unit_name == KNOWN[0][0])) if games else None
@@ -153,7 +154,6 @@ def leader_account(echo=None) -> list[str]:
 
 
 def set_up_season(echo) -> None:
-    from .money.services import import_statement, payment_reference_of, totals
     from .workflow import services as workflow
     games = find_games(SLUG)
     if games is None or db.session.scalar(select(func.count()).select_from(Delegation).where(

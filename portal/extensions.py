@@ -1,4 +1,5 @@
 """Flask extensions, created once and bound in the application factory."""
+from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -30,14 +31,12 @@ limiter = Limiter(key_func=get_remote_address, default_limits=[])
 
 def rate_limit(setting: str):
     """A limit read from the app's config (RATE_LIMIT_LOGIN...) at request time."""
-    from flask import current_app
     return limiter.limit(lambda: current_app.config[setting], methods=["POST"])
 
 
 def account_and_address() -> str:
     """A login's key: the address and the name tried, so that one guesser is held up and a
     hotel of leaders behind one address is not (that address has its own, higher ceiling)."""
-    from flask import request
     name = (request.form.get("username") or "").strip().lower()[:80]
     return f"{get_remote_address()}|{name}"
 

@@ -7,7 +7,7 @@ with identity numbers is written to the audit log: who, when, what, how many peo
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from flask import request
 from flask_login import current_user

@@ -11,7 +11,11 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 
 from .audit.services import Actor, record
+from .delegations.files import UploadedFile
+from .delegations.models import Delegation, Person
 from .extensions import db
+from .games.models import Games
+from .games.services import definition_of
 from .privacy import mask_id
 
 PENDING_MAX_AGE = 24 * 3600
@@ -51,10 +55,6 @@ def apply_retention(upload_folder: str, today: dt.date, keep_days: int, *, slug:
     """For every Games (or the one named) that ended more than `keep_days` before `today`:
     delete its uploaded documents (rows and files) and mask its people's identity numbers.
     With `dry_run`, count and change nothing."""
-    from .delegations.files import UploadedFile
-    from .delegations.models import Delegation, Person
-    from .games.models import Games
-    from .games.services import definition_of
 
     report = RetentionReport()
     actor = actor or Actor.cli()

@@ -116,7 +116,7 @@ def first_sheet_rows(data: bytes) -> list[list[str]] | None:
     try:
         ws = load_workbook(io.BytesIO(data), read_only=True, data_only=True).worksheets[0]
         return [["" if v is None else str(v) for v in r] for r in ws.iter_rows(values_only=True)]
-    except Exception:  # noqa: BLE001 - any unreadable workbook
+    except Exception:
         return None
 
 

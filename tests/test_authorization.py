@@ -19,7 +19,7 @@ TABLE = {
     ("static", "GET"): ALL,
     ("home", "GET"): (L, A, A, A, A),
     ("favicon", "GET"): ALL,
-    ("web.set_language", "POST"): ALL,
+    ("site.set_language", "POST"): ALL,
     ("api.check", "POST"): ALL,
     ("accounts.login", "GET"): ALL, ("accounts.login", "POST"): ALL,
     ("accounts.logout", "POST"): ALL,  # always ends on the login page

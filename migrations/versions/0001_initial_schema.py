@@ -1,7 +1,7 @@
 """games, units, universities and delegations
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-30 04:29:47.579233
 
 """

@@ -6,7 +6,6 @@ Create Date: 2026-11-30 11:11:42.193370
 
 """
 from alembic import op
-import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import functools
 
-from flask import abort, g
+from flask import abort, g, redirect, request, url_for
 from flask_login import current_user
 
+from ..delegations.models import Delegation
 from ..extensions import db
 
 
@@ -32,9 +33,7 @@ def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ("o
     def decorate(view):
         @functools.wraps(view)
         def wrapper(delegation_id: int, *args, **kwargs):
-            from flask import redirect, request, url_for
 
-            from ..delegations.models import Delegation
             if not current_user.is_authenticated:
                 return redirect(url_for("accounts.login", next=request.full_path))
             d = db.session.get(Delegation, delegation_id)
@@ -43,9 +42,7 @@ def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ("o
             if current_user.role == "leader":
                 if not leader or current_user.delegation_id != d.id:
                     abort(404)  # do not even confirm that another unit's delegation exists
-            elif current_user.role not in staff_roles:
-                abort(403)
-            elif request.method not in ("GET", "HEAD") and current_user.role not in writers:
+            elif current_user.role not in staff_roles or request.method not in ("GET", "HEAD") and current_user.role not in writers:
                 abort(403)
             g.delegation = d
             return view(d, *args, **kwargs)

@@ -12,9 +12,14 @@ from sqlalchemy import select
 
 from ..audit.services import Actor
 from ..db_tx import write_transaction
+from ..delegations.models import Delegation
 from ..extensions import db
+from ..games.models import Unit
+from ..games.services import definition_of
 from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
+from ..workflow.services import new_delegation
 from .models import User
+from .services import create_account
 
 MAX_LINES = 500
 USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{3,60}$")
@@ -61,11 +66,6 @@ def read_lines(text: str = "", data: bytes | None = None, filename: str = "") ->
 def create_leader_accounts(games, lines: list[Line], actor: Actor) -> tuple[list[dict], list[str]]:
     """Check every line, then create all (one transaction) or nothing. Returns (created,
     problems); each created item: line, unit name, username, user, token."""
-    from ..games.models import Unit
-    from ..games.services import definition_of
-    from ..delegations.models import Delegation
-    from ..workflow.services import new_delegation
-    from .services import create_account
 
     units = list(db.session.scalars(select(Unit)))
     by_code = {u.code.lower(): u for u in units}

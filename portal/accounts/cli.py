@@ -12,6 +12,7 @@ from ..audit.services import Actor
 from ..extensions import db
 from . import services
 from .models import User
+from .two_factor import reset
 
 accounts_cli = AppGroup("accounts", help="Unlock accounts, reset two-factor login, make the first administrator.")
 SHELL = Actor("服务器命令行 (server shell)")
@@ -38,7 +39,6 @@ def unlock_cmd(username):
 @click.argument("username")
 def reset_two_factor_cmd(username):
     """USERNAME enrols a new authenticator at the next login (a lost phone)."""
-    from .two_factor import reset
     user = _user(username)
     reset(user, SHELL)
     click.echo(f"已重置 {user.username} 的两步验证 / two-factor login of {user.username} reset")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import time
 
 from flask import flash, make_response, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, Length
@@ -15,8 +14,9 @@ from ..audit.services import Actor
 from ..extensions import db, rate_limit
 from ..games.models import utcnow
 from . import throttle, two_factor
+from .blueprint import bp
+from .login_session import remember_device, start_session
 from .models import User
-from .views import bp, remember_device, start_session
 
 PENDING_SECONDS = 300  # the password step is good for five minutes
 

@@ -75,7 +75,7 @@ def client_scope(address: str | None, device: str | None) -> str:
 
 def _as_utc(value: dt.datetime | None) -> dt.datetime | None:
     if value is not None and value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
+        value = value.replace(tzinfo=dt.UTC)
     return value
 
 

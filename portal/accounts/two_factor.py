@@ -12,7 +12,8 @@ import secrets
 import pyotp
 
 from ..audit.services import Actor, record
-from ..db_tx import transactional
+from ..db_tx import transactional, write_transaction
+from . import throttle
 from .models import User
 from .services import end_sessions
 
@@ -117,8 +118,6 @@ def attempt(user: User, code: str, ip: str | None, device: str | None, actor: Ac
     """(how he got in, None) or (None, until when this client must wait): wrong codes count
     against the client like wrong passwords (throttle.py), so six digits cannot be tried
     through."""
-    from ..db_tx import write_transaction
-    from . import throttle
     key = throttle.name_key(user.username)
     scope = throttle.client_scope(ip, device)
     until = throttle.blocked_until(key, scope, at)

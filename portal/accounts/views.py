@@ -3,39 +3,31 @@ from __future__ import annotations
 
 import time
 
-from ..form_choices import options
-from ..web import is_en, safe_next
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
-from flask_wtf import FlaskForm
+from flask import abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, login_required, login_user, logout_user
+from flask_login import current_user, login_required, logout_user
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 
-from ..audit.services import Actor
-from ..extensions import db, login_limits, rate_limit
-from ..links import external_url
-from . import services, throttle, two_factor
-from .access import roles
-from .forms import InvitationForm, LoginForm, NewLeaderForm, PasswordForm
-from .models import User
-
 from ..audit.current import actor
-
-bp = Blueprint("accounts", __name__)
-
-
-def remember_device(response, user, device: str) -> None:
-    """The signed cookie that tells this browser apart from a stranger's at the next login
-    (throttle.py): failures elsewhere never make it wait."""
-    response.set_cookie(throttle.DEVICE_COOKIE, throttle.device_cookie_for(user.id, device),
-                        max_age=throttle.DEVICE_DAYS * 86400, httponly=True, samesite="Lax",
-                        secure=current_app.config.get("PREFERRED_URL_SCHEME") == "https")
-
-
-def start_session(user) -> None:
-    login_user(user)
-    session.pop("timed_out", None)
-    session["auth_at"] = session["seen_at"] = time.time()
+from ..audit.services import Actor
+from ..clock import now
+from ..delegations.models import Delegation
+from ..extensions import db, login_limits, rate_limit
+from ..form_choices import options
+from ..games.models import Games
+from ..games.services import definition_of
+from ..links import external_url
+from ..web import is_en, safe_next
+from ..workflow.services import new_delegation
+from ..workflow.stages import stage_at
+from . import second_factor_views, services, throttle, two_factor  # noqa: F401  (second_factor_views: its routes)
+from .access import roles
+from .blueprint import bp
+from .bulk import create_leader_accounts, read_lines
+from .forms import InvitationForm, LoginForm, NewLeaderForm, PasswordForm
+from .login_session import remember_device, start_session
+from .models import User
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -64,10 +56,6 @@ def login():
             response = redirect(safe_next(request.args.get("next"), url_for("home")))
             remember_device(response, result.user, result.device)
             return response
-    from ..games.models import Games
-    from ..games.services import definition_of
-    from ..clock import now
-    from ..workflow.stages import stage_at
     open_games = []
     for g in db.session.scalars(select(Games).order_by(Games.slug)):
         definition = definition_of(g)
@@ -137,8 +125,6 @@ def _new_leader_form() -> NewLeaderForm:
 @roles("organiser", "admin")
 def leader_accounts():
     from ..games.models import Games
-    from ..workflow.services import new_delegation
-    from ..delegations.models import Delegation
 
     form = _new_leader_form()
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
@@ -175,7 +161,6 @@ def leader_accounts():
 def bulk_leaders():
     """Leader accounts for many units at once, each with its invitation link (shown once)."""
     from ..games.models import Games
-    from .bulk import create_leader_accounts, read_lines
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
     form = FlaskForm()
     created, problems = None, []
@@ -263,5 +248,3 @@ def account_action(user_id, action):
               else _("已启用 %(name)s。", name=user.username), "success")
     return redirect(url_for("accounts.leader_accounts"))
 
-
-from . import second_factor_views  # noqa: E402,F401  (its routes are on this blueprint)

@@ -4,7 +4,10 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
+from ..cli import parse_instant
+from ..delegations.services import UNUSABLE, check_document
 from ..extensions import csrf, rate_limit
+from ..rules.jsontext import JsonTextError, load_json
 from ..rules.violations import report, schema_error
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -14,15 +17,12 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 @rate_limit("RATE_LIMIT_API")
 @csrf.exempt  # stateless and read-only: no session, no cookie, nothing changed
 def check():
-    from ..cli import parse_instant
-    from ..delegations.services import UNUSABLE, check_document
 
     try:
         at = parse_instant(request.args.get("at"))
     except Exception as exc:  # click.BadParameter
         rep = report(None, None, [schema_error("at", "时间格式无效", str(getattr(exc, "message", exc)))])
         return jsonify(rep), 400
-    from ..rules.jsontext import JsonTextError, load_json
     try:
         data = load_json(request.get_data(cache=False))
     except JsonTextError as exc:

@@ -7,9 +7,9 @@ from sqlalchemy import JSON, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..append_only import append_only
+from ..clock import now as portal_now
 from ..db_types import UTCDateTime
 from ..extensions import db
-from ..clock import now as portal_now
 
 __all__ = ["AuditLog"]
 

@@ -119,8 +119,8 @@ def details(action: str, before: Any, after: Any, reason: str | None, en: bool =
         if action.startswith("ledger.") and after.get("amount") is not None:
             out.append(f"{after.get('description') or after.get('fee') or ''} {after['amount']}".strip())
         if action == "bank.import":
-            out.append((f"{after.get('lines', 0)} lines, {after.get('new', 0)} new" if en
-                        else f"共 {after.get('lines', 0)} 行，新增 {after.get('new', 0)} 行"))
+            out.append(f"{after.get('lines', 0)} lines, {after.get('new', 0)} new" if en
+                        else f"共 {after.get('lines', 0)} 行，新增 {after.get('new', 0)} 行")
         if action == "delegation.return":
             for note in after.get("notes") or []:
                 out.append(" ".join(str(x) for x in note if x))

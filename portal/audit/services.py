@@ -16,7 +16,7 @@ class Actor:
     role: str | None = None
 
     @classmethod
-    def cli(cls) -> "Actor":
+    def cli(cls) -> Actor:
         return cls("命令行 (cli)", role="organiser")
 
 

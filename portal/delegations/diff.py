@@ -8,11 +8,11 @@ number with a lower-case x) is not a change."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..rules.checks.identity import ID_TYPE_NAMES
-from ..rules.document import Delegation as Doc, Person, parse_document
+from ..rules.document import ParsedDelegation, ParsedPerson, parse_document
 from ..rules.idnumber import normalise
 from .names import DOCUMENT_NAMES, ROLE_NAMES
 
@@ -45,11 +45,11 @@ def changes(before: dict | None, after: dict, event_names: dict[str, tuple[str, 
     new, _ = parse_document(after)
     if new is None:
         return []
-    old = old or Doc(games=new.games, unit=new.unit)
+    old = old or ParsedDelegation(games=new.games, unit=new.unit)
     pick = (lambda pair: pair[1]) if en else (lambda pair: pair[0])
     out: list[Change] = []
     old_people, new_people = {p.ref: p for p in old.people}, {p.ref: p for p in new.people}
-    name = lambda ref: (new_people.get(ref) or old_people.get(ref)).label if ref in new_people or ref in old_people else ref  # noqa: E731
+    name = lambda ref: (new_people.get(ref) or old_people.get(ref)).label if ref in new_people or ref in old_people else ref
 
     for ref, p in new_people.items():
         if ref not in old_people:
@@ -96,7 +96,7 @@ def changes(before: dict | None, after: dict, event_names: dict[str, tuple[str, 
                               + _lineup(b, name, en)))
 
     for section in ("officials", "staff", "companions"):
-        def roles(doc):
+        def roles(doc, section=section):
             return [(r.person, "companion" if section == "companions" else r.role, r.sport)
                     for r in getattr(doc, section)]
         was, now = roles(old), roles(new)
@@ -113,7 +113,7 @@ def changes(before: dict | None, after: dict, event_names: dict[str, tuple[str, 
     return out
 
 
-def _value(p: Person, field: str):
+def _value(p: ParsedPerson, field: str):
     v = getattr(p, field)
     if field == "id_number" and v:
         return normalise(v)

@@ -14,6 +14,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from ..rules.definition import GamesDefinition, document_names, id_type_names
 from ..rules.document import FORMAT, OFFICIAL_ROLES, STAFF_ROLES
+from ..sheets import workbook_bytes
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_UNPACKED = 60 * 1024 * 1024
@@ -154,7 +155,6 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
     role_rows += [["随队", c["person"], "companion", None, c.get("accompanies")] for c in doc.get("companions") or []]
     roles = _sheet(wb, ROLES[0], ROLES[1], role_rows)
     _list_validation(roles, rng("G", 4), 1, "官员、团部 或 随队")
-    from ..sheets import workbook_bytes
     return workbook_bytes(wb)
 
 
@@ -228,7 +228,7 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
     _check_container(raw)
     try:
         wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-    except Exception:  # noqa: BLE001 - openpyxl raises many kinds on a damaged file
+    except Exception:
         raise ExcelError([("文件 file", "无法读取这个 Excel 文件（可能已损坏）/ the workbook cannot be read (damaged?)")]) from None
     problems: list[tuple[str, str]] = []
 

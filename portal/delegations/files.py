@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
+import warnings
 
 from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -64,7 +65,6 @@ def check_upload(data: bytes) -> tuple[str, str] | tuple[None, tuple[str, str]]:
 def image_problem(source) -> tuple[str, str] | None:
     """Why an image (a path or a binary file) cannot be decoded safely, or None. Reads the
     header for the claimed size before anything is decoded, then checks the data."""
-    import warnings
     from PIL import Image, UnidentifiedImageError
     try:
         with warnings.catch_warnings():
@@ -98,7 +98,7 @@ def store(folder: str, delegation_id: int, data: bytes, ext: str) -> str:
     return digest
 
 
-EXTENSIONS = {content_type: ext for content_type, ext in SIGNATURES.values()}
+EXTENSIONS = dict(SIGNATURES.values())
 
 
 def document_path(folder: str, f: UploadedFile) -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from flask import current_app, has_app_context
 from sqlalchemy import ForeignKey, Index, String, UniqueConstraint, func, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -23,6 +24,7 @@ from ..db_types import UTCDateTime
 from ..extensions import db
 from ..privacy import mask_id
 from ..rules.idnumber import normalise
+from .models import Delegation, DelegationStatus, Person
 
 DEFAULT_PER_DAY = 200
 STAFF_ROLES = ("organiser", "accountant", "admin")
@@ -65,7 +67,6 @@ def is_unlimited(actor: Actor) -> bool:
 
 
 def per_day() -> int:
-    from flask import current_app, has_app_context
     if has_app_context():
         return int(current_app.config.get("ID_CHECKS_PER_DAY", DEFAULT_PER_DAY))
     return DEFAULT_PER_DAY
@@ -79,7 +80,6 @@ def checked_numbers(delegation_id: int) -> set[str]:
 def compare_new_numbers(d, people: list[tuple[str, str, str]], actor: Actor, at: dt.datetime) -> CrossCheck:
     """In the save's transaction: compare the delegation's (ref, name, number) not compared
     before, within the actor's allowance; record each, and audit each one held elsewhere."""
-    from .models import Delegation, DelegationStatus, Person
     limit = per_day()
     out = CrossCheck(limit=limit)
     done = checked_numbers(d.id)

@@ -30,6 +30,7 @@ from ..games.services import definition_of, unit_info, universities_map
 from ..rules import check_delegation, parse_document
 from ..rules.violations import Violation, dedupe
 from .models import Delegation
+from .services import booked_people, export_document, other_id_numbers, sanctions_for
 
 DOCUMENTS_KEPT = 16
 JUDGEMENTS_KEPT = 64
@@ -57,7 +58,6 @@ def _recall(store: OrderedDict, key):
 
 def stored_document(d: Delegation) -> dict:
     """export_document(d), from memory while the delegation is unchanged."""
-    from .services import export_document
     key = (d.id, d.created_at, d.content_rev)  # created_at: another database may reuse the id
     blob = _recall(_documents, key)
     if blob is not None:
@@ -100,7 +100,6 @@ def _games_state(games_id: int) -> tuple:
 def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -> list[Violation]:
     """Parse problems and violations of the stored delegation `d` (whose stored document is
     `doc`), as judge() gives them, from memory while nothing it depends on has changed."""
-    from .services import booked_people, other_id_numbers, sanctions_for
     games = d.games
     definition = definition_of(games)
     universities = universities_map(fallback_csv=universities_csv())

@@ -3,6 +3,7 @@ officials, delegation staff and companions."""
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from enum import StrEnum
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
@@ -29,7 +30,7 @@ class DelegationStatus(StrEnum):
     WITHDRAWN = "withdrawn"
 
 
-STATUS_CHECK = "status IN (%s)" % ", ".join(f"'{s.value}'" for s in DelegationStatus)
+STATUS_CHECK = "status IN ({})".format(", ".join(f"'{s.value}'" for s in DelegationStatus))
 
 
 class Delegation(db.Model):
@@ -65,20 +66,19 @@ class Delegation(db.Model):
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
     games = relationship("Games")
-    people: Mapped[list["Person"]] = relationship(back_populates="delegation", cascade="all, delete-orphan",
+    people: Mapped[list[Person]] = relationship(back_populates="delegation", cascade="all, delete-orphan",
                                                   order_by="Person.position")
-    declarations: Mapped[list["Declaration"]] = relationship(cascade="all, delete-orphan",
+    declarations: Mapped[list[Declaration]] = relationship(cascade="all, delete-orphan",
                                                              order_by="Declaration.position")
-    entries: Mapped[list["Entry"]] = relationship(cascade="all, delete-orphan", order_by="Entry.position")
-    officials: Mapped[list["Official"]] = relationship(cascade="all, delete-orphan", order_by="Official.position")
-    staff: Mapped[list["StaffMember"]] = relationship(cascade="all, delete-orphan",
+    entries: Mapped[list[Entry]] = relationship(cascade="all, delete-orphan", order_by="Entry.position")
+    officials: Mapped[list[Official]] = relationship(cascade="all, delete-orphan", order_by="Official.position")
+    staff: Mapped[list[StaffMember]] = relationship(cascade="all, delete-orphan",
                                                       order_by="StaffMember.position")
-    companions: Mapped[list["Companion"]] = relationship(cascade="all, delete-orphan",
+    companions: Mapped[list[Companion]] = relationship(cascade="all, delete-orphan",
                                                          order_by="Companion.position")
 
 
 def new_card_serial() -> str:
-    import secrets
     return secrets.token_urlsafe(12)
 
 
@@ -138,7 +138,7 @@ class Entry(db.Model):
     team: Mapped[str | None] = mapped_column(String(20))
     is_lineup: Mapped[bool] = mapped_column(default=False)
     position: Mapped[int] = mapped_column(default=0)
-    members: Mapped[list["EntryMember"]] = relationship(cascade="all, delete-orphan",
+    members: Mapped[list[EntryMember]] = relationship(cascade="all, delete-orphan",
                                                         order_by="EntryMember.position")
 
 

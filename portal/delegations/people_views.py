@@ -26,8 +26,7 @@ from .files import UploadedFile, document_path
 from .forms import PersonForm, VersionedForm
 from .names import VIOLATION_LABELS, document_names_of
 from .services import export_document
-from .workspace import (EDITORS, STAFF, Workspace, person_form, refusal_text, render, role_name, save_edit,
-                        upload_form)
+from .workspace import EDITORS, STAFF, Workspace, person_form, refusal_text, render, role_name, save_edit, upload_form
 
 PEOPLE_PAGE = 100
 PEOPLE_SORTS = {"": None, "name": "name", "gender": "gender", "birth": "birth_date", "event": "event"}

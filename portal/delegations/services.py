@@ -4,25 +4,26 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ..config import universities_csv
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of, find_or_load_games, unit_info, unit_names, units_info, universities_map
+from ..money.models import RoomRequest
 from ..rules import check_delegation, parse_document, report
-from ..rules.document import FORMAT, Delegation as Doc
+from ..rules.document import FORMAT, ParsedDelegation
 from ..rules.idnumber import normalise
 from ..rules.violations import Violation, dedupe, schema_error
+from ..workflow.models import Sanction
 from .identity_checks import checked_numbers
+from .models import Companion, Declaration, Delegation, DelegationStatus, Entry, EntryMember, Official, Person, StaffMember
 from .storage import store_document
-from .models import (Companion, Declaration, Delegation, DelegationStatus, Entry, EntryMember, Official, Person,
-                     StaffMember)
 
 OK, ERRORS, UNUSABLE = 0, 1, 2
 
 
-def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None = None,
+def other_id_numbers(games: Games, doc: ParsedDelegation, exclude_delegation_id: int | None = None,
                      reveal: bool = False, all_numbers: bool = False) -> dict[str, str]:
     """The document's identity numbers that other delegations of these Games use -> who uses
     them, for the organisers (`reveal`); for anyone else -> "" (never another unit's people).
@@ -50,7 +51,7 @@ def other_id_numbers(games: Games, doc: Doc, exclude_delegation_id: int | None =
     return _others(doc, own_numbers, rows, exclude_delegation_id, names, reveal)
 
 
-def _others(doc: Doc, own_numbers: set[str], rows, exclude_delegation_id, names, reveal) -> dict[str, str]:
+def _others(doc: ParsedDelegation, own_numbers: set[str], rows, exclude_delegation_id, names, reveal) -> dict[str, str]:
     """other_id_numbers() from the rows (number, delegation id, unit code, unit name) that
     hold any of the document's numbers."""
     out = {}
@@ -76,7 +77,6 @@ def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:
     """Events this unit lost at these Games -> the Games where it withdrew without excuse."""
     if not unit_code:
         return {}
-    from ..workflow.models import Sanction
     rows = db.session.scalars(select(Sanction).where(
         Sanction.series == games.series, Sanction.edition == games.edition,
         Sanction.unit_code == unit_code, Sanction.lifted.is_(False)))
@@ -87,7 +87,7 @@ def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:
     return names
 
 
-def judge(games: Games, doc: Doc, at: dt.datetime | None = None,
+def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
           exclude_delegation_id: int | None = None, *, stored: bool = True,
           reveal: bool = False, all_numbers: bool = False) -> list[Violation]:
     """Every rule violation of a parsed document, with what the database knows (`stored`:
@@ -109,7 +109,6 @@ def booked_people(games: Games, delegation_id: int | None) -> set[str] | None:
     rooms (None: not known, or not required)."""
     if delegation_id is None or definition_of(games).rooms_required_for is None:
         return None
-    from ..money.models import RoomRequest  # rooms are money's; read here, never written
     rows = db.session.scalars(select(RoomRequest.occupants).where(
         RoomRequest.delegation_id == delegation_id, RoomRequest.status == "allocated"))
     return {ref for occupants in rows for ref in occupants or []}
@@ -120,7 +119,6 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
     """judge() of each stored delegation, by id, with what the database knows read once for
     the whole Games (identity numbers held twice, sanctions, rooms): a fixed number of
     statements however many delegations the organisers' overview shows."""
-    from sqlalchemy import func
     from ..workflow.models import Sanction
     if not delegations:
         return {}
@@ -194,7 +192,7 @@ def find_delegation(games: Games, unit_code: str) -> Delegation | None:
                                                       Delegation.unit_code == unit_code))
 
 
-def replace_contents(delegation: Delegation, doc: Doc) -> None:
+def replace_contents(delegation: Delegation, doc: ParsedDelegation) -> None:
     """Make the stored delegation say exactly what the parsed document says (changed rows only)."""
     store_document(delegation, doc)
 
@@ -210,7 +208,7 @@ def export_documents(delegations: list[Delegation]) -> dict[int, dict]:
     ids = [d.id for d in delegations]
     if not ids:
         return {}
-    iso = lambda d: d.isoformat() if d else None  # noqa: E731
+    iso = lambda d: d.isoformat() if d else None
 
     def grouped(model) -> dict[int, list]:
         table = model.__table__

@@ -6,15 +6,15 @@ keeps a save at a handful of statements whatever the delegation's size, where cl
 re-adding every row took thousands."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
 
 from ..extensions import db
-from ..rules.document import Delegation as Doc
+from ..rules.document import ParsedDelegation
 from ..rules.idnumber import normalise
-from .models import (Companion, Declaration, Delegation, Entry, EntryMember, Official, Person, StaffMember,
-                     new_card_serial)
+from .models import Companion, Declaration, Delegation, Entry, EntryMember, Official, Person, StaffMember, new_card_serial
 from .revision import raise_content_rev
 
 PERSON_FIELDS = ("position", "name", "gender", "birth_date", "id_type", "id_number", "registration_unit",
@@ -23,7 +23,7 @@ PERSON_FIELDS = ("position", "name", "gender", "birth_date", "id_type", "id_numb
 CHILD_MODELS = (Person, Declaration, Entry, EntryMember, Official, StaffMember, Companion)
 
 
-def store_document(delegation: Delegation, doc: Doc) -> None:
+def store_document(delegation: Delegation, doc: ParsedDelegation) -> None:
     """Make the stored delegation say exactly what the parsed document says."""
     _set_unit(delegation, doc)
     db.session.flush()
@@ -48,7 +48,7 @@ def store_document(delegation: Delegation, doc: Doc) -> None:
     _forget_loaded_rows(delegation)
 
 
-def _set_unit(delegation: Delegation, doc: Doc) -> None:
+def _set_unit(delegation: Delegation, doc: ParsedDelegation) -> None:
     if isinstance(doc.unit, dict):
         delegation.unit_code, delegation.unit_name = None, doc.unit.get("name")
         delegation.unit_kind = doc.unit.get("kind")
@@ -69,7 +69,7 @@ def _person_row(i: int, p) -> dict:
             "documents": sorted(p.documents), "club": p.club, "has_university": bool(p.has_university)}
 
 
-def _sync_people(did: int, doc: Doc) -> tuple[dict[str, int], list[int]]:
+def _sync_people(did: int, doc: ParsedDelegation) -> tuple[dict[str, int], list[int]]:
     """Update changed people, insert new ones; returns ref -> id and the ids of people gone."""
     t = Person.__table__
     stored = {r["ref"]: r for r in db.session.execute(
@@ -142,7 +142,7 @@ def _sync_positional(model, did: int, rows: list[dict]) -> None:
         db.session.execute(insert(t), added)
 
 
-def _sync_entries(did: int, doc: Doc, person_ids: dict[str, int]) -> None:
+def _sync_entries(did: int, doc: ParsedDelegation, person_ids: dict[str, int]) -> None:
     """Entries are matched on (event, team, nth of that pair); an entry whose members
     changed gets its member rows rewritten, the others are left alone."""
     et, mt = Entry.__table__, EntryMember.__table__
@@ -155,9 +155,7 @@ def _sync_entries(did: int, doc: Doc, person_ids: dict[str, int]) -> None:
             .join(et, mt.c.entry_id == et.c.id).where(et.c.delegation_id == did)
             .order_by(mt.c.entry_id, mt.c.position, mt.c.id)):
         members.setdefault(m.entry_id, []).append((m.person_id, m.board, bool(m.reserve), m.position))
-    by_key: dict[tuple, dict] = {}
-    for key, row in _numbered(stored_entries, lambda r: (r["event_code"], r["team"])):
-        by_key[key] = row
+    by_key: dict[tuple, dict] = dict(_numbered(stored_entries, lambda r: (r["event_code"], r["team"])))
 
     new_entries = []
     for i, e in enumerate(doc.entries):

@@ -14,11 +14,11 @@ from flask_login import current_user
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
 
-from ..form_choices import options
 from ..accounts.access import delegation_view
 from ..audit.current import actor
 from ..clock import now
 from ..extensions import db
+from ..form_choices import options
 from ..money.services import entry_valid, totals
 from ..outcome import Status
 from ..web import time_left

@@ -10,10 +10,10 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
 
-from ..form_choices import options
 from ..audit.current import actor
 from ..clock import now
 from ..extensions import db
+from ..form_choices import options
 from ..games.services import definition_of
 from ..outcome import Outcome
 from ..rules import parse_document

@@ -6,7 +6,10 @@ import sys
 import click
 from flask import Flask
 from flask.cli import AppGroup
+from sqlalchemy import select
 
+from ..extensions import db
+from .models import Games
 from .services import FixtureError, all_fixture_slugs, import_universities, load_games, load_units
 
 
@@ -37,10 +40,7 @@ def register(app: Flask) -> None:
 
     @games.command("list")
     def games_list():
-        from sqlalchemy import select
 
-        from ..extensions import db
-        from .models import Games
         for g in db.session.scalars(select(Games).order_by(Games.slug)):
             click.echo(f"{g.slug}\t{g.name_zh}\t{len(g.events)} events")
 

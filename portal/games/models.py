@@ -13,7 +13,7 @@ __all__ = ["Unit", "University", "Games", "Sport", "Event"]
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 class Unit(db.Model):
@@ -54,8 +54,8 @@ class Games(db.Model):
     definition: Mapped[dict] = mapped_column(JSON)
     loaded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-    sports: Mapped[list["Sport"]] = relationship(back_populates="games", cascade="all, delete-orphan")
-    events: Mapped[list["Event"]] = relationship(back_populates="games", cascade="all, delete-orphan",
+    sports: Mapped[list[Sport]] = relationship(back_populates="games", cascade="all, delete-orphan")
+    events: Mapped[list[Event]] = relationship(back_populates="games", cascade="all, delete-orphan",
                                                  order_by="Event.position")
 
 

@@ -7,13 +7,13 @@ from pathlib import Path
 import pandas as pd
 import yaml
 from pydantic import ValidationError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from ..config import FIXTURES
 from ..extensions import db
 from ..reference_lock import reference_lock
 from ..rules.definition import GamesDefinition, UnitInfo, UniversityInfo
-from .models import Event, Games, Sport, Unit, University
+from .models import Event, Games, Sport, Unit, University, utcnow
 
 UNIVERSITY_COLUMNS = ["code", "name", "province_code", "city", "governing_body", "level", "ownership"]
 
@@ -198,7 +198,6 @@ def _load_games(slug_or_path: str) -> Games:
     games.series, games.edition = definition.series, definition.edition
     games.name_zh, games.name_en = definition.name.zh, definition.name.en
     games.definition = definition.model_dump(mode="json")
-    from .models import utcnow
     games.loaded_at = utcnow()
     sports = {s.code: s for s in games.sports}
     for s in definition.sports:
@@ -333,7 +332,6 @@ _universities_cache: dict = {}
 def universities_map(fallback_csv: Path | None = None) -> dict[str, UniversityInfo]:
     """The universities list as the engine needs it; cached per process while the table's
     fingerprint (count and highest code) is unchanged."""
-    from sqlalchemy import func
     fingerprint = tuple(db.session.execute(select(func.count(), func.max(University.code))).one())
     key = (fingerprint, fallback_csv if not fingerprint[0] else None)
     cached = _universities_cache.get("map")

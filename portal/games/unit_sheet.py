@@ -16,7 +16,7 @@ from ..extensions import db
 from ..rules.checks.eligibility import UNIT_KIND_NAMES
 from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
 from .models import Games, Unit
-from .services import national_units
+from .services import definition_of, national_units
 
 MAX_ROWS = 2000
 HEADINGS = {"code": ("单位代码", "代码", "code"), "name": ("单位名称", "名称", "单位", "name"),
@@ -37,7 +37,6 @@ class UnitLine:
 
 def known_kinds() -> dict[str, tuple[str, str]]:
     """The portal's kinds of units and every Games' own (unit_kind_names)."""
-    from .services import definition_of
     out = dict(UNIT_KIND_NAMES)
     for games in db.session.scalars(select(Games)):
         for k in definition_of(games).unit_kind_names:
@@ -84,7 +83,7 @@ def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[s
                 return [], [f"第 {i} 行应为表头，至少含“单位名称”和“类别” / row {i} must be the heading row, "
                             f"with at least 单位名称 and 类别"]
             continue
-        def cell(key):
+        def cell(key, r=r, header=header):
             j = header.get(key)
             return r[j] if j is not None and j < len(r) else ""
         name, kind_text = cell("name"), cell("kind")

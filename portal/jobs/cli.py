@@ -7,6 +7,8 @@ import os
 import click
 from flask.cli import AppGroup
 
+from .services import queue_name
+
 jobs_cli = AppGroup("jobs", help="Background jobs.")
 
 
@@ -16,7 +18,6 @@ def worker(burst: bool) -> None:
     from redis import Redis
     from rq import Queue, SimpleWorker
 
-    from .services import queue_name
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     connection = Redis.from_url(url)
     # SimpleWorker runs jobs in this process, inside the app context this command has.

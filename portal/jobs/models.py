@@ -7,8 +7,8 @@ from sqlalchemy import JSON, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..db_types import UTCDateTime
-from ..games.models import utcnow
 from ..extensions import db
+from ..games.models import utcnow
 
 
 class Job(db.Model):

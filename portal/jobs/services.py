@@ -10,7 +10,7 @@ import os
 import secrets
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from flask import current_app
 from sqlalchemy import select, update
@@ -18,6 +18,7 @@ from sqlalchemy import select, update
 from ..db_tx import write_transaction
 from ..extensions import db
 from ..games.models import utcnow
+from ..games.services import find_games
 from .models import Job
 
 KINDS: dict[str, Callable] = {}
@@ -34,7 +35,6 @@ def job_kind(name: str):
 def games_of(job: Job):
     """The Games a job works on (its `games` parameter); a job whose Games was deleted
     after it was queued fails, saying so."""
-    from ..games.services import find_games
     games = find_games(job.params["games"])
     if games is None:
         raise ValueError("the Games no longer exists")
@@ -140,7 +140,7 @@ def run(job_id: int) -> None:
             job.params = {**(job.params or {}), "_file": stored}
             job.status, job.file_name, job.mimetype, job.finished_at = "done", name, mimetype, utcnow()
             job.done_count = job.total_count or job.done_count
-    except Exception as exc:  # noqa: BLE001 - a failed job says so on its page
+    except Exception as exc:
         current_app.logger.exception("job %s failed", job_id)
         db.session.rollback()
         with write_transaction():

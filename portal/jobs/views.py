@@ -7,10 +7,10 @@ import os
 from flask import Blueprint, abort, jsonify, redirect, render_template, send_file, url_for
 from flask_login import current_user, login_required
 
+from ..audit.current import actor
 from ..audit.services import record
 from ..db_tx import write_transaction
 from ..extensions import db
-from ..audit.current import actor
 from .models import Job
 from .services import file_path, submit
 

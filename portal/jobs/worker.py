@@ -2,13 +2,15 @@
 each job runs inside the app (the worker's own, created once per process)."""
 from __future__ import annotations
 
+from flask import has_app_context
+
+from .services import run
+
 _app = None
 
 
 def perform(job_id: int) -> None:
-    from flask import has_app_context
 
-    from .services import run
     if has_app_context():
         run(job_id)
         return

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import secrets
 
-
+from ..accounts.models import User
 from ..audit.services import Actor
 from ..extensions import db
 from ..jobs.services import games_of, job_kind, jobs_folder
@@ -41,7 +41,6 @@ def report(result: StatementImport, filename: str) -> str:
 
 @job_kind("bank_import")
 def bank_import(job, progress):
-    from ..accounts.models import User
     params = job.params
     path = os.path.join(jobs_folder(), os.path.basename(params["upload"]))
     games = games_of(job)

@@ -8,23 +8,32 @@ does not move the balance, and the deposit can no longer be released.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import datetime as dt
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from stdnum import luhn
 
+from ..accounts.models import User
 from ..audit.services import Actor, record
+from ..clock import now
 from ..db_tx import lock_row, transactional
-from ..delegations.models import Delegation, DelegationStatus
+from ..delegations.edit import athletes as athletes_of
+from ..delegations.models import Delegation, DelegationStatus, Entry, EntryMember
+from ..delegations.services import export_document
 from ..extensions import db
+from ..games.models import Games
 from ..games.services import definition_of, unit_names
 from ..outcome import Outcome, Refusal, Status
+from ..rules.checks.delegation import staff_beyond_allowance
 from ..rules.engine import CHINA
-from .models import LedgerEntry
+from ..rules.stay import person_window, widest
+from ..rules.violations import Violation
+from ..workflow.models import Place
+from .bank import StatementError, match, read_statement
+from .models import BankLine, LedgerEntry, RoomRequest
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -107,11 +116,8 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
     """fee code -> (quantity, unit amount, description) the regulation charges for the
     delegation as it stands: entry fees per athlete, per team group, deposits per entrant,
     room nights."""
-    from ..delegations.services import export_document
-    from .models import RoomRequest
     definition = definition_of(d.games)
     doc = export_document(d)
-    from ..delegations.edit import athletes as athletes_of
     athletes = athletes_of(doc)
     team_groups = _team_groups(definition, [(e["event"], e.get("lineup") is not None) for e in doc["entries"]])
     entrants = len(athletes)
@@ -146,7 +152,6 @@ def _entry_fees(definition, athletes: int, entrants: int, team_groups: int) -> d
 def _daily_fees(definition, doc: dict, athletes: int) -> dict[str, tuple[int, Decimal, str]]:
     """participant_day fees: everyone of the delegation for each day, the staff beyond the
     allowance (总则 七(二)) at the fee's `amount_beyond`, as a line of their own."""
-    from ..rules.checks.delegation import staff_beyond_allowance
     out = {}
     fees = [f for f in definition.money.fees if f.per == "participant_day"]
     if not fees:
@@ -169,7 +174,6 @@ def _team_groups(definition, entries) -> set[str]:
 
 
 def _holds_a_place(d: Delegation) -> bool:
-    from ..workflow.models import Place
     return db.session.scalar(select(Place.status).where(Place.delegation_id == d.id)) == "accepted"
 
 
@@ -283,7 +287,6 @@ def entry_valid(d: Delegation) -> bool | None:
 
 def entries_valid(games, delegations: list[Delegation]) -> dict[int, bool | None]:
     """entry_valid() of each delegation, from four grouped queries for all of them."""
-    from ..delegations.models import Entry, EntryMember
     from ..workflow.models import Place
     definition = definition_of(games)
     if not definition.money.entry_valid_when_paid or not delegations:
@@ -331,7 +334,6 @@ def release_deposit(d: Delegation, actor: Actor) -> LedgerEntry | None:
 
 
 def _today() -> dt.date:
-    from ..clock import now
     return now().astimezone(CHINA).date()
 
 
@@ -340,7 +342,6 @@ def _today() -> dt.date:
 def stay_window(definition) -> tuple[dt.date, dt.date, bool]:
     """First and last night anyone of the Games may book, and whether the first is strict
     ("提前报到者大会不予接待"). Each person's own window: rules.stay.person_window."""
-    from ..rules.stay import widest
     w = widest(definition)
     return w.first_night, w.last_night, w.strict
 
@@ -350,7 +351,6 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
     """Book rooms for a run of nights, first come first served against the inventory. With
     `occupants` (people of the delegation, by ref), each night must fall in each occupant's
     own stay window (STAY_OUTSIDE_WINDOW otherwise), and the rooms count for them."""
-    from ..games.models import Games
     from .models import RoomRequest
 
     @transactional
@@ -398,8 +398,6 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
 def _outside_windows(d, definition, occupants, first_night, last_night) -> list:
     """STAY_OUTSIDE_WINDOW for each occupant with a night outside his own window."""
     from ..delegations.services import export_document
-    from ..rules.stay import person_window
-    from ..rules.violations import Violation
     document = export_document(d)
     names = {p["ref"]: p["name"] for p in document["people"]}
     out = []
@@ -419,11 +417,10 @@ def _outside_windows(d, definition, occupants, first_night, last_night) -> list:
 
 # --- bank statements ----------------------------------------------------------------------------
 
-def payer_candidates(games) -> "pd.DataFrame":
+def payer_candidates(games) -> pd.DataFrame:
     """Names a delegation's transfers may come from, with the amount it owes."""
     import pandas as pd
 
-    from ..accounts.models import User
     rows = []
     units = unit_names()
     for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)):
@@ -439,7 +436,7 @@ def payer_candidates(games) -> "pd.DataFrame":
     return pd.DataFrame(rows, columns=["name", "amount_due", "delegation_id"])
 
 
-def references(games) -> "pd.DataFrame":
+def references(games) -> pd.DataFrame:
     import pandas as pd
     delegations = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)).all()
     return pd.DataFrame([{"code": payment_reference_of(d), "delegation_id": d.id} for d in delegations],
@@ -464,8 +461,6 @@ class StatementImport:
 def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_nothing: bool = True) -> StatementImport:
     """Read, match and book a bank statement. Lines already imported are skipped; a line
     that cannot be read refuses the whole file (all_or_nothing) or is reported and left out."""
-    from .bank import StatementError, match, read_statement
-    from .models import BankLine
 
     try:
         statement = read_statement(data, filename)

@@ -10,6 +10,8 @@ from sqlalchemy import select
 from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.services import definition_of
+from ..pdf_fonts import chinese_font
+from ..sheets import workbook_bytes
 from .models import LedgerEntry
 from .services import SIGN, account_status, entry_valid, payment_reference_of, totals
 
@@ -101,7 +103,6 @@ def to_xlsx(data: dict, title: str) -> bytes:
         ws.cell(row=ws.max_row, column=4).number_format = "#,##0.00"
     for col, width in zip("ABCDEF", (14, 10, 48, 16, 16, 14)):
         ws.column_dimensions[col].width = width
-    from ..sheets import workbook_bytes
     return workbook_bytes(wb)
 
 
@@ -111,7 +112,6 @@ def to_pdf(data: dict, title: str) -> bytes:
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-    from ..pdf_fonts import chinese_font
     font = chinese_font()
     style = ParagraphStyle("cn", fontName=font, fontSize=10, leading=14)
     head = ParagraphStyle("cnh", parent=style, fontSize=15, leading=20)

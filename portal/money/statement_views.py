@@ -6,19 +6,18 @@ import re
 from io import BytesIO
 
 from flask import flash, redirect, render_template, request, send_file, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 from wtforms import DateField, IntegerField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..form_choices import options
 from ..accounts.access import delegation_view
 from ..audit.current import actor
 from ..delegations import picker
 from ..delegations.workspace import STAFF as READERS, Workspace
 from ..extensions import db
+from ..form_choices import options
 from ..outcome import Status
 from ..web import is_en, outcome_text
 from . import services, statement as statements

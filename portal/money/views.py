@@ -3,27 +3,26 @@ and room lists. A delegation's statement and rooms are in `statement_views`, on 
 blueprint (the money area owns its routes wherever they appear)."""
 from __future__ import annotations
 
-
 from decimal import Decimal, InvalidOperation
 from io import BytesIO
 
 from flask import abort, flash, redirect, render_template, request, send_file, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
 from wtforms import IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, Optional
 
-from ..form_choices import options
-from ..ids import db_id
 from ..accounts.access import roles
 from ..audit.current import actor
-from ..delegations.models import Delegation, DelegationStatus
+from ..delegations.models import Delegation, DelegationStatus, Person
 from ..extensions import db
+from ..form_choices import options
 from ..games.models import Games
 from ..games.services import definition_of
+from ..ids import db_id
+from ..sheets import to_xlsx
 from ..web import is_en, outcome_text
 from . import import_jobs, services, statement as statements, statement_views  # noqa: F401  (its routes)
 from .blueprint import bp
@@ -215,7 +214,7 @@ def assign(line_id):
     elif services.assign_line(line, d, actor()):
         balance = services.totals(d)["balance"]
         if balance < 0:  # matched onto a delegation that had paid already: the excess is owed back
-            excess = "{:,.2f}".format(-balance)
+            excess = f"{-balance:,.2f}"
             flash(_("已匹配。该代表团原已结清，现多付 ¥%(amount)s，状态为“应退款”。", amount=excess), "warning")
         else:
             flash(_("已匹配。"), "success")
@@ -247,7 +246,6 @@ def post_entry():
 @bp.get("/money/report.xlsx")
 @roles(*READERS)
 def report_xlsx():
-    from ..sheets import to_xlsx
     games, _all = _games_arg()
     if games is None:
         abort(404)
@@ -269,7 +267,6 @@ def insurance():
     """The insurer's list where the organiser insures everyone; else who lacks proof."""
     games, all_games = _games_arg()
     definition = definition_of(games)
-    from ..delegations.models import Person
     rows = []
     q = (select(Person, Delegation).join(Delegation, Person.delegation_id == Delegation.id)
          .where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN)
@@ -280,8 +277,8 @@ def insurance():
              "id_number": person.id_number, "documents": list(person.documents or [])}
         rows.append({"d": d, "p": p, "has_proof": "insurance_proof" in p["documents"]})
     if request.args.get("format") == "xlsx" and definition.money.insurance == "organiser_buys":
-        from ..sheets import to_xlsx
         from ..privacy import mask_id, record_access, sees_full_ids
+        from ..sheets import to_xlsx
         full = sees_full_ids()  # the organisers buy the insurance; an accountant gets masked numbers
         header = ["姓名 name", "性别 gender", "出生日期 birth date", "证件类型 ID type", "证件号码 ID number", "单位 unit"]
         data = [[r["p"]["name"], r["p"].get("gender") or "", r["p"].get("birth_date") or "", r["p"].get("id_type") or "",

@@ -12,6 +12,7 @@ from ..db_tx import write_transaction
 from ..extensions import db
 from ..games.services import definition_of
 from ..rules.draw import draw_numbers
+from .entrants import players
 from .models import Draw
 
 
@@ -23,7 +24,6 @@ def current_draw(games, event_code: str) -> Draw | None:
 def entrants(games, event_code: str) -> list[tuple[int, str, str]]:
     """(person id, name, unit name) of the event's players (entrants.py: approved, valid,
     not withdrawn, not wait-listed), one query per kind of row."""
-    from .entrants import players
     listed, _left = players(games, event_code)
     return sorted((p.person_id, p.name + p.distinguish, p.unit) for p in listed if p.person_id is not None)
 

@@ -12,6 +12,8 @@ from sqlalchemy import select
 from ..delegations.models import Delegation, Entry, EntryMember, Person
 from ..extensions import db
 from ..games.services import definition_of, unit_names
+from ..money.services import entries_valid
+from ..workflow.models import Place, Withdrawal
 from .models import Draw
 
 STATUS_WHY = {
@@ -58,8 +60,6 @@ def _unit(code, name, names, names_en):
 def players(games, event_code: str) -> tuple[list[Player], list[LeftOut]]:
     """The event's players (ordered by drawn number, then unit and name) and the entries
     left out with the reason; a fixed number of queries whatever the size."""
-    from ..money.services import entries_valid
-    from ..workflow.models import Place, Withdrawal
     definition = definition_of(games)
     event = next((e for e in definition.events if e.code == event_code), None)
     if event is None:

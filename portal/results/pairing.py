@@ -9,9 +9,11 @@ from sqlalchemy import delete, select
 
 from ..audit.services import Actor, record
 from ..db_tx import write_transaction
+from ..delegations.models import Person
 from ..extensions import db
 from ..games.services import definition_of
 from ..rules.awards import Rounds, of_kind
+from ..sheets import to_xlsx
 from .entrants import Player, players
 from .models import RoundAbsence
 
@@ -100,7 +102,6 @@ def export(games, event, fmt: str) -> tuple[bytes, str]:
     ratings = _ratings(listed)
     if fmt == "trf":
         return trf16(games, definition, event, listed, ratings).encode("utf-8"), "text/plain; charset=utf-8"
-    from ..sheets import to_xlsx
     group = _group(definition, event)
     rows = [[p.number if p.number is not None else i, p.name + p.distinguish, GENDER.get(p.gender, ("", ""))[0],
              p.unit, group, p.birth_date.isoformat() if p.birth_date else "", ratings.get(p.key) or ""]
@@ -110,7 +111,6 @@ def export(games, event, fmt: str) -> tuple[bytes, str]:
 
 
 def _ratings(listed: list[Player]) -> dict[str, int | None]:
-    from ..delegations.models import Person
     ids = [p.person_id for p in listed if p.person_id is not None]
     if not ids:
         return {}
@@ -129,7 +129,7 @@ def trf16(games, definition, event, listed: list[Player], ratings: dict) -> str:
     for i, p in enumerate(listed, start=1):
         number = p.number if p.number is not None else i
         row = [" "] * 89
-        def put(col: int, text: str, width: int, right: bool = False):
+        def put(col: int, text: str, width: int, right: bool = False, row=row):
             text = str(text)[:width]
             text = text.rjust(width) if right else text.ljust(width)
             row[col - 1:col - 1 + width] = list(text)

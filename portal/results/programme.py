@@ -6,18 +6,21 @@ it was made. Made as a background job (portal/jobs)."""
 from __future__ import annotations
 
 import io
+import re
 
 from sqlalchemy import select
 
 from ..clock import now
 from ..delegations.edit import entry_people
-from ..delegations.models import Delegation, DelegationStatus
+from ..delegations.models import Delegation, DelegationStatus, Person
 from ..delegations.services import export_documents
 from ..extensions import db
 from ..games.services import definition_of, unit_names
 from ..jobs.services import games_of, job_kind
+from ..pdf_fonts import chinese_font
 from ..rules.engine import CHINA
 from ..sheets import to_xlsx_sheets
+from .entrants import players
 from .models import Draw
 
 ROLE = {"leader": "领队", "coach": "教练", "leader_coach": "领队兼教练", "head": "团长", "deputy_head": "副团长",
@@ -35,14 +38,12 @@ def book(games) -> dict:
     for d in db.session.scalars(select(Draw).where(Draw.games_id == games.id, Draw.superseded.is_(False))):
         numbers[d.event_code] = {pid: n for n, pid, _name, _unit in d.numbers}
     delegations, per_event, counts = [], {code: [] for code, _l, _e in events}, []
-    from ..delegations.models import Person
     approved = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
                                                            Delegation.status == DelegationStatus.APPROVED)
                                   .order_by(Delegation.unit_code, Delegation.id)).all()
     documents = export_documents(approved)
     # Each event lists its players only (entrants.py: valid, not withdrawn, not wait-listed),
     # the list the draw numbered, so that the book and the draw agree number for number.
-    from .entrants import players
     playing = {code: {p.delegation_id for p in players(games, code)[0]} for code, _l, _e in events}
     person_ids: dict[int, dict[str, int]] = {}
     for delegation_id, ref, pid in db.session.execute(
@@ -56,7 +57,7 @@ def book(games) -> dict:
         officials = [(ROLE.get(o["role"], o["role"]), people[o["person"]]["name"]) for o in doc["officials"]]
         staff = [(ROLE.get(s["role"], s["role"]), people[s["person"]]["name"]) for s in doc["staff"]]
         athletes, row = [], [unit]
-        for code, label, event in events:
+        for code, _label, _event in events:
             entered = [e for e in doc["entries"] if e["event"] == code and d.id in playing[code]]
             refs = [r for e in entered for r in entry_people(e)]
             row.append(len(refs))
@@ -91,7 +92,6 @@ def _contact_text(c) -> str:
 def sheet_name(label: str, used: set) -> str:
     """An event's name as an Excel sheet name: at most 31 characters, none of []:*?/\\,
     unique in the workbook."""
-    import re
     base = re.sub(r"[\[\]:*?/\\]", " ", label).strip()[:31] or "sheet"
     name, n = base, 2
     while name.lower() in used:
@@ -127,7 +127,6 @@ def to_pdf(b: dict) -> bytes:
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.lib.units import mm
     from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
-    from ..pdf_fonts import chinese_font
     font = chinese_font()
     title = ParagraphStyle("t", fontName=font, fontSize=26, leading=34, alignment=1)
     h1 = ParagraphStyle("h1", fontName=font, fontSize=16, leading=22, spaceBefore=6, spaceAfter=6)

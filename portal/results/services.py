@@ -20,10 +20,24 @@ from ..db_tx import write_transaction
 from ..delegations.models import Delegation, Entry, EntryMember, Person
 from ..extensions import db
 from ..games.services import definition_of
-from ..rules.awards import AgeStanding, GroupStanding, OutsideMedals, TeamFromIndividuals, of_kind
-from ..rules.standings import (MEDALS, OutsideMedal, Placing, Result, ResultsError, Team, age_standing,
-                               check_ranking, group_standing, score_event, standing_prizes, standings,
-                               team_from_individuals)
+from ..rules.awards import AgeStanding, GroupStanding, MedalsAward, OutsideMedals, TeamFromIndividuals, of_kind
+from ..rules.definition import TeamMakeupRule
+from ..rules.standings import (
+    MEDALS,
+    OutsideMedal,
+    Placing,
+    Result,
+    ResultsError,
+    Team,
+    age_standing,
+    check_ranking,
+    group_standing,
+    has_points,
+    score_event,
+    standing_prizes,
+    standings,
+    team_from_individuals,
+)
 from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
 from .entrants import Player, players
 from .models import EventResult, OutsideMedal as OutsideMedalRow
@@ -113,7 +127,7 @@ def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[str]]:
             if _place(r[0]) is None and len(lines) == 0:
                 continue  # a title or a heading we do not know: the legacy lines follow
             header = {"place": 0, "unit": 1, "name": 2}
-        def cell(key):
+        def cell(key, r=r, header=header):
             j = header.get(key)
             return r[j] if j is not None and j < len(r) else ""
         line = Line(i, name=cell("name"), unit=cell("unit"))
@@ -362,8 +376,6 @@ def _result(r: EventResult) -> Result:
 def games_standings(games) -> GamesStandings:
     """Every event's ranking with its awards, the units' tables, the derived standings and
     the medals won elsewhere, from a fixed number of queries."""
-    from ..rules.awards import MedalsAward
-    from ..rules.standings import has_points
     definition = definition_of(games)
     by_event, entrants = _rows_by_event(games)
     placings: dict[str, list[Placing]] = {}
@@ -394,10 +406,9 @@ def games_standings(games) -> GamesStandings:
 
 def _team_event(games, definition, rule, code, placings) -> list[Placing] | None:
     """A team event computed from its members' individual placings."""
-    from ..rules.definition import TeamMakeupRule
     makeup = next(r for r in definition.rules_of(TeamMakeupRule) if code in r.events)
     individual: dict[str, Placing] = {}
-    for gender, event in (makeup.members_entered_in or {}).items():
+    for event in (makeup.members_entered_in or {}).values():
         for p in placings.get(event, []):
             individual[p.key] = p
     if not individual:

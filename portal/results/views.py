@@ -4,7 +4,9 @@ record absences per round and export the players for pairing programs; a leader 
 delegation's standing in his workspace."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from urllib.parse import quote
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
@@ -12,12 +14,16 @@ from sqlalchemy import select
 from ..accounts.access import delegation_view, roles
 from ..audit.current import actor
 from ..delegations.models import Delegation
+from ..delegations.views import Workspace
 from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of
 from ..ids import db_id
+from ..jobs.views import start
+from ..rules.standings import places_awarded
+from ..sheets import csv_chunks
 from ..web import is_en
-from . import entrants, pairing, programme, services  # noqa: F401  (programme registers its job kind)
+from . import draws, entrants, pairing, programme, services  # noqa: F401  (programme registers its job kind)
 
 bp = Blueprint("results", __name__)
 ORG = ("organiser", "admin")
@@ -54,7 +60,6 @@ def results(slug):
     games = _games(slug)
     st = services.games_standings(games)
     definition = definition_of(games)
-    from ..rules.standings import places_awarded
     awarded = {code: places_awarded(definition, code, n) for code, n in st.entrants.items()}
     return render_template("results/games.html", games=games, events=_events(games), st=st,
                            awarded=awarded, names=_names(games), form=FlaskForm(),
@@ -135,9 +140,7 @@ def absences(slug, event):
 def pairing_export(slug, event, fmt):
     """The players for a pairing program: TRF-16 (chess programs) or an Excel sheet of 序号,
     姓名, 性别, 单位, 组别 (Chinese 编排 programs); those no longer paired are left out."""
-    from urllib.parse import quote
 
-    from flask import Response
 
     games = _games(slug)
     ev = _event(games, event)
@@ -168,7 +171,6 @@ def outside_medal(slug):
 @bp.get("/d/<int:delegation_id>/standing")
 @delegation_view("organiser", "admin", "accountant")
 def standing(d):
-    from ..delegations.views import Workspace
     st = services.games_standings(d.games)
     mine = next((u for u in st.table if u.unit == str(d.id)), None)
     placings = [p for ps in st.placings.values() for p in ps if p.unit == str(d.id)]
@@ -180,7 +182,6 @@ def standing(d):
 @bp.route("/org/games/<slug>/draw", methods=["GET", "POST"])
 @roles(*ORG)
 def draw(slug):
-    from . import draws
     games = _games(slug)
     form = FlaskForm()
     events = [(code, label) for code, label in _events(games)
@@ -213,7 +214,6 @@ def draw_csv(slug, event):
 
     from flask import Response
 
-    from ..sheets import csv_chunks
     from . import draws
     games = _games(slug)
     current = draws.current_draw(games, event) or abort(404)
@@ -226,7 +226,6 @@ def draw_csv(slug, event):
 @roles(*ORG)
 def programme_book(slug):
     """The programme book (秩序册), made in the background; PDF or Excel."""
-    from ..jobs.views import start
     games = _games(slug)
     if not FlaskForm().validate_on_submit():
         abort(400)

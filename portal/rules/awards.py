@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -177,8 +177,7 @@ class OutsideMedals(_Strict):
 
 
 Award = Annotated[
-    Union[PlacesAward, PointsAward, MedalsAward, PrizesAward, TeamFromIndividuals, GroupStanding,
-          AgeStanding, OutsideMedals],
+    PlacesAward | PointsAward | MedalsAward | PrizesAward | TeamFromIndividuals | GroupStanding | AgeStanding | OutsideMedals,
     Field(discriminator="kind"),
 ]
 
@@ -191,7 +190,7 @@ class Rounds(_Selects):
     unpaired_after_absences: int | None = Field(default=None, ge=1)
 
 
-CompetitionRule = Annotated[Union[Rounds], Field(discriminator="kind")]
+CompetitionRule = Annotated[Rounds, Field(discriminator="kind")]
 
 
 def of_kind(items, kind: type) -> list:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -410,13 +410,7 @@ class AcceptedIdTypesRule(RuleBase):
 
 
 Rule = Annotated[
-    Union[
-        AgeBracketRule, QuotaRule, TeamMakeupRule, BoardRule, ExclusiveRule, OneOfRule,
-        RatingExceptionRule, RegistrationRule, UniversityRule, OfficialsRule,
-        StaffRatioRule, DocumentsRule, IdRequiredRule, AcceptedIdTypesRule,
-        TeamSizeRule, EntryMinimumRule, EntryRequiresRule, CompulsoryRule, OfficialsRatioRule,
-        CrossGenderRule, CompanionRequiredRule, EventUnitsRule,
-    ],
+    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule,
     Field(discriminator="kind"),
 ]
 
@@ -492,7 +486,7 @@ class GamesDefinition(Strict):
     contacts: list[Contact] = []
     # Units this regulation adds to the national list (a joint team, an invited club with a
     # code): loaded with the Games.
-    units: list["UnitInfo"] = []
+    units: list[UnitInfo] = []
     # Kinds of documents this regulation asks for beyond the portal's own.
     document_kinds: list[DocumentKindDef] = []
     # Identity documents and kinds of units it names beyond the portal's own (军官证; 企业).
@@ -619,7 +613,7 @@ BUILTIN_ID_TYPE_NAMES = {
 }
 
 
-def id_type_names(definition: "GamesDefinition | None") -> dict[str, tuple[str, str]]:
+def id_type_names(definition: GamesDefinition | None) -> dict[str, tuple[str, str]]:
     """Every identity document a Games knows -> (zh, en): the portal's and its fixture's."""
     out = dict(BUILTIN_ID_TYPE_NAMES)
     for k in (definition.id_types if definition is not None else []):
@@ -627,7 +621,7 @@ def id_type_names(definition: "GamesDefinition | None") -> dict[str, tuple[str, 
     return out
 
 
-def document_names(definition: "GamesDefinition | None") -> dict[str, tuple[str, str]]:
+def document_names(definition: GamesDefinition | None) -> dict[str, tuple[str, str]]:
     """Every document kind a Games knows -> (zh, en): the portal's and its fixture's."""
     out = dict(BUILTIN_DOCUMENT_NAMES)
     for k in (definition.document_kinds if definition is not None else []):

@@ -25,7 +25,7 @@ _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 @dataclass
-class Person:
+class ParsedPerson:
     ref: str
     name: str | None = None
     gender: str | None = None
@@ -59,7 +59,7 @@ class Slot:
 
 
 @dataclass
-class Entry:
+class ParsedEntry:
     event: str
     index: int
     people: list[str] = field(default_factory=list)
@@ -85,12 +85,12 @@ class Role:
 
 
 @dataclass
-class Delegation:
+class ParsedDelegation:
     games: str | None
     unit: Any  # unit code, {"name", "kind"} for an open unit, None for an individual
     declarations: list[tuple[str, int]] = field(default_factory=list)
-    people: list[Person] = field(default_factory=list)
-    entries: list[Entry] = field(default_factory=list)
+    people: list[ParsedPerson] = field(default_factory=list)
+    entries: list[ParsedEntry] = field(default_factory=list)
     officials: list[Role] = field(default_factory=list)
     staff: list[Role] = field(default_factory=list)
     companions: list[Role] = field(default_factory=list)
@@ -183,7 +183,7 @@ class _Reader:
         return value
 
 
-def parse_document(data: Any) -> tuple[Delegation | None, list[Violation]]:
+def parse_document(data: Any) -> tuple[ParsedDelegation | None, list[Violation]]:
     """Parse a decoded JSON document. Returns the delegation (None when nothing usable)
     and the SCHEMA_INVALID violations found."""
     r = _Reader()
@@ -205,7 +205,7 @@ def parse_document(data: Any) -> tuple[Delegation | None, list[Violation]]:
     elif unit is not None and not isinstance(unit, str):
         r.err("unit", "应为单位代码、对象或 null", "must be a unit code, an object or null")
         unit = None
-    d = Delegation(games=games, unit=unit.strip().lower() if isinstance(unit, str) else unit)
+    d = ParsedDelegation(games=games, unit=unit.strip().lower() if isinstance(unit, str) else unit)
 
     for i, item in enumerate(r.lst(root.get("declarations"), "declarations")):
         path = f"declarations[{i}]"
@@ -230,7 +230,7 @@ def parse_document(data: Any) -> tuple[Delegation | None, list[Violation]]:
             r.err(f"{path}.ref", f"引用“{ref}”重复", f"ref {ref!r} is used twice")
             continue
         refs.add(ref)
-        p = Person(ref=ref, index=i)
+        p = ParsedPerson(ref=ref, index=i)
         p.name = r.text(item, "name", path, required=True)
         p.gender = r.choice(item, "gender", path, ("M", "F"))
         p.birth_date = r.date(item, "birth_date", path)
@@ -293,7 +293,7 @@ def parse_document(data: Any) -> tuple[Delegation | None, list[Violation]]:
         event = r.text(item, "event", path, required=True)
         if event is None:
             continue
-        entry = Entry(event=event, index=i)
+        entry = ParsedEntry(event=event, index=i)
         team = item.get("team")
         if team is not None and not isinstance(team, (str, int)):
             r.err(f"{path}.team", "应为文本", "must be a string")

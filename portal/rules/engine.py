@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping
 
 from . import idnumber
 from .definition import CrossGenderRule, Event, GamesDefinition, RatingExceptionRule, UnitInfo, UniversityInfo
-from .document import Delegation, Entry, Person
+from .document import ParsedDelegation, ParsedEntry, ParsedPerson
 from .violations import Violation
 
 CHINA = dt.timezone(dt.timedelta(hours=8), "CST")
@@ -27,7 +27,7 @@ def format_deadline(closes: dt.datetime) -> str:
     return f"{local:%Y-%m-%d %H:%M}" + (f":{local:%S}" if local.second else "")
 
 
-def names(ctx: "CheckContext", refs: Iterable[str], lang: str = "zh") -> str:
+def names(ctx: CheckContext, refs: Iterable[str], lang: str = "zh") -> str:
     labels = [ctx.people[r].label if r in ctx.people else r for r in refs]
     return ("、" if lang == "zh" else ", ").join(labels)
 
@@ -35,7 +35,7 @@ def names(ctx: "CheckContext", refs: Iterable[str], lang: str = "zh") -> str:
 @dataclass
 class CheckContext:
     games: GamesDefinition
-    delegation: Delegation
+    delegation: ParsedDelegation
     at: dt.datetime
     unit: UnitInfo | None = None
     universities: Mapping[str, UniversityInfo] = field(default_factory=dict)
@@ -48,10 +48,10 @@ class CheckContext:
     def __post_init__(self):
         d = self.delegation
         self.events: dict[str, Event] = {e.code: e for e in self.games.events}
-        self.people: dict[str, Person] = {p.ref: p for p in d.people}
+        self.people: dict[str, ParsedPerson] = {p.ref: p for p in d.people}
         # Entries in events these Games have; unknown ones are reported once and skipped.
-        self.entries: list[Entry] = [e for e in d.entries if e.event in self.events]
-        self.entries_by_event: dict[str, list[Entry]] = defaultdict(list)
+        self.entries: list[ParsedEntry] = [e for e in d.entries if e.event in self.events]
+        self.entries_by_event: dict[str, list[ParsedEntry]] = defaultdict(list)
         self.entrants: dict[str, list[str]] = defaultdict(list)
         self.events_of: dict[str, list[str]] = defaultdict(list)
         for entry in self.entries:
@@ -140,7 +140,7 @@ class CheckContext:
             return f"{sport.name.en + ' ' if sport else ''}{e.name.en} ({code})"
         return f"{sport.name.zh if sport else ''}{e.name.zh}（{code}）"
 
-    def team_label(self, entry: Entry) -> str:
+    def team_label(self, entry: ParsedEntry) -> str:
         return entry.team or "A"
 
 
@@ -173,7 +173,7 @@ def builtin_check(fn):
 
 def check_delegation(
     games: GamesDefinition,
-    delegation: Delegation,
+    delegation: ParsedDelegation,
     *,
     at: dt.datetime | None = None,
     unit: UnitInfo | None = None,
@@ -186,7 +186,7 @@ def check_delegation(
     from . import checks  # noqa: F401  (registers the checks)
 
     if at is None:
-        at = dt.datetime.now(dt.timezone.utc)
+        at = dt.datetime.now(dt.UTC)
     if at.tzinfo is None:
         raise ValueError("`at` must carry its UTC offset")
     ctx = CheckContext(games, delegation, at, unit, universities or {}, other_id_numbers or {},

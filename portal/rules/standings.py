@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from .awards import (AgeStanding, GroupStanding, MedalsAward, PlacesAward, PointsAward, PrizesAward,
-                     TeamFromIndividuals, of_kind)
+from .awards import AgeStanding, GroupStanding, MedalsAward, PlacesAward, PointsAward, PrizesAward, TeamFromIndividuals, of_kind
 from .definition import BoardRule, GamesDefinition, TeamMakeupRule
 
 MEDALS = {1: "gold", 2: "silver", 3: "bronze"}

@@ -16,12 +16,15 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select
 
 from ..delegations.edit import entry_people
-from ..delegations.files import UploadedFile
-from ..delegations.models import Delegation, DelegationStatus
+from ..delegations.files import UploadedFile, image_problem
+from ..delegations.models import Delegation, DelegationStatus, Person
 from ..delegations.services import export_document, export_documents
-from ..jobs.services import games_of, job_kind
 from ..extensions import db
+from ..games.models import Games
 from ..games.services import definition_of, unit_names
+from ..jobs.services import games_of, job_kind
+from ..pdf_fonts import chinese_font
+from ..workflow.models import Substitution
 
 ROLES = {  # role -> (zh, en, colour)
     "athlete": ("运动员", "Athlete", "#b71c1c"), "leader": ("领队", "Team leader", "#1f4e9a"),
@@ -87,7 +90,6 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
             UploadedFile.delegation_id.in_([d.id for d in delegations]), UploadedFile.kind == "photo")
             .order_by(UploadedFile.id)):
         photos[(f.delegation_id, f.person_ref)] = f  # the latest upload wins
-    from ..delegations.models import Person
     serials = {(did, ref): serial for did, ref, serial in db.session.execute(
         select(Person.delegation_id, Person.ref, Person.card_serial).where(
             Person.delegation_id.in_([d.id for d in delegations])))}
@@ -132,7 +134,6 @@ def _photo_problem(path: str) -> str | None:
     """Why a stored photo cannot go on a card, or None: unreadable, too many pixels to decode
     safely (a photo stored before uploads were checked for it), or too small to recognise."""
     from PIL import Image
-    from ..delegations.files import image_problem
     problem = image_problem(path)
     if problem is not None:
         return f"{problem[0]} / {problem[1]}"
@@ -152,7 +153,6 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
     from reportlab.lib.pagesizes import A4, A6, landscape
     from reportlab.lib.units import mm
     from reportlab.pdfgen import canvas
-    from ..pdf_fonts import chinese_font
     font = chinese_font()
     out = io.BytesIO()
     page = landscape(A6) if layout == "a6" else A4
@@ -236,7 +236,6 @@ def scan(code: str) -> dict:
     """What the desk sees for a scanned card: valid (with the person) or void, and why. Valid
     only for the very person the card was made for (his serial), in an approved delegation."""
     from ..delegations.models import Person
-    from ..workflow.models import Substitution
     found = read_code(code)
     if found is None:
         return {"status": "invalid"}
@@ -279,7 +278,6 @@ def find_people(text: str, limit: int = 20) -> list[dict]:
     """The desk's search when there is no card to scan: approved people whose name contains
     the text, or whose identity number ends with it (four characters or more)."""
     from ..delegations.models import Person
-    from ..games.models import Games
     text = (text or "").strip()[:40]
     if not text:
         return []

@@ -12,10 +12,12 @@ from sqlalchemy import func, select
 from ..audit.services import Actor, record
 from ..db_tx import lock_row, write_transaction
 from ..delegations.edit import athletes
-from ..delegations.models import Delegation, DelegationStatus
+from ..delegations.models import Delegation, DelegationStatus, Person
 from ..delegations.services import export_document, export_documents
 from ..extensions import db
 from ..games.services import definition_of, unit_names
+from ..money.models import LedgerEntry
+from ..money.services import post
 from ..rules.definition import DocumentsRule
 from ..rules.stay import person_window
 from .arrivals import arrivals, arrived as arrived_refs, checkin_closed
@@ -82,7 +84,6 @@ def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.dat
 
 def desk_summary(games) -> list[dict]:
     """Per approved delegation: people registered and arrived, from two queries."""
-    from ..delegations.models import Person
     units = unit_names()
     registered = dict(db.session.execute(
         select(Person.delegation_id, func.count()).join(Delegation, Person.delegation_id == Delegation.id)
@@ -121,8 +122,6 @@ def confirm_no_shows(games, actor: Actor, at: dt.datetime) -> tuple[int, str | N
     """Once play has started: entrants not checked in are no-shows; a deposit returned only
     after check-in is kept (shaanxi-mind-2025 十一(三)). Recorded once per delegation and
     audited with the names. Returns (delegations recorded, problem)."""
-    from ..money.services import post
-    from ..money.models import LedgerEntry
     definition = definition_of(games)
     # Before play, only a leaders' meeting that closed check-in makes the absent no-shows (an
     # entrant late for the reporting hours may still come before the first round).

@@ -2,18 +2,31 @@
 into the field, or the browser's camera where it has BarcodeDetector)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request, send_file
+import datetime as dt
+from io import BytesIO
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 
-from ..ids import db_id
 from ..accounts.access import roles
+from ..audit.current import actor
+from ..clock import now
+from ..delegations.edit import entry_people
+from ..delegations.files import UploadedFile
 from ..delegations.models import Delegation, DelegationStatus
+from ..delegations.names import DOCUMENT_NAMES, document_names_of
 from ..extensions import db
 from ..games.models import Games
-from ..games.services import unit_names
+from ..games.services import definition_of, unit_names
+from ..ids import db_id
+from ..jobs.views import start
 from ..privacy import record_access
-from . import cards as card_service
+from ..web import is_en
+from . import cards as card_service, meeting as meetings
+from .checkin import check_in as mark_arrived, confirm_no_shows as confirm, desk_summary, documents_due, no_shows
+from .models import CheckIn
 
 bp = Blueprint("venue", __name__)
 ORG = ("organiser", "admin")
@@ -30,7 +43,6 @@ def cards(slug):
     games = _games(slug)
     delegation_id = request.args.get("delegation", type=db_id)
     all_cards = card_service.cards_for(games, delegation_id)
-    from ..web import is_en
     units = unit_names("en" if is_en() else "zh")
     delegations = [(d.id, units.get(d.unit_code, d.unit_name or d.unit_code or "")) for d in db.session.scalars(
         select(Delegation).where(Delegation.games_id == games.id, Delegation.status == DelegationStatus.APPROVED)
@@ -40,7 +52,6 @@ def cards(slug):
     for c in problems:
         per_delegation[c.delegation_id] = per_delegation.get(c.delegation_id, 0) + 1
     problem_counts = [(did, name, per_delegation[did]) for did, name in delegations if per_delegation.get(did)]
-    from flask_wtf import FlaskForm
     return render_template("venue/cards.html", games=games, cards=all_cards, delegations=delegations,
                            delegation_id=delegation_id, roles=card_service.ROLES, problems=problems,
                            problem_counts=problem_counts, shown=200, form=FlaskForm())
@@ -58,7 +69,6 @@ def cards_pdf(slug):
     all_cards = card_service.cards_for(games, delegation_id)
     record_access("personal_data.export", [(c.ref, c.name) for c in all_cards], what="cards.pdf",
                   delegation=db.session.get(Delegation, delegation_id), games_slug=games.slug)
-    from io import BytesIO
     return send_file(BytesIO(card_service.cards_pdf(games, all_cards, layout)), mimetype="application/pdf",
                      as_attachment=True, download_name=f"{games.slug}-cards-{delegation_id}.pdf")
 
@@ -69,7 +79,6 @@ def cards_pdf_job(slug):
     """Every approved person's card, made in the background (thousands of pages)."""
     from flask_wtf import FlaskForm
 
-    from ..jobs.views import start
     from ..web import is_en
     games = _games(slug)
     if not FlaskForm().validate_on_submit():
@@ -84,10 +93,6 @@ def cards_pdf_job(slug):
 def scan():
     from flask_wtf import FlaskForm
 
-    from ..delegations.names import DOCUMENT_NAMES, document_names_of
-    from ..games.services import definition_of
-    from .checkin import documents_due
-    from .models import CheckIn
     code = (request.args.get("code") or "").strip()[:300]
     result = card_service.scan(code) if code else None
     found = []
@@ -116,10 +121,7 @@ def scan():
 def _desk_card(d, definition, document: dict, p: dict) -> dict:
     """What the desk compares with the child in front of it: the photo, the age on the first
     day and the events entered, by name."""
-    import datetime as dt
 
-    from ..delegations.edit import entry_people
-    from ..delegations.files import UploadedFile
     photo = db.session.scalar(select(UploadedFile).where(
         UploadedFile.delegation_id == d.id, UploadedFile.person_ref == p["ref"], UploadedFile.kind == "photo",
         UploadedFile.content_type.in_(("image/jpeg", "image/png"))).order_by(UploadedFile.id.desc()).limit(1))
@@ -139,12 +141,8 @@ def _desk_card(d, definition, document: dict, p: dict) -> dict:
 @bp.post("/org/checkin")
 @roles(*ORG)
 def check_in():
-    from flask import flash, redirect, url_for
     from flask_wtf import FlaskForm
 
-    from ..audit.current import actor
-    from ..clock import now
-    from .checkin import check_in as mark_arrived
     if not FlaskForm().validate_on_submit():
         abort(400)
     code = (request.form.get("code") or "")[:300]
@@ -164,7 +162,6 @@ def check_in():
 def desk(slug):
     from flask_wtf import FlaskForm
 
-    from .checkin import desk_summary, no_shows
     games = _games(slug)
     return render_template("venue/desk.html", games=games, rows=desk_summary(games), missing=no_shows(games),
                            form=FlaskForm())
@@ -178,7 +175,6 @@ def confirm_no_shows(slug):
 
     from ..audit.current import actor
     from ..clock import now
-    from .checkin import confirm_no_shows as confirm
     if not FlaskForm().validate_on_submit():
         abort(400)
     games = _games(slug)
@@ -198,7 +194,6 @@ def meeting(slug):
     from flask_wtf import FlaskForm
 
     from ..games.services import definition_of
-    from . import meeting as meetings
     games = _games(slug)
     definition = definition_of(games)
     rows = meetings.roll(games)

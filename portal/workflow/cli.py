@@ -10,14 +10,19 @@ import click
 from flask import Flask
 from flask.cli import AppGroup
 
+from ..audit.services import Actor
+from ..delegations.services import export_document, find_delegation
+from ..games.services import find_or_load_games
 from ..outcome import Status
+from ..rules.jsontext import JsonTextError, load_json
+from ..rules.violations import report, schema_error
+from .services import import_document, withdraw
 
 
 def register(app: Flask) -> None:
     group = AppGroup("delegation", help="Store, export and withdraw delegations.")
 
     def _games(slug):
-        from ..games.services import find_or_load_games
         games = find_or_load_games(slug)
         if games is None:
             click.echo(f"error: unknown Games {slug!r}", err=True)
@@ -30,17 +35,13 @@ def register(app: Flask) -> None:
                   help="When the materials arrived, ISO 8601 with offset.")
     def import_(file, received_at):
         """Store and submit a delegation document as if it arrived at --received-at."""
-        from ..audit.services import Actor
         from ..cli import ensure_schema, parse_instant
-        from ..rules.violations import report, schema_error
-        from .services import import_document
 
         try:
             when = parse_instant(received_at)
         except click.BadParameter as exc:
             click.echo(f"error: --received-at: {exc.message}", err=True)
             sys.exit(2)
-        from ..rules.jsontext import JsonTextError, load_json
         try:
             data = load_json(Path(file).read_bytes())
         except OSError as exc:
@@ -74,7 +75,6 @@ def register(app: Flask) -> None:
     @click.argument("unit")
     def export(games_slug, unit):
         """Print the stored delegation document of UNIT at GAMES."""
-        from ..delegations.services import export_document, find_delegation
         games = _games(games_slug)
         d = find_delegation(games, unit)
         if d is None:
@@ -94,13 +94,12 @@ def register(app: Flask) -> None:
         from ..audit.services import Actor
         from ..cli import parse_instant
         from ..delegations.services import find_delegation
-        from .services import withdraw
         games = _games(games_slug)
         d = find_delegation(games, unit)
         if d is None:
             click.echo(f"error: {unit} has no delegation at {games_slug}", err=True)
             sys.exit(2)
-        when = parse_instant(at) or dt.datetime.now(dt.timezone.utc)
+        when = parse_instant(at) or dt.datetime.now(dt.UTC)
         outcome = withdraw(d, event, excused, Actor.cli(), when, reason)
         click.echo(outcome.message[1] if outcome.message else outcome.status)
         # Wait-listed is stored but not entered: the program that sent it must look.

@@ -4,12 +4,14 @@ programs, delegation rosters, a summary of entries per unit and event.
 No cell may be read as a formula: every sheet is written by portal/sheets.py."""
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import distinct, func, select
 
 from ..delegations.models import Companion, Delegation, DelegationStatus, Entry, EntryMember, Official, Person, StaffMember
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of, unit_names
+from ..money.services import entries_valid
+from ..privacy import mask_id
 
 GENDER = {"M": "男", "F": "女"}  # people read the lists; the header says 性别 gender
 
@@ -39,7 +41,6 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
     """Who plays `event`, from one query. Where an entry counts only once its fee arrived
     (youth-gomoku-2015: "未收到报名材料和报名费均视为报名无效，不予编排"), unpaid delegations
     are left out."""
-    from ..money.services import entries_valid
     definition = definition_of(games)
     show_rating = any(r.kind == "rating_exception" for r in definition.rules) or event.startswith("chess.")
     units = unit_names()
@@ -73,7 +74,6 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
 
 def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:
     """Everyone of every listed delegation with his roles, from five queries."""
-    from ..privacy import mask_id
     units = unit_names()
     header = ["单位 unit", "姓名 name", "性别 gender", "出生日期 birth date", "证件号码 ID (masked)", "身份 roles", "状态 status"]
     listed = _listed(games, include_drafts)
@@ -103,7 +103,6 @@ def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], l
 
 def summary_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:
     """Entrants per unit and event, from two grouped queries."""
-    from sqlalchemy import distinct, func
     definition = definition_of(games)
     units = unit_names()
     codes = [e.code for e in definition.events]

@@ -13,6 +13,7 @@ from ..delegations.models import Declaration, Delegation, DelegationStatus, Entr
 from ..delegations.services import judge_many
 from ..extensions import db
 from ..games.services import definition_of
+from ..money.models import LedgerEntry
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 JUDGED = ("draft", "submitted", "returned", "waitlisted", "approved")
@@ -46,18 +47,17 @@ def by_day(points: list[tuple[dt.date, Decimal | int]], last: dt.date | None = N
 def submissions_by_day(games, until: dt.date) -> list[tuple[dt.date, int]]:
     rows = db.session.execute(select(Delegation.submitted_at).where(
         Delegation.games_id == games.id, Delegation.submitted_at.is_not(None))).scalars()
-    return by_day([(at.replace(tzinfo=at.tzinfo or dt.timezone.utc).astimezone(CHINA).date(), 1) for at in rows], until)
+    return by_day([(at.replace(tzinfo=at.tzinfo or dt.UTC).astimezone(CHINA).date(), 1) for at in rows], until)
 
 
 def payments_by_day(games, until: dt.date) -> list[tuple[dt.date, Decimal]]:
-    from ..money.models import LedgerEntry  # read only
     rows = db.session.execute(
         select(LedgerEntry.kind, LedgerEntry.value_date, LedgerEntry.created_at, LedgerEntry.amount)
         .join(Delegation, LedgerEntry.delegation_id == Delegation.id)
         .where(Delegation.games_id == games.id, LedgerEntry.kind.in_(("payment", "reversal")))).all()
     points = []
     for kind, value_date, created_at, amount in rows:
-        day = value_date or created_at.replace(tzinfo=created_at.tzinfo or dt.timezone.utc).astimezone(CHINA).date()
+        day = value_date or created_at.replace(tzinfo=created_at.tzinfo or dt.UTC).astimezone(CHINA).date()
         points.append((day, amount if kind == "payment" else -amount))
     return by_day(points, until)
 

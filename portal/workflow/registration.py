@@ -4,27 +4,26 @@ his registration, to upload documents and see his place and deposit."""
 from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l
 from sqlalchemy import select
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
-from ..form_choices import options
+from ..accounts.login_session import start_session
 from ..accounts.models import User
 from ..accounts.services import create_account, password_problem_for
-from ..accounts.views import start_session
-from ..extensions import rate_limit
 from ..audit.services import Actor
 from ..clock import now
 from ..delegations.forms import PersonForm
-from ..extensions import db
+from ..delegations.services import judge
+from ..extensions import db, rate_limit
+from ..form_choices import options
 from ..games.services import definition_of, find_games
+from ..rules import parse_document
 from ..rules.document import FORMAT
 from ..web import is_en, outcome_text
 from .blueprint import bp
 from .services import import_document, stage_at
-
 
 
 class SelfRegistrationForm(PersonForm):
@@ -58,8 +57,6 @@ def _rule_errors_on_fields(games, document: dict, form, problems: list) -> bool:
     """The regulation's errors on the person as typed (no database lookups of others: an
     entrant learns nothing about who else registered), put on their fields; the rest go
     to `problems`. True when there is none."""
-    from ..delegations.services import judge
-    from ..rules import parse_document
     parsed, schema = parse_document(document)
     violations = schema + (judge(games, parsed, now(), stored=False) if parsed is not None else [])
     en = is_en()

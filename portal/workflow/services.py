@@ -13,24 +13,36 @@ import os
 
 from sqlalchemy import func, select
 
-from ..delegations.identity_checks import compare_new_numbers
 from ..audit.services import Actor, document_changes, record
 from ..db_tx import lock_row, transactional
 from ..delegations.edit import add_document_kind, athletes, entry_people
 from ..delegations.files import UploadedFile, check_upload, store
+from ..delegations.identity_checks import compare_new_numbers
 from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.services import export_document, judge, replace_contents
 from ..extensions import db
 from ..games.models import Games, utcnow
 from ..games.services import definition_of
+from ..money.services import assign_payment_reference, charge_fee, sync_charges
+from ..outcome import Outcome, Refusal, Status
 from ..rules import parse_document
+from ..rules.definition import TeamMakeupRule
 from ..rules.engine import format_deadline
 from ..rules.violations import Violation, dedupe
-from ..outcome import Outcome, Refusal, Status
 from .models import Extension, ExtensionRequest, Place, ReviewNote, Sanction, Substitution, Withdrawal
-from .stages import (CLOSED, DECLARATION, NAMES, STAGE_NAMES, SUBSTITUTIONS, StageInfo, closes_at, stage_name,
-                     may_edit_declarations, may_edit_names, stage_at)
-
+from .stages import (
+    CLOSED,
+    DECLARATION,
+    NAMES,
+    STAGE_NAMES,
+    SUBSTITUTIONS,
+    StageInfo,
+    closes_at,
+    may_edit_declarations,
+    may_edit_names,
+    stage_at,
+    stage_name,
+)
 
 # --- stage -------------------------------------------------------------------------------
 
@@ -117,7 +129,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
         raise Refusal("deadline", violations=[deadline_passed(DECLARATION, closes, stages)], delegation=d)
     replaced = _athletes_replaced_after_submission(d, before, data, stages)
     if replaced:
-        raise Refusal("state", 
+        raise Refusal("state",
             f"报名提交后更换运动员须经组委会同意并交更换费（{'、'.join(replaced)}）。请在“更换运动员”中提出申请，"
             f"不要直接删除。",
             f"Once submitted, replacing an athlete needs the organisers' approval and the change fee "
@@ -216,7 +228,6 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
     d.submitted_at, d.received_at = at, when
     record(actor, "delegation.submit", "delegation", str(d.id), delegation=d,
            after={"status": status, "received_at": when.isoformat()})
-    from ..money.services import assign_payment_reference, sync_charges
     assign_payment_reference(d)
     sync_charges(d, actor)
     return Outcome(True, violations, status=Status(status), delegation=d)
@@ -374,7 +385,6 @@ def tied_events(definition, event: str) -> set[str]:
     """The events a substitution in `event` must change together: a team whose members
     must also play their group's individual event (youth-gomoku-2015 四: 团体赛以个人赛
     成绩计算) ties the team event and those individual events."""
-    from ..rules.definition import TeamMakeupRule
     tied = {event}
     for rule in definition.rules_of(TeamMakeupRule):
         individual = set((rule.members_entered_in or {}).values())
@@ -491,7 +501,6 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
     sub.decision_reason = (reason or "").strip() or None
     record(actor, "substitution.approve", "substitution", str(sub.id), delegation=d,
            before={"changes": document_changes(before, export_document(d))}, after={"status": "approved"})
-    from ..money.services import charge_fee
     charge_fee(d, "person_changed", 1, actor, source_key=f"substitution:{sub.id}",
                description=f"人员变更 {sub.event_code}: {sub.out_ref} → {sub.in_person.get('name', '')}")
     return Outcome(True, violations, status=Status.APPROVED, delegation=d)

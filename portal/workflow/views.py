@@ -7,8 +7,6 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from ..form_choices import options
-from ..web import is_en, outcome_text
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
@@ -17,21 +15,23 @@ from sqlalchemy import func, select
 from ..accounts.access import delegation_view, roles
 from ..audit.current import actor
 from ..audit.models import AuditLog
+from ..audit.sentences import details, sentence
 from ..clock import now
+from ..delegations.edit import entry_people
 from ..delegations.models import Delegation, DelegationStatus, Entry
+from ..delegations.workspace import Workspace, role_name
 from ..extensions import db
+from ..form_choices import options
 from ..games.models import Games, Unit
 from ..games.services import definition_of, unit_names
+from ..money.services import account_status, entry_valid, totals, totals_by_delegation
 from ..rules.engine import CHINA
-from ..audit.sentences import details, sentence
-from ..delegations.edit import entry_people
-from ..delegations.workspace import Workspace, role_name
-from ..money.services import entry_valid, totals
-from . import audit_views, export_views, services, registration  # noqa: F401  (their routes)
+from ..web import is_en, outcome_text
+from . import audit_views, export_views, registration, services  # noqa: F401  (their routes)
 from .blueprint import bp
-from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm
 from .counts import delegation_counts
-from .models import Place, Substitution
+from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm
+from .models import ExtensionRequest, Place, Substitution
 from .stages import stage_at, stage_name
 
 ORG = ("organiser", "admin")
@@ -75,7 +75,6 @@ def games_view(slug):
     delegations = db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
     units = unit_names()
     counts = delegation_counts(g)  # three aggregate queries, whatever the number of delegations
-    from ..money.services import account_status, totals_by_delegation
     from . import overview
     at = now()
     errors = overview.errors_by_delegation(g, delegations, at)
@@ -154,7 +153,7 @@ def queue():
         label = event_names.get(s.event_code, (s.event_code, s.event_code))[1 if en else 0]
         items.append({"kind": "substitution", "d": s.delegation, "at": s.requested_at, "sub": s,
                       "what": f"{label}：{s.out_name or s.out_ref} → {s.in_person.get('name', '')}"})
-    items.sort(key=lambda i: i["at"] or dt.datetime.min.replace(tzinfo=dt.timezone.utc))
+    items.sort(key=lambda i: i["at"] or dt.datetime.min.replace(tzinfo=dt.UTC))
     # The units to filter by: the delegations of the Games chosen (clubs too), not every province.
     delegations = db.session.execute(
         select(Delegation.id, Delegation.unit_code, Delegation.unit_name)
@@ -164,14 +163,13 @@ def queue():
                    key=lambda u: u[1])
     return render_template("organiser/queue.html", items=items, all_games=all_games, units=units,
                            events=sorted(event_names.items(), key=lambda x: x[1][0]),
-                           f=dict(games=f_games, unit=f_unit, event=f_event, kind=f_kind),
+                           f={"games": f_games, "unit": f_unit, "event": f_event, "kind": f_kind},
                            decision=DecisionForm())
 
 
 @bp.post("/org/extension-requests/<int:request_id>/decline")
 @roles(*ORG)
 def decline_extension(request_id):
-    from .models import ExtensionRequest
     req = db.session.get(ExtensionRequest, request_id) or abort(404)
     if not DecisionForm().validate_on_submit():
         abort(400)

@@ -1,13 +1,13 @@
 """The delegation as a whole: officials, delegation staff, documents."""
 from __future__ import annotations
 
+from ..definition import StaffRatioRule, document_names
 from ..engine import CheckContext, builtin_check, names, rule_check
-from ..definition import document_names
 from ..violations import WARNING, Violation
+
 
 @rule_check("officials")
 def officials(ctx: CheckContext, rule) -> list[Violation]:
-    sports = {s.code for s in ctx.games.sports}
     # An official without a sport counts against every sport's allowance: the allowance
     # cannot be escaped by leaving the sport blank (officials_name_their_sport reports it).
     mine = [o for o in ctx.delegation.officials
@@ -71,7 +71,6 @@ def staff_allowance(rule, athletes: int) -> dict[str, int] | None:
 
 def staff_beyond_allowance(definition, athletes: int, staff: list[tuple[str, str]]) -> list[str]:
     """The refs of the delegation staff ((ref, role) in document order) beyond the allowance."""
-    from ..definition import StaffRatioRule
     out = []
     for rule in definition.rules_of(StaffRatioRule):
         allowed = staff_allowance(rule, athletes)

@@ -3,7 +3,7 @@ schedule clashes."""
 from __future__ import annotations
 
 from ..definition import QuotaRule, TeamMakeupRule
-from ..engine import CheckContext, format_deadline, builtin_check, names, rule_check
+from ..engine import CheckContext, builtin_check, format_deadline, names, rule_check
 from ..violations import Violation
 
 GENDER = {"M": ("男子", "men's"), "F": ("女子", "women's")}
@@ -33,7 +33,7 @@ def events_declared(ctx: CheckContext) -> list[Violation]:
         return []
     declared = {e for e, count in ctx.delegation.declarations if count > 0}
     out = []
-    for event, entries in ctx.entries_by_event.items():
+    for event in ctx.entries_by_event:
         if event in declared:
             continue
         shown = format_deadline(closes)

@@ -8,6 +8,7 @@ from ..definition import BUILTIN_ID_TYPE_NAMES as ID_TYPE_NAMES, id_type_names  
 from ..engine import CheckContext, builtin_check, names, rule_check
 from ..violations import Violation, schema_error
 
+
 @builtin_check
 def id_numbers(ctx: CheckContext) -> list[Violation]:
     out = []

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..document import Slot
 from ..engine import CheckContext, names, rule_check
 from ..violations import Violation
 
@@ -28,7 +29,6 @@ def _team_id(ctx, entry, lang="zh"):
 def _slots(entry):
     if entry.lineup is not None:
         return entry.lineup
-    from ..document import Slot
     return [Slot(ref) for ref in entry.people]
 
 

@@ -1,0 +1,36 @@
+"""The pages of no area: home (each role to its start), the favicon, the language switch."""
+from __future__ import annotations
+
+from flask import Blueprint, Flask, redirect, render_template, request, send_from_directory, session, url_for
+from flask_login import current_user
+
+from ..web import LANGS, safe_next
+
+bp = Blueprint("site", __name__)
+
+
+@bp.post("/lang")
+def set_language():
+    lang = request.form.get("lang")
+    if lang in LANGS:
+        session["lang"] = lang
+    return redirect(safe_next(request.form.get("next")))
+
+
+def init(app: Flask) -> None:
+    @app.route("/favicon.ico")
+    def favicon():
+        return send_from_directory(app.static_folder, "favicon.ico", mimetype="image/vnd.microsoft.icon",
+                                   max_age=86400)
+
+    @app.route("/")
+    def home():
+        if not current_user.is_authenticated:
+            return redirect(url_for("accounts.login"))
+        if current_user.role == "leader":
+            if current_user.delegation_id:
+                return redirect(url_for("delegations.dashboard", delegation_id=current_user.delegation_id))
+            return render_template("errors/no_delegation.html")
+        if current_user.role == "accountant":
+            return redirect(url_for("money.overview"))
+        return redirect(url_for("workflow.overview"))

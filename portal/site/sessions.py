@@ -1,0 +1,51 @@
+"""Who is logged in: the session's user (revocable: a logout, a new password or a disabled
+account ends every session of the account) and the idle and absolute session lifetimes."""
+from __future__ import annotations
+
+import time
+
+from flask import Flask, session
+from flask_babel import Babel
+from flask_login import LoginManager, logout_user
+
+from ..accounts.models import User
+from ..extensions import db
+from ..web import select_locale
+
+
+def init(app: Flask) -> None:
+    Babel(app, locale_selector=select_locale, default_translation_directories="../translations")
+    login = LoginManager(app)
+    login.login_view = "accounts.login"
+    login.login_message = None
+
+    @login.user_loader
+    def load_user(session_id):
+        # "id:session_version": a session from before a logout, a password change or a
+        # disabled account carries an old version and is no longer anyone's.
+        user_id, _sep, version = str(session_id).partition(":")
+        if not user_id.isdigit() or not version.isdigit():
+            return None
+        user = db.session.get(User, int(user_id))
+        if user is None or user.session_version != int(version):
+            return None
+        return user
+
+    @app.before_request
+    def session_timeouts():
+        """Idle and absolute session lifetimes (real time, not the demo clock)."""
+        if "_user_id" not in session:
+            return None
+        t = time.time()
+        started, seen = session.get("auth_at"), session.get("seen_at")
+        idle = app.config["SESSION_IDLE_MINUTES"] * 60
+        absolute = app.config["SESSION_ABSOLUTE_HOURS"] * 3600
+        if started is None or seen is None or t - seen > idle or t - started > absolute:
+            logout_user()
+            for key in ("auth_at", "seen_at"):
+                session.pop(key, None)
+            session["timed_out"] = True
+            return None
+        if t - seen > 60:  # refresh at most once a minute: fewer cookie rewrites
+            session["seen_at"] = t
+        return None

@@ -1,0 +1,46 @@
+"""What every template may use: filters (masked IDs, China time, deadlines, exact
+numbers, a "中文 / English" message in the reader's half) and helpers (the reader's
+language, a violation's message, unit names from one query per request)."""
+from __future__ import annotations
+
+from flask import Flask, g
+from flask_babel import get_locale
+from sqlalchemy import select
+
+from ..extensions import db
+from ..games.models import Unit
+from ..privacy import mask_id, mask_ids_in, sees_full_ids
+from ..rules.engine import format_deadline
+from ..rules.standings import shown as exact_shown
+from ..web import china_time, in_language
+
+
+def init(app: Flask) -> None:
+    # Templates loop over hundreds of rows: no indentation and blank lines shipped per row.
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.filters["mask_id"] = mask_id
+    app.jinja_env.filters["china_time"] = china_time
+    app.jinja_env.filters["deadline"] = lambda v: format_deadline(v) if v else ""
+    app.jinja_env.filters["exact"] = exact_shown  # an exact Fraction printed: 26, 6.5, 8.33
+    app.jinja_env.filters["in_language"] = in_language
+
+    @app.context_processor
+    def helpers():
+        lang = str(get_locale())
+
+        def unit_name(d, field):
+            # All units in one query per request, whatever the number of rows that ask.
+            if "unit_names" not in g:
+                g.unit_names = {u.code: u for u in db.session.scalars(select(Unit))}
+            row = g.unit_names.get(d.unit_code) if d.unit_code else None
+            return getattr(row, field) if row else (d.unit_name or d.unit_code or "")
+
+        def msg(v):
+            text = v.en if lang == "en" else v.zh
+            # Messages quote identity numbers; an accountant reads them masked.
+            return text if sees_full_ids() else mask_ids_in(text)
+        return {"lang": lang, "msg": msg, "full_ids": sees_full_ids(),
+                "t": lambda zh, en: en if lang == "en" else zh,
+                "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en"),
+                "unit_label": lambda d: unit_name(d, "name_en" if lang == "en" else "name_zh")}
