@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 import yaml
+from flask.testing import FlaskClient
 
 from portal.config import DEFAULT_UNIVERSITIES_CSV, FIXTURES
 from portal.rules import GamesDefinition, check_delegation, parse_document
 from portal.rules.definition import UnitInfo, UniversityInfo
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 CHINA = dt.timezone(dt.timedelta(hours=8))
 UNIVERSITIES_CSV = Path(os.environ.get("UNIVERSITIES_CSV", DEFAULT_UNIVERSITIES_CSV))
 
@@ -82,6 +83,16 @@ def _reset_postgres(url: str) -> None:
         engine.dispose()
 
 
+class BufferedClient(FlaskClient):
+    """Each response read whole and closed, as a WSGI server closes it (send_file keeps
+    its file open until then: a ResourceWarning, an error here). A test that follows a
+    stream chunk by chunk asks for buffered=False."""
+
+    def open(self, *args, **kwargs):
+        kwargs.setdefault("buffered", True)
+        return super().open(*args, **kwargs)
+
+
 @pytest.fixture(scope="session")
 def app():
     tmp_root = Path(tempfile.mkdtemp(prefix="portal-test-"))
@@ -104,6 +115,7 @@ def app():
                       # Staff log in with a password alone here; tests/security/test_two_factor.py
                       # turns the second factor on, as production has it.
                       "STAFF_TWO_FACTOR": False})
+    app.test_client_class = BufferedClient
     with app.app_context():
         from flask_migrate import upgrade
         upgrade()
@@ -126,8 +138,8 @@ def _finish_background_jobs() -> None:
 
 @pytest.fixture
 def db(app):
-    from portal.extensions import db as _db
     from portal.delegations.models import Delegation
+    from portal.extensions import db as _db
     with app.app_context():
         yield _db
         _finish_background_jobs()
@@ -156,3 +168,10 @@ def _no_leaked_write_lock_flag(request):
     from portal.db_tx import _immediate, _in_write
     assert not _immediate.get() and not _in_write.get(), f"leaked before {request.node.nodeid}"
     yield
+
+
+@pytest.fixture
+def no_csrf(app, monkeypatch):
+    """Forms posted without their token, for tests of what a page does (tests/security and
+    test_authorization test CSRF itself)."""
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)

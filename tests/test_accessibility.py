@@ -4,7 +4,6 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-
 from test_browser import CHROMIUM, browser, login, server  # noqa: F401  (fixtures)
 
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
@@ -25,6 +24,7 @@ def _violations(page):
 @pytest.fixture
 def people(app, db):
     from builders import doc, individual, person
+
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games

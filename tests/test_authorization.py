@@ -5,8 +5,7 @@ import os
 import re
 
 import pytest
-
-from builders import doc, individual, person
+from builders import doc, individual, logged_in, person
 
 ROLES = ("anonymous", "leader_a", "leader_b", "organiser", "accountant")
 # allow: reaches the view; deny: 403 or 404; login: sent to the login page.
@@ -95,7 +94,7 @@ def world(app, db):
     from portal.games.services import find_games
     from portal.workflow.models import Substitution
     from portal.workflow.services import new_delegation, save
-    when = dt.datetime(2019, 5, 1, tzinfo=dt.timezone.utc)
+    when = dt.datetime(2019, 5, 1, tzinfo=dt.UTC)
     games = find_games("nmsg-2019")
     actor = Actor("test")
     da = save(new_delegation(games, "zhejiang"), doc("nmsg-2019", people=[person("p1", year=2019)],
@@ -152,15 +151,7 @@ def _url(rule, values):
 
 
 def _login(app, username):
-    client = app.test_client()
-    if username != "anonymous":
-        was = app.config["WTF_CSRF_ENABLED"]
-        app.config["WTF_CSRF_ENABLED"] = False
-        with app.app_context():
-            resp = client.post("/login", data={"username": username, "password": "password-123"})
-        app.config["WTF_CSRF_ENABLED"] = was
-        assert resp.status_code == 302, resp.get_data(as_text=True)[:500]
-    return client
+    return app.test_client() if username == "anonymous" else logged_in(app, username)
 
 
 def test_every_route_is_in_the_table(app):
@@ -172,34 +163,31 @@ def test_every_route_is_in_the_table(app):
     assert missing == [], f"routes without an authorization rule: {missing}"
 
 
-def test_every_role_on_every_route(app, world):
-    app.config["WTF_CSRF_ENABLED"] = False  # CSRF is tested on its own; here: roles
-    try:
-        failures = []
-        for rule in app.url_map.iter_rules():
-            for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
-                expected = TABLE.get((rule.endpoint, method))
-                if expected is None:
-                    continue
-                if os.environ.get("AUTHZ_ONLY") and os.environ["AUTHZ_ONLY"] not in rule.endpoint:
-                    continue
-                for role, want in zip(ROLES, expected):
-                    client = _login(app, role)
-                    url = _url(rule, world)
-                    with app.app_context():  # a fresh `g` per request, as in production
-                        resp = client.open(url, method=method, data={})
-                    location = resp.headers.get("Location", "")
-                    if resp.status_code in (403, 404):
-                        got = D
-                    elif resp.status_code in (301, 302, 303) and "/login" in location and rule.endpoint != "accounts.logout":
-                        got = L
-                    else:
-                        got = A
-                    if got != want:
-                        failures.append(f"{method} {url} as {role}: expected {want}, got {got} ({resp.status_code})")
-        assert failures == [], "\n".join(failures)
-    finally:
-        app.config["WTF_CSRF_ENABLED"] = True
+def test_every_role_on_every_route(app, world, monkeypatch):
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)  # CSRF is tested on its own; here: roles
+    failures = []
+    for rule in app.url_map.iter_rules():
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            expected = TABLE.get((rule.endpoint, method))
+            if expected is None:
+                continue
+            if os.environ.get("AUTHZ_ONLY") and os.environ["AUTHZ_ONLY"] not in rule.endpoint:
+                continue
+            for role, want in zip(ROLES, expected):
+                client = _login(app, role)
+                url = _url(rule, world)
+                with app.app_context():  # a fresh `g` per request, as in production
+                    resp = client.open(url, method=method, data={})
+                location = resp.headers.get("Location", "")
+                if resp.status_code in (403, 404):
+                    got = D
+                elif resp.status_code in (301, 302, 303) and "/login" in location and rule.endpoint != "accounts.logout":
+                    got = L
+                else:
+                    got = A
+                if got != want:
+                    failures.append(f"{method} {url} as {role}: expected {want}, got {got} ({resp.status_code})")
+    assert failures == [], "\n".join(failures)
 
 
 def test_state_changes_need_the_csrf_token(app, world):
@@ -211,8 +199,8 @@ def test_state_changes_need_the_csrf_token(app, world):
 
 
 def test_id_numbers_are_masked_in_lists(app, world):
-    from portal.delegations.services import export_document
     from portal.delegations.models import Delegation
+    from portal.delegations.services import export_document
     from portal.extensions import db
     number = export_document(db.session.get(Delegation, world["delegation_id"]))["people"][0]["id_number"]
     client = _login(app, "leader_a")

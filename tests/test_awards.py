@@ -9,8 +9,17 @@ from fractions import Fraction
 import pytest
 
 from portal.rules.awards import AgeStanding, GroupStanding, TeamFromIndividuals, of_kind
-from portal.rules.standings import (Result, Team, age_standing, group_standing, places_awarded, score_event,
-                                    shown, standing_prizes, standings, team_from_individuals)
+from portal.rules.standings import (
+    Team,
+    age_standing,
+    group_standing,
+    places_awarded,
+    score_event,
+    shown,
+    standing_prizes,
+    standings,
+    team_from_individuals,
+)
 
 
 @pytest.mark.parametrize("entrants, places", [(30, 12), (31, 12), (29, 8), (10, 8), (9, 8), (5, 4), (2, 1)])
@@ -142,6 +151,7 @@ def test_where_a_regulation_gives_no_points_there_is_no_points_table(definitions
 def test_a_fixture_key_no_kind_reads_is_refused(definitions):
     import yaml
     from pydantic import ValidationError
+
     from portal.config import FIXTURES
     from portal.rules import GamesDefinition
     data = yaml.safe_load((FIXTURES / "games" / "shaanxi-mind-2025.yaml").read_text(encoding="utf-8"))
@@ -156,6 +166,7 @@ def test_a_fixture_key_no_kind_reads_is_refused(definitions):
 def test_a_team_computed_from_individuals_needs_its_members_events(definitions):
     import yaml
     from pydantic import ValidationError
+
     from portal.config import FIXTURES
     from portal.rules import GamesDefinition
     data = yaml.safe_load((FIXTURES / "games" / "nmsg-2009.yaml").read_text(encoding="utf-8"))

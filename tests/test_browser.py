@@ -6,7 +6,6 @@ import shutil
 import threading
 
 import pytest
-
 from builders import id_for
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -16,15 +15,14 @@ CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 @pytest.fixture
-def server(app, db):
+def server(app, db, monkeypatch):
     from werkzeug.serving import make_server
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, 10, 0, tzinfo=CHINA)
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, 10, 0, tzinfo=CHINA))
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{srv.server_port}"
     srv.shutdown()
-    app.config.pop("FIXED_NOW", None)
 
 
 @pytest.fixture
@@ -125,12 +123,13 @@ def test_invitation_declare_enter_fix_and_submit(server, browser, db):
 
 
 def test_excel_upload_with_an_error_then_a_good_one(server, browser, db, tmp_path):
+    from builders import doc
     from openpyxl import load_workbook
+
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
-    from builders import doc
     d = save(new_delegation(find_games("nmsg-2019"), "fujian"), doc("nmsg-2019", unit="fujian"),
              Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
     create_account("fujian-leader", "福建 领队", "leader", Actor("t"), delegation=d, password="fujian-pass-1")
@@ -167,8 +166,8 @@ def test_excel_upload_with_an_error_then_a_good_one(server, browser, db, tmp_pat
     assert "林峰" in page.content()
 
 
-def test_an_individual_registers_himself_for_shaanxi(server, browser, app, db):
-    app.config["FIXED_NOW"] = dt.datetime(2025, 9, 10, 10, 0, tzinfo=CHINA)
+def test_an_individual_registers_himself_for_shaanxi(server, browser, app, db, monkeypatch):
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 10, 10, 0, tzinfo=CHINA))
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     page.on("dialog", lambda dialog: dialog.accept())  # the confirmations before submit, approve, delete
     page.goto(server + "/login")
@@ -186,13 +185,14 @@ def test_an_individual_registers_himself_for_shaanxi(server, browser, app, db):
     assert "100.00" in page.inner_text("main")  # the deposit
 
 
-def test_organiser_returns_with_a_reason_then_approves(server, browser, app, db):
+def test_organiser_returns_with_a_reason_then_approves(server, browser, app, db, monkeypatch):
+    from builders import doc, individual, person
+
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import import_document
-    from builders import doc, individual, person
-    app.config["FIXED_NOW"] = dt.datetime(2019, 8, 20, 10, 0, tzinfo=CHINA)
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 8, 20, 10, 0, tzinfo=CHINA))
     d = import_document(find_games("nmsg-2019"), doc("nmsg-2019", unit="gansu",
                         people=[person("p1", year=2019, unit="gansu", name="马骏")], entries=[individual("chess.MI", "p1")]),
                         dt.datetime(2019, 8, 10, tzinfo=CHINA), Actor("t")).delegation
@@ -254,9 +254,9 @@ def test_the_desk_scans_a_card_with_the_camera(server, db, tmp_path):
     """A phone or laptop camera at the desk, no install: Chromium's fake camera plays a card's
     QR code; jsQR (vendored) reads it and the page shows the person (headless Chromium on
     Linux has no BarcodeDetector, so this is the fallback path)."""
+    from builders import doc, individual, person
     from playwright.sync_api import sync_playwright
 
-    from builders import doc, individual, person
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games

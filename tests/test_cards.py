@@ -19,7 +19,7 @@ def _png(w, h):
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
-def test_cards_photos_and_the_scan(app, db):
+def test_cards_photos_and_the_scan(app, db, monkeypatch):
     import sys
     from pathlib import Path
 
@@ -49,27 +49,25 @@ def test_cards_photos_and_the_scan(app, db):
 
     create_account("card-org", "组委会", "organiser", Actor("t"), password="password-123")
     client = app.test_client()
-    app.config["WTF_CSRF_ENABLED"] = False
-    try:
-        with app.app_context():
-            client.post("/login", data={"username": "card-org", "password": "password-123"})
-            page = client.get(f"/org/games/nmsg-2009/cards?delegation={d.id}").get_data(as_text=True)
-            pdf = client.get(f"/org/games/nmsg-2009/cards.pdf?delegation={d.id}")
-            valid = client.get("/org/scan", query_string={"code": card_code(d.id, "p1")}).get_data(as_text=True)
-            forged = client.get("/org/scan", query_string={"code": card_code(d.id, "p1")[:-2] + "xx"}).get_data(as_text=True)
-            gone = client.get("/org/scan", query_string={"code": card_code(d.id, "p999")}).get_data(as_text=True)
-        assert "照片太小" in page and page.count("没有照片") >= 10
-        assert pdf.status_code == 200 and pdf.get_data()[:5] == b"%PDF-" and len(pdf.get_data()) > 5000
-        assert "有效" in valid and document["people"][0]["name"] in valid
-        assert "无法识别" in forged and "证件作废" in gone
-    finally:
-        app.config["WTF_CSRF_ENABLED"] = True
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+    logged_in(app, "card-org", client=client)
+    with app.app_context():
+        page = client.get(f"/org/games/nmsg-2009/cards?delegation={d.id}").get_data(as_text=True)
+        pdf = client.get(f"/org/games/nmsg-2009/cards.pdf?delegation={d.id}")
+        valid = client.get("/org/scan", query_string={"code": card_code(d.id, "p1")}).get_data(as_text=True)
+        forged = client.get("/org/scan", query_string={"code": card_code(d.id, "p1")[:-2] + "xx"}).get_data(as_text=True)
+        gone = client.get("/org/scan", query_string={"code": card_code(d.id, "p999")}).get_data(as_text=True)
+    assert "照片太小" in page and page.count("没有照片") >= 10
+    assert pdf.status_code == 200 and pdf.get_data()[:5] == b"%PDF-" and len(pdf.get_data()) > 5000
+    assert "有效" in valid and document["people"][0]["name"] in valid
+    assert "无法识别" in forged and "证件作废" in gone
 
 
 def test_check_in_asks_for_the_documents_and_returns_the_deposit(app, db):
     """shaanxi-mind-2025 十(二): ID copy, health certificate, insurance and the safety pledge
     shown at check-in; 十一(三): the 100 deposit is returned after check-in."""
     from builders import doc, individual, person
+
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.services import sync_charges, totals
@@ -101,6 +99,7 @@ def test_check_in_asks_for_the_documents_and_returns_the_deposit(app, db):
 def test_an_early_arrival_is_refused_where_the_regulation_says_so(app, db):
     """youth-gomoku-2015 十一(九): players report the day before; early arrivals are not received."""
     from builders import doc, individual, person
+
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.venue.checkin import check_in
@@ -112,9 +111,9 @@ def test_an_early_arrival_is_refused_where_the_regulation_says_so(app, db):
                               dt.datetime(2015, 7, 1, tzinfo=CHINA), Actor("t"))
     assert svc.approve(out.delegation, Actor("组委会"), dt.datetime(2015, 7, 2, tzinfo=CHINA)).ok
     db.session.commit()
+    from portal.delegations.services import export_document
     from portal.games.services import definition_of
     from portal.rules.stay import person_window
-    from portal.delegations.services import export_document
     window = person_window(definition_of(games), export_document(out.delegation), "b")
     early = dt.datetime.combine(window.first_night - dt.timedelta(days=1), dt.time(10), CHINA)
     ok, message = check_in(out.delegation, "b", [], Actor("前台"), early)
@@ -126,9 +125,9 @@ def test_an_early_arrival_is_refused_where_the_regulation_says_so(app, db):
 
 def test_no_shows_keep_their_deposit_once_play_has_started(app, db):
     """shaanxi-mind-2025 十一(三): the deposit is kept from entrants who do not come."""
+    from builders import doc, individual, person
     from sqlalchemy import select
 
-    from builders import doc, individual, person
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.models import LedgerEntry
@@ -154,13 +153,13 @@ def test_no_shows_keep_their_deposit_once_play_has_started(app, db):
     assert [(e.fee_code, e.amount) for e in kept] == [("deposit", Decimal("100.00"))]
 
 
-def test_the_desk_checks_in_all_160_entrants(app, db):
+def test_the_desk_checks_in_all_160_entrants(app, db, monkeypatch):
     """shaanxi-mind-2025 四: at most 160 entrants; 十(二): each shows the ID copy, health
     certificate, insurance proof and safety pledge; 十一(三): each deposit of 100 comes
     back after check-in. All 160 through the desk's own route, as the scanner would."""
+    from builders import doc, individual, person
     from sqlalchemy import func, select
 
-    from builders import doc, individual, person
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
@@ -183,22 +182,19 @@ def test_the_desk_checks_in_all_160_entrants(app, db):
         codes.append(card_code(out.delegation.id, "p1"))
     db.session.commit()
     create_account("desk-org", "报到台", "organiser", Actor("t"), password="password-123")
-    app.config["FIXED_NOW"] = dt.datetime(2025, 9, 19, 2, 0, tzinfo=dt.timezone.utc)  # 10:00 on report day
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 19, 2, 0, tzinfo=dt.UTC))  # 10:00 on report day
     shown = ["id_copy", "health_certificate", "insurance_proof", "safety_pledge"]
-    try:
-        client = logged_in(app, "desk-org", "password-123")
-        for code in codes:
-            with app.app_context():
-                scan = client.get("/org/scan", query_string={"code": code}).get_data(as_text=True)
-                token = csrf_token(scan)
-                r = client.post("/org/checkin", data={"csrf_token": token, "code": code, "documents": shown})
-                assert r.status_code == 302
+    client = logged_in(app, "desk-org", "password-123")
+    for code in codes:
         with app.app_context():
-            desk = client.get("/org/games/shaanxi-mind-2025/checkin").get_data(as_text=True)
-            again = client.post("/org/checkin", data={"csrf_token": token, "code": codes[0], "documents": shown},
-                                follow_redirects=True).get_data(as_text=True)
-    finally:
-        app.config.pop("FIXED_NOW", None)
+            scan = client.get("/org/scan", query_string={"code": code}).get_data(as_text=True)
+            token = csrf_token(scan)
+            r = client.post("/org/checkin", data={"csrf_token": token, "code": code, "documents": shown})
+            assert r.status_code == 302
+    with app.app_context():
+        desk = client.get("/org/games/shaanxi-mind-2025/checkin").get_data(as_text=True)
+        again = client.post("/org/checkin", data={"csrf_token": token, "code": codes[0], "documents": shown},
+                            follow_redirects=True).get_data(as_text=True)
     assert db.session.scalar(select(func.count()).select_from(CheckIn)) == 160
     assert "160 / 160" in desk and "运动员都已报到" in desk
     assert "已经报到" in again
@@ -210,6 +206,7 @@ def test_the_desk_checks_in_all_160_entrants(app, db):
 def test_the_desk_finds_a_person_without_a_card(app, db):
     """No card at hand: the desk types a name or the last digits of the ID number."""
     from builders import doc, individual, person
+
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games

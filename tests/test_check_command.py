@@ -2,7 +2,6 @@
 import json
 
 import pytest
-
 from builders import doc, individual, person, team
 
 G = "nmsg-2019"

@@ -29,7 +29,7 @@ def test_deposits_held_returned_and_kept(app, db, monkeypatch):
     post(out[1], "forfeit", Decimal("100"), "参赛保证金：不予退还", Actor("t"), fee_code="deposit", source_key="kept")
     create_account("dep-acc", "财务", "accountant", Actor("t"), password="password-123")
     db.session.commit()
-    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 21, 2, 0, tzinfo=dt.timezone.utc))
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 21, 2, 0, tzinfo=dt.UTC))
     client = logged_in(app, "dep-acc", "password-123")
     with app.app_context():
         page = client.get("/money/").get_data(as_text=True)  # no Games asked for: the one under way

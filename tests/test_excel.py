@@ -4,9 +4,9 @@ import io
 import zipfile
 
 import pytest
+from builders import doc, individual, person, team
 from openpyxl import load_workbook
 
-from builders import doc, individual, person, team
 from portal.delegations.excel import ExcelError, read_workbook, write_workbook
 
 
@@ -35,9 +35,9 @@ def test_round_trip(nmsg19):
         p.setdefault("university", None)
         p.setdefault("fide_rating", None)
         p.setdefault("club", None)
-    strip = lambda people: [{k: v for k, v in p.items() if v not in (None, [], "")} for p in people]  # noqa: E731
+    strip = lambda people: [{k: v for k, v in p.items() if v not in (None, [], "")} for p in people]
     assert strip(back["people"]) == strip(d["people"])
-    key = lambda e: (e["event"], e.get("team") or "")  # noqa: E731
+    key = lambda e: (e["event"], e.get("team") or "")
     assert sorted(back["entries"], key=key) == sorted(d["entries"], key=key) and back["officials"] == d["officials"] and back["staff"] == d["staff"]
     assert back["declarations"] == d["declarations"]
 

@@ -3,9 +3,8 @@ import csv
 import datetime as dt
 import io
 
+from builders import doc, individual, logged_in, person, team
 from openpyxl import load_workbook
-
-from builders import doc, individual, person, team
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -20,7 +19,7 @@ def submitted(db, unit, people, entries):
     return out.delegation
 
 
-def test_entry_list_csv_and_xlsx_are_formula_safe(app, db):
+def test_entry_list_csv_and_xlsx_are_formula_safe(app, db, monkeypatch):
     evil = person("m1", "M", year=2019, name="=HYPERLINK(\"http://x\",\"点我\")")
     people = [evil, person("m2", year=2019), person("m3", year=2019, name="@SUM(1+1)"),
               person("w1", "F", year=2019, fide_rating={"value": 2470, "list": "2019-01-01"})]
@@ -30,10 +29,8 @@ def test_entry_list_csv_and_xlsx_are_formula_safe(app, db):
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     create_account("exp-org", "o", "organiser", Actor("t"), password="password-123")
-    app.config["WTF_CSRF_ENABLED"] = False
-    with app.app_context():
-        client.post("/login", data={"username": "exp-org", "password": "password-123"})
-    app.config["WTF_CSRF_ENABLED"] = True
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+    logged_in(app, "exp-org", client=client)
     with app.app_context():
         r = client.get("/org/games/nmsg-2019/export/chess.MTR.csv")
     assert r.status_code == 200

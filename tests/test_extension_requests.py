@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from builders import csrf_token, doc, individual, logged_in, person
+from builders import csrf_token, doc, logged_in
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -22,7 +22,7 @@ def test_a_leader_asks_for_time_and_the_organisers_answer(app, db, monkeypatch):
     create_account("late-leader", "海南领队", "leader", Actor("t"), delegation=d, password="password-123")
     create_account("ext-org", "组委会", "organiser", Actor("t"), password="password-123")
     db.session.commit()
-    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 9, 5, 2, 0, tzinfo=dt.timezone.utc))
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 9, 5, 2, 0, tzinfo=dt.UTC))
     leader = logged_in(app, "late-leader", "password-123")
     with app.app_context():
         page = leader.get(f"/d/{d.id}").get_data(as_text=True)

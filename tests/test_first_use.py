@@ -12,7 +12,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from builders import doc, individual, person
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,8 +56,9 @@ def test_gunicorn_with_four_workers_comes_up_clean_on_an_empty_database(tmp_path
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "t", "STAFF_TWO_FACTOR": "0", "GUNICORN_WORKERS": "4",
            "GUNICORN_BIND": f"127.0.0.1:{port}"}
     log = tmp_path / "g.log"
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:app"], cwd=ROOT,
-                            env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True)
+    with log.open("wb") as out:  # the server writes to its own copy of the file
+        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:app"], cwd=ROOT,
+                                env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         statuses = []
         deadline = time.time() + 120

@@ -7,7 +7,6 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 from portal.config import DEFAULT_UNIVERSITIES_CSV, ROOT
 

@@ -2,9 +2,9 @@
 import datetime as dt
 
 import pytest
-
 from builders import doc, individual, person
 from conftest import codes
+
 from portal.rules import idnumber
 
 G = "nmsg-2019"

@@ -15,7 +15,7 @@ import pytest
 from openpyxl import load_workbook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-UTC = dt.timezone.utc
+UTC = dt.UTC
 PASSWORD = "jobs-test-passphrase-1"
 
 
@@ -125,14 +125,14 @@ def test_downloads_are_audited(app, db, games_with_entries):
     assert rows and rows[-1].after["kind"] == "games_workbook"
 
 
-def test_the_same_job_runs_through_rq_on_redis(app, games_with_entries):
+def test_the_same_job_runs_through_rq_on_redis(app, games_with_entries, monkeypatch):
     from redis import Redis
     from rq import Queue, SimpleWorker
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     connection = Redis.from_url(url)
     connection.ping()  # Redis is part of the stack: no skipping when it is missing
     queue_name = app.config["JOBS_QUEUE"]
-    app.config["JOBS_BACKEND"] = "rq"
+    monkeypatch.setitem(app.config, "JOBS_BACKEND", "rq")
     try:
         client = _client(app, "jobs-org")
         job_id = _start(app, client)
@@ -143,15 +143,16 @@ def test_the_same_job_runs_through_rq_on_redis(app, games_with_entries):
         assert status["status"] == "done", status
         _check_workbook(client, status, games_with_entries)
     finally:
-        app.config["JOBS_BACKEND"] = "thread"
+        monkeypatch.setitem(app.config, "JOBS_BACKEND", "thread")
 
 
 def test_the_programme_book_in_pdf_and_excel(app, games_with_entries, db):
     """秩序册: approved delegations with officials and athletes, each event's entrants, counts."""
+    from sqlalchemy import select
+
     from portal.audit.services import Actor
     from portal.delegations.models import Delegation
     from portal.workflow.services import approve
-    from sqlalchemy import select
     for d in db.session.scalars(select(Delegation)).all():
         assert approve(d, Actor("组委会"), dt.datetime(2009, 8, 21, tzinfo=UTC)).ok
     db.session.commit()
@@ -165,7 +166,8 @@ def test_the_programme_book_in_pdf_and_excel(app, games_with_entries, db):
         data = client.get(status["download"]).get_data()
         if fmt == "pdf":
             assert data[:5] == b"%PDF-" and len(data) > 10_000
-            open(os.environ.get("PROGRAMME_PDF", os.devnull), "wb").write(data)
+            with open(os.environ.get("PROGRAMME_PDF", os.devnull), "wb") as f:
+                f.write(data)
         else:
             wb = load_workbook(io.BytesIO(data), read_only=True)
             assert wb.sheetnames[0] == "封面 cover" and "统计 counts" in wb.sheetnames
@@ -176,10 +178,11 @@ def test_the_programme_book_in_pdf_and_excel(app, games_with_entries, db):
 def test_the_cards_of_the_whole_games_are_a_background_job(app, games_with_entries, db):
     """Thousands of cards are hundreds of pages: the whole Games' PDF is made outside the
     request; one delegation's still comes at once."""
+    from sqlalchemy import select
+
     from portal.audit.services import Actor
     from portal.delegations.models import Delegation
     from portal.workflow.services import approve
-    from sqlalchemy import select
     for d in db.session.scalars(select(Delegation)).all():
         assert approve(d, Actor("组委会"), dt.datetime(2009, 8, 21, tzinfo=UTC)).ok
     db.session.commit()
@@ -199,14 +202,15 @@ def test_the_cards_of_the_whole_games_are_a_background_job(app, games_with_entri
 def test_a_big_bank_statement_is_imported_in_the_background(app, db):
     """Tens of thousands of lines take seconds to read, match and book: the upload becomes a
     job; its report says what was booked; the kept upload is gone once it has run."""
+    from builders import doc, individual, person
+    from sqlalchemy import func, select
+
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.models import BankLine
     from portal.money.services import payment_reference_of
     from portal.workflow.services import import_document
-    from builders import doc, individual, person
-    from sqlalchemy import func, select
     games = find_games("youth-gomoku-2015")
     out = import_document(games, doc("youth-gomoku-2015", unit={"name": "河西棋院", "kind": "club"},
                                      people=[person("b", "M", "2006-06-06", docs=("photo", "id_copy"))],

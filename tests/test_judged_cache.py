@@ -11,10 +11,11 @@ MAY = dt.datetime(2019, 5, 20, tzinfo=CHINA)
 
 
 def fresh(d, at, reveal=False):
-    from portal.delegations.services import _dedupe, export_document, judge
+    from portal.delegations.services import export_document, judge
     from portal.rules import parse_document
+    from portal.rules.violations import dedupe
     parsed, problems = parse_document(export_document(d))
-    return _dedupe(problems + judge(d.games, parsed, at, exclude_delegation_id=d.id, reveal=reveal))
+    return dedupe(problems + judge(d.games, parsed, at, exclude_delegation_id=d.id, reveal=reveal))
 
 
 def remembered(d, at, reveal=False):

@@ -2,15 +2,15 @@
 会议 ... 核实参赛人员名单。领队会召开的时间为报到最后期限，各单位领队必须参加。"""
 import datetime as dt
 
-from sqlalchemy import select
-
 from builders import csrf_token, logged_in
+from sqlalchemy import select
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def _delegation(db, slug="youth-gomoku-2015"):
     from builders import doc, individual, person
+
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow import services as svc
@@ -71,28 +71,25 @@ def test_a_meeting_without_an_hour_does_not_close_check_in(app, db):
     assert checkin_closed(definition, dt.datetime(2009, 11, 14, 9, 0, tzinfo=CHINA)) is None
 
 
-def test_the_meeting_page(app, db):
+def test_the_meeting_page(app, db, monkeypatch):
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     games, d = _delegation(db)
     create_account("meet-org", "组委会", "organiser", Actor("t"), password="password-123")
-    app.config["FIXED_NOW"] = dt.datetime(2015, 7, 14, 11, 40, tzinfo=dt.timezone.utc)
-    try:
-        client = logged_in(app, "meet-org", "password-123")
-        with app.app_context():
-            overview = client.get(f"/org/games/{games.slug}/meeting").get_data(as_text=True)
-        assert "河西棋院" in overview and "张领队" in overview and "未点名" in overview and "王小明" not in overview
-        with app.app_context():
-            detail = client.get(f"/org/games/{games.slug}/meeting?delegation={d.id}").get_data(as_text=True)
-        assert "王小明" in detail and "李小红" in detail and 'value="张领队"' in detail
-        token = csrf_token(detail)
-        with app.app_context():
-            r = client.post(f"/org/games/{games.slug}/meeting/{d.id}", data={"csrf_token": token, "attended_by": "张领队"})
-            assert r.status_code == 302
-            assert client.post(f"/org/games/{games.slug}/meeting/{d.id}", data={"attended_by": "x"}).status_code == 400
-            assert client.post(f"/org/games/nmsg-2009/meeting/{d.id}",
-                               data={"csrf_token": token, "attended_by": "x"}).status_code == 404
-            after = client.get(f"/org/games/{games.slug}/meeting?delegation={d.id}").get_data(as_text=True)
-        assert "已确认" in after and "19:40" in after
-    finally:
-        app.config.pop("FIXED_NOW", None)
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2015, 7, 14, 11, 40, tzinfo=dt.UTC))
+    client = logged_in(app, "meet-org", "password-123")
+    with app.app_context():
+        overview = client.get(f"/org/games/{games.slug}/meeting").get_data(as_text=True)
+    assert "河西棋院" in overview and "张领队" in overview and "未点名" in overview and "王小明" not in overview
+    with app.app_context():
+        detail = client.get(f"/org/games/{games.slug}/meeting?delegation={d.id}").get_data(as_text=True)
+    assert "王小明" in detail and "李小红" in detail and 'value="张领队"' in detail
+    token = csrf_token(detail)
+    with app.app_context():
+        r = client.post(f"/org/games/{games.slug}/meeting/{d.id}", data={"csrf_token": token, "attended_by": "张领队"})
+        assert r.status_code == 302
+        assert client.post(f"/org/games/{games.slug}/meeting/{d.id}", data={"attended_by": "x"}).status_code == 400
+        assert client.post(f"/org/games/nmsg-2009/meeting/{d.id}",
+                           data={"csrf_token": token, "attended_by": "x"}).status_code == 404
+        after = client.get(f"/org/games/{games.slug}/meeting?delegation={d.id}").get_data(as_text=True)
+    assert "已确认" in after and "19:40" in after

@@ -5,8 +5,8 @@ from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 
 import pytest
-
 from builders import doc, individual, person, team
+
 from portal.config import FIXTURES
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -30,7 +30,7 @@ def clubs(db, actor):
     from portal.games.services import find_games
     from portal.workflow.services import import_document
     games = find_games(G)
-    club = lambda name: {"name": name, "kind": "club"}  # noqa: E731
+    club = lambda name: {"name": name, "kind": "club"}
     a = doc(G, unit=club("南开少儿棋校"), people=[kid("b", "M"), kid("g", "F")],
             entries=[individual("gomoku.MCA", "b"), individual("gomoku.WCA", "g"), team("gomoku.TCA", "b", "g")])
     b = doc(G, unit=club("河西棋院"), people=[kid("b", "M")], entries=[individual("gomoku.MCA", "b")])
@@ -144,7 +144,7 @@ def test_ledger_invariant_and_append_only(clubs, actor, db):
     db.session.commit()
     for dl in d.values():
         rows = db.session.query(LedgerEntry).filter_by(delegation_id=dl.id).all()
-        s = lambda k: sum((r.amount for r in rows if r.kind == k), Decimal("0"))  # noqa: E731
+        s = lambda k, rows=rows: sum((r.amount for r in rows if r.kind == k), Decimal("0"))
         assert totals(dl)["balance"] == s("charge") - s("credit") - s("payment") + s("refund")
     assert totals(d["d"])["balance"] == Decimal("0.00")
     entry = db.session.query(LedgerEntry).first()
@@ -170,8 +170,9 @@ def test_statement_files(clubs, app):
     data = statement.statement(d["a"])
     assert data["reference"] == "ZY03000011" and data["payee"]["account"] == "6222020302059638775"
     assert statement.to_pdf(data, "对账单").startswith(b"%PDF")
-    from openpyxl import load_workbook
     import io
+
+    from openpyxl import load_workbook
     wb = load_workbook(io.BytesIO(statement.to_xlsx(data, "对账单")))
     assert wb.active["B2"].value == "ZY03000011"
 

@@ -2,17 +2,11 @@
 import datetime as dt
 import re
 
-from builders import doc, individual, person
+from builders import doc, individual, logged_in, person
+
 from portal.config import FIXTURES
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
-
-
-def login(app, client, username):
-    app.config["WTF_CSRF_ENABLED"] = False
-    with app.app_context():
-        assert client.post("/login", data={"username": username, "password": "password-123"}).status_code == 302
-    app.config["WTF_CSRF_ENABLED"] = True
 
 
 def csrf(app, client, path):
@@ -35,7 +29,7 @@ def test_import_statement_then_leader_sees_his_statement(app, db):
     create_account("cw", "财务", "accountant", Actor("t"), password="password-123")
     create_account("hx", "河西 领队", "leader", Actor("t"), delegation=d, password="password-123")
     acc = app.test_client()
-    login(app, acc, "cw")
+    logged_in(app, "cw", client=acc)
     token = csrf(app, acc, "/money/import")
     with app.app_context(), open(FIXTURES / "bank" / "ccb-2015-07.xlsx", "rb") as f:
         r = acc.post("/money/import", data={"csrf_token": token, "games": "youth-gomoku-2015", "on_error": "all",
@@ -45,7 +39,7 @@ def test_import_statement_then_leader_sees_his_statement(app, db):
         overview = acc.get("/money/?games=youth-gomoku-2015").get_data(as_text=True)
     assert "河西棋院" in overview and "已结清" in overview  # matched by payer name and amount
     leader = app.test_client()
-    login(app, leader, "hx")
+    logged_in(app, "hx", client=leader)
     with app.app_context():
         page = leader.get(f"/d/{d.id}/statement").get_data(as_text=True)
     assert d.payment_reference in page and "6222020302059638775" in page and "有效" in page

@@ -110,5 +110,5 @@ def test_the_programme_book_prints_the_organisers_contacts(app, db, tmp_path):
     from io import BytesIO
 
     from openpyxl import load_workbook
-    cover = [r for r in load_workbook(BytesIO(to_excel(b))).worksheets[0].iter_rows(values_only=True)]
+    cover = list(load_workbook(BytesIO(to_excel(b))).worksheets[0].iter_rows(values_only=True))
     assert any(r[0] == "报到" and "022-23912628" in r[1] for r in cover)

@@ -73,13 +73,14 @@ def test_a_non_refundable_fee_is_not_credited_when_an_event_is_withdrawn(db):
     """youth-gomoku-2015 十一(八): 报名后因故未参赛者，报名费不退。Withdrawing the team event
     after submission leaves the 200 team fee owed."""
     from decimal import Decimal
+
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.services import totals
     from portal.workflow.services import approve, import_document, withdraw
     actor = Actor("t")
     games = find_games("youth-gomoku-2015")
-    k = lambda ref, g: person(ref, g, "2000-06-06", unit="tianjin", docs=("photo", "id_copy"))  # noqa: E731
+    k = lambda ref, g: person(ref, g, "2000-06-06", unit="tianjin", docs=("photo", "id_copy"))
     d = import_document(games, doc("youth-gomoku-2015", unit={"name": "南开少儿棋校", "kind": "school"},
                                    people=[k("b1", "M"), k("g1", "F")],
                                    entries=[individual("gomoku.MJA", "b1"), individual("gomoku.WJA", "g1"),
@@ -97,6 +98,7 @@ def test_a_wait_listed_entrant_owes_no_deposit_until_promoted(db):
     不予退还; 报满即止. The deposit is due when a place is given, at once or on promotion; a
     wait-listed entrant who leaves owes and forfeits nothing."""
     from decimal import Decimal
+
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.services import totals
@@ -158,7 +160,7 @@ def _youth_team_delegation(at):
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import import_document
-    k = lambda ref, g, **kw: person(ref, g, "2000-06-06", unit="tianjin", docs=("photo", "id_copy"), **kw)  # noqa: E731
+    k = lambda ref, g, **kw: person(ref, g, "2000-06-06", unit="tianjin", docs=("photo", "id_copy"), **kw)
     document = doc("youth-gomoku-2015", unit={"name": "南开少儿棋校", "kind": "school"},
                    people=[k("b1", "M", name="张一"), k("g1", "F", name="李二")],
                    entries=[individual("gomoku.MJA", "b1"), individual("gomoku.WJA", "g1"),
@@ -173,6 +175,7 @@ def test_a_team_player_is_substituted_in_his_individual_event_and_his_team_toget
     team's members play the individual event of their group. Replacing b1 (in gomoku.MJA
     and gomoku.TJA) replaces him in both, judged as the delegation would stand; one fee."""
     from decimal import Decimal
+
     from portal.audit.services import Actor
     from portal.delegations.services import export_document
     from portal.money.models import LedgerEntry
@@ -219,6 +222,7 @@ def test_stay_windows_follow_each_persons_role():
     比赛开始前2天报到，比赛结束后1天离会. The head of delegation and a gomoku team have
     different windows (no event schedule in the fixture: the Games' dates 11-13 to 11-23)."""
     import yaml
+
     from portal.config import FIXTURES
     from portal.rules import GamesDefinition
     from portal.rules.stay import person_window

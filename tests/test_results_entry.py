@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import re
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import func, select
-
 from builders import csrf_token as token_in, logged_in
+from sqlalchemy import func, select
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -274,9 +272,9 @@ def test_medals_won_elsewhere_count_apart(app, db):
 
 def test_absences_read_from_the_pairing_programs_trf(app, shaanxi, db):
     """六(一)2 with the pairing program's file: rounds whose result is "-" or "Z" are missed."""
-    from portal.results.entrants import players
-    from portal.results.draws import make_draw
     from portal.audit.services import Actor
+    from portal.results.draws import make_draw
+    from portal.results.entrants import players
     draw, problem = make_draw(shaanxi, "gomoku.OPEN", Actor("组委会"))
     assert problem is None
     db.session.commit()

@@ -3,7 +3,11 @@
 import datetime as dt
 import io
 
+import pytest
+from builders import logged_in
 
+# These tests post the pages' forms without their CSRF tokens (CSRF: tests/security).
+pytestmark = pytest.mark.usefixtures("no_csrf")
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
@@ -30,11 +34,7 @@ def _world(app, db):
 
 
 def _client(app, username):
-    client = app.test_client()
-    app.config["WTF_CSRF_ENABLED"] = False
-    with app.app_context():
-        assert client.post("/login", data={"username": username, "password": "password-123"}).status_code == 302
-    return client
+    return logged_in(app, username)
 
 
 def _players(games, event):
@@ -43,7 +43,7 @@ def _players(games, event):
     return listed
 
 
-def test_results_make_the_medal_table_and_a_leader_sees_his_standing(app, db):
+def test_results_make_the_medal_table_and_a_leader_sees_his_standing(app, db, monkeypatch):
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import approve
@@ -58,29 +58,26 @@ def test_results_make_the_medal_table_and_a_leader_sees_his_standing(app, db):
         by_unit.setdefault(p.unit, []).append(p)
     zj, js, sh = by_unit["浙江省"], by_unit["江苏省"], by_unit["上海市"]
     org = _client(app, "res-org")
-    try:
-        sheet = (f"名次,单位,姓名\n1,浙江省,{zj[0].name}\n2,jiangsu,{js[0].name}\n2,上海市,{sh[0].name}\n"
-                 f"4,zhejiang,{zj[1].name}\n")
-        with app.app_context():
-            r = org.post("/org/games/nmsg-2009/results/gomoku.MI", data={
-                "entrants": "24", "file": (io.BytesIO(sheet.encode()), "chess.csv")},
-                content_type="multipart/form-data")
-        assert r.status_code == 302, r.get_data(as_text=True)[:1500]
-        with app.app_context():
-            page = org.get("/org/games/nmsg-2009/results").get_data(as_text=True)
-        medal = page[page.find('id="medal-table"'):]
-        assert medal.find("浙江省") < medal.find("江苏省") and "6.5" in page  # tie for 2nd: (8+5)/2
-        with app.app_context():  # a place that a tie leaves empty is refused, nothing changes
-            r = org.post("/org/games/nmsg-2009/results/gomoku.MI", data={
-                "entrants": "24",
-                "lines": f"名次,单位,姓名\n1, zhejiang, {zj[0].name}\n2, jiangsu, {js[0].name}\n"
-                         f"2, shanghai, {sh[0].name}\n3, zhejiang, {zj[1].name}"})
-        assert r.status_code == 422 and "第 3 名处应为第 4 名" in r.get_data(as_text=True)
-        leader = _client(app, "res-zj")
-        with app.app_context():
-            page = leader.get(f"/d/{d['zhejiang'].id}/standing").get_data(as_text=True)
-        assert "奖牌榜第 1 名" in page and zj[1].name in page
-        with app.app_context():
-            assert leader.get(f"/d/{d['jiangsu'].id}/standing").status_code in (403, 404)
-    finally:
-        app.config["WTF_CSRF_ENABLED"] = True
+    sheet = (f"名次,单位,姓名\n1,浙江省,{zj[0].name}\n2,jiangsu,{js[0].name}\n2,上海市,{sh[0].name}\n"
+             f"4,zhejiang,{zj[1].name}\n")
+    with app.app_context():
+        r = org.post("/org/games/nmsg-2009/results/gomoku.MI", data={
+            "entrants": "24", "file": (io.BytesIO(sheet.encode()), "chess.csv")},
+            content_type="multipart/form-data")
+    assert r.status_code == 302, r.get_data(as_text=True)[:1500]
+    with app.app_context():
+        page = org.get("/org/games/nmsg-2009/results").get_data(as_text=True)
+    medal = page[page.find('id="medal-table"'):]
+    assert medal.find("浙江省") < medal.find("江苏省") and "6.5" in page  # tie for 2nd: (8+5)/2
+    with app.app_context():  # a place that a tie leaves empty is refused, nothing changes
+        r = org.post("/org/games/nmsg-2009/results/gomoku.MI", data={
+            "entrants": "24",
+            "lines": f"名次,单位,姓名\n1, zhejiang, {zj[0].name}\n2, jiangsu, {js[0].name}\n"
+                     f"2, shanghai, {sh[0].name}\n3, zhejiang, {zj[1].name}"})
+    assert r.status_code == 422 and "第 3 名处应为第 4 名" in r.get_data(as_text=True)
+    leader = _client(app, "res-zj")
+    with app.app_context():
+        page = leader.get(f"/d/{d['zhejiang'].id}/standing").get_data(as_text=True)
+    assert "奖牌榜第 1 名" in page and zj[1].name in page
+    with app.app_context():
+        assert leader.get(f"/d/{d['jiangsu'].id}/standing").status_code in (403, 404)

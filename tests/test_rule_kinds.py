@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from builders import doc, individual, person
 from conftest import codes
+
 from portal.rules import GamesDefinition, check_delegation, parse_document
 from portal.rules.definition import UnitInfo
 
@@ -170,6 +170,7 @@ def test_a_new_kind_needs_its_parameters_and_names_its_events():
 
 def test_a_bad_fixture_is_refused_in_words_every_problem_with_its_path(tmp_path):
     import yaml
+
     from portal.config import FIXTURES
     from portal.games.services import FixtureError, read_fixture
     data = yaml.safe_load((FIXTURES / "games" / "nmsg-2019.yaml").read_text(encoding="utf-8"))
@@ -287,6 +288,7 @@ def test_a_joint_university_team_is_a_unit_the_fixture_defines(universities):
 
 def test_a_fixture_unit_loads_with_its_games_and_may_not_take_a_national_code(app, db, tmp_path, cli):
     import yaml
+
     from portal.config import FIXTURES
     from portal.games.models import Unit
     data = yaml.safe_load((FIXTURES / "games" / "nmsg-2019.yaml").read_text(encoding="utf-8"))
@@ -319,8 +321,10 @@ def test_a_daily_rate_within_the_allowance_and_another_beyond(app, db, tmp_path,
     """食宿费每人每天80元；超出规定名额的人员每人每天160元（不享受大会优惠）。With 30 athletes or
     fewer a delegation names 1 head and 2 staff (nmsg-2009 总则 七(二)): a third staff member
     is beyond the allowance and pays the full rate, on a line of his own."""
-    import yaml
     from decimal import Decimal
+
+    import yaml
+
     from portal.audit.services import Actor
     from portal.config import FIXTURES
     from portal.games.models import Games
@@ -390,7 +394,9 @@ def test_organisers_upload_units_checked_whole(app, db):
     """单位表：单位名称、类别、所属省份…… every bad row listed; nothing stored until all are
     right; a national code cannot be changed this way."""
     import io
+
     from builders import csrf_token, logged_in
+
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.models import Unit

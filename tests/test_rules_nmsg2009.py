@@ -1,6 +1,5 @@
 """nmsg-2009 (第一届全国智运会): the general rules and gomoku's own regulation."""
 import pytest
-
 from builders import doc, individual, person, team
 from conftest import codes
 
@@ -151,6 +150,7 @@ def test_insurance_proof_is_due_at_check_in(judge):
 
 def test_declaration_then_names_after_31_may(judge):
     import datetime as dt
+
     from conftest import CHINA
     d = doc(G, people=[gp("m1")], entries=[individual("gomoku.MI", "m1")],
             declarations=[{"event": "gomoku.WI", "count": 1}])

@@ -1,6 +1,5 @@
 """nmsg-2019 (第四届全国智运会国际象棋), case by case from the regulation's text."""
 import pytest
-
 from builders import doc, individual, person, team
 from conftest import codes
 
@@ -307,9 +306,11 @@ def _events_doc(n_events, officials):
         youth = code in ("chess.BI", "chess.GI", "chess.BTR", "chess.GTR", "chess.YXT")
         born = "2006-01-01" if youth else "1998-01-01"
         if code in ("chess.MI", "chess.BI"):
-            people.append(reg(f"{tag}1", "M", born, docs=YOUTH_DOCS)); entries.append(individual(code, f"{tag}1"))
+            people.append(reg(f"{tag}1", "M", born, docs=YOUTH_DOCS))
+            entries.append(individual(code, f"{tag}1"))
         elif code in ("chess.WI", "chess.GI"):
-            people.append(reg(f"{tag}1", "F", born, docs=YOUTH_DOCS)); entries.append(individual(code, f"{tag}1"))
+            people.append(reg(f"{tag}1", "F", born, docs=YOUTH_DOCS))
+            entries.append(individual(code, f"{tag}1"))
         elif code in ("chess.MTR", "chess.BTR"):
             people += [reg(f"{tag}{i}", "M", born, docs=YOUTH_DOCS) for i in (1, 2, 3)]
             entries.append(team(code, *[(f"{tag}{i}", i) for i in (1, 2, 3)]))
@@ -322,7 +323,7 @@ def _events_doc(n_events, officials):
         else:
             people += [student(f"{tag}{i}", g) for i, g in ((1, "M"), (2, "M"), (3, "F"))]
             entries.append(team(code, *[(f"{tag}{i}", i) for i in (1, 2, 3)]))
-    for i, role in enumerate(officials):
+    for i, _role in enumerate(officials):
         people.append(reg(f"o{i}", "M", "1970-01-01"))
     offs = [{"person": f"o{i}", "role": role, "sport": "chess"} for i, role in enumerate(officials)]
     return doc(G, people=people, entries=entries, officials=offs)
@@ -380,14 +381,15 @@ def test_youth_players_need_an_id_copy_with_the_entry(judge):
 
 # --- stages ----------------------------------------------------------------------------------------
 def test_entries_in_undeclared_events_after_31_may(judge):
-    from conftest import CHINA
     import datetime as dt
+
+    from conftest import CHINA
     d = doc(G, people=[reg("p1")], entries=[individual("chess.MI", "p1")], declarations=[])
     assert judge(d, at=dt.datetime(2019, 5, 31, 23, 59, 59, tzinfo=CHINA)) == []
     found = judge(d, at=dt.datetime(2019, 6, 1, 0, 0, 0, tzinfo=CHINA))
     assert codes(found) == ["EVENT_NOT_DECLARED"]
-    assert judge(d, at=dt.datetime(2019, 5, 31, 15, 59, 59, tzinfo=dt.timezone.utc)) == []
-    assert codes(judge(d, at=dt.datetime(2019, 5, 31, 16, 0, 0, tzinfo=dt.timezone.utc))) == ["EVENT_NOT_DECLARED"]
+    assert judge(d, at=dt.datetime(2019, 5, 31, 15, 59, 59, tzinfo=dt.UTC)) == []
+    assert codes(judge(d, at=dt.datetime(2019, 5, 31, 16, 0, 0, tzinfo=dt.UTC))) == ["EVENT_NOT_DECLARED"]
 
 
 def test_unknown_event(judge):

@@ -1,6 +1,5 @@
 """shaanxi-mind-2025 (2025陕西省第二届智力运动会五子棋)."""
 import pytest
-
 from builders import doc, individual, person
 from conftest import codes
 

@@ -1,6 +1,5 @@
 """youth-gomoku-2015 (2015全国少年儿童五子棋锦标赛)."""
 import pytest
-
 from builders import doc, individual, person, team
 from conftest import codes
 

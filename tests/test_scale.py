@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from builders import logged_in
 from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-UTC = dt.timezone.utc
+UTC = dt.UTC
 PASSWORD = "scale-test-passphrase-1"
 LEADER_PAGES = ["", "/declarations", "/people", "/people?q=王&sort=name", "/entries", "/roles", "/substitutions",
                 "/statement", "/rooms", "/people/p1", "/upload", "/document.json", "/entry-form.xlsx"]
@@ -43,11 +44,7 @@ def _measure(app, username, urls):
 
     def tick(*_a, **_k):
         count["n"] += 1
-    client = app.test_client()
-    app.config["WTF_CSRF_ENABLED"] = False
-    with app.app_context():
-        assert client.post("/login", data={"username": username, "password": PASSWORD}).status_code == 302
-    app.config["WTF_CSRF_ENABLED"] = True
+    client = logged_in(app, username, PASSWORD)
     out = {}
     with app.app_context():
         engine = db.engine
@@ -64,13 +61,10 @@ def _measure(app, username, urls):
     return out
 
 
-def test_leader_pages_issue_the_same_statements_at_30_and_1000_people(app, two_sizes):
-    app.config["FIXED_NOW"] = dt.datetime(2009, 8, 20, tzinfo=UTC)
-    try:
-        small = _measure(app, "scale-beijing", [f"/d/{two_sizes[30]}{p}" for p in LEADER_PAGES])
-        big = _measure(app, "scale-tianjin", [f"/d/{two_sizes[1000]}{p}" for p in LEADER_PAGES])
-    finally:
-        app.config.pop("FIXED_NOW", None)
+def test_leader_pages_issue_the_same_statements_at_30_and_1000_people(app, two_sizes, monkeypatch):
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2009, 8, 20, tzinfo=UTC))
+    small = _measure(app, "scale-beijing", [f"/d/{two_sizes[30]}{p}" for p in LEADER_PAGES])
+    big = _measure(app, "scale-tianjin", [f"/d/{two_sizes[1000]}{p}" for p in LEADER_PAGES])
     for page, (s, b) in zip(LEADER_PAGES, zip(small.values(), big.values())):
         assert s[0] == b[0], f"{page or '/'}: {s[0]} statements at 30 people, {b[0]} at 1000"
     for page in ("/entries", "/roles", "/people"):

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import event, select
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-UTC = dt.timezone.utc
+UTC = dt.UTC
 AT = dt.datetime(2009, 8, 1, tzinfo=UTC)
 
 
@@ -71,7 +71,7 @@ def test_changing_one_person_keeps_every_other_row_and_statements_do_not_grow(db
         members_before = db.session.scalar(select(EntryMember.id).order_by(EntryMember.id.desc()).limit(1))
         changed = export_document(d)
         changed["people"][5]["club"] = "杭州棋院"
-        writes = _count_statements(db, lambda: _save(d, changed))
+        writes = _count_statements(db, lambda d=d, changed=changed: _save(d, changed))
         db.session.commit()
         counts[n] = writes
         ids_after = dict(db.session.execute(select(Person.ref, Person.id).where(Person.delegation_id == d.id)).all())

@@ -7,9 +7,12 @@ import io
 import json
 import re
 
+import pytest
+from builders import doc, id_for, individual, logged_in, person
 from openpyxl import load_workbook
 
-from builders import doc, id_for, individual, person
+# These tests post the pages' forms without their CSRF tokens (CSRF: tests/security).
+pytestmark = pytest.mark.usefixtures("no_csrf")
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -27,11 +30,7 @@ def _setup(app, db, unit="zhejiang"):
     assert out.ok, out.violations
     db.session.commit()
     create_account(f"{unit}-diff", "l", "leader", Actor("t"), delegation=out.delegation, password="password-123")
-    client = app.test_client()
-    app.config["WTF_CSRF_ENABLED"] = False
-    with app.app_context():
-        client.post("/login", data={"username": f"{unit}-diff", "password": "password-123"})
-    return out.delegation, client
+    return out.delegation, logged_in(app, f"{unit}-diff")
 
 
 def _upload(app, client, d, name, content):
@@ -55,62 +54,50 @@ def _download(app, client, d, what):
     return r.get_data()
 
 
-def test_the_unchanged_entry_form_says_no_change(app, db):
+def test_the_unchanged_entry_form_says_no_change(app, db, monkeypatch):
     d, client = _setup(app, db)
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=CHINA)
-    try:
-        for what, name in (("entry-form.xlsx", "form.xlsx"), ("document.json", "doc.json")):
-            page, rows = _upload(app, client, d, name, _download(app, client, d, what))
-            assert rows == [] and 'id="no-changes"' in page and "没有变化" in page, (what, rows)
-            assert 'id="confirm-upload"' not in page
-    finally:
-        app.config.pop("FIXED_NOW")
-        app.config["WTF_CSRF_ENABLED"] = True
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, tzinfo=CHINA))
+    for what, name in (("entry-form.xlsx", "form.xlsx"), ("document.json", "doc.json")):
+        page, rows = _upload(app, client, d, name, _download(app, client, d, what))
+        assert rows == [] and 'id="no-changes"' in page and "没有变化" in page, (what, rows)
+        assert 'id="confirm-upload"' not in page
 
 
-def test_an_edited_entry_form_lists_exactly_the_changes(app, db):
+def test_an_edited_entry_form_lists_exactly_the_changes(app, db, monkeypatch):
     d, client = _setup(app, db, "jiangsu")
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=CHINA)
-    try:
-        wb = load_workbook(io.BytesIO(_download(app, client, d, "entry-form.xlsx")))
-        people = wb["人员"]
-        header = [c.value for c in people[1]]
-        club = header.index("俱乐部 club") + 1
-        for row in people.iter_rows(min_row=2):
-            if row[0].value == "p1":
-                people.cell(row=row[0].row, column=club, value="杭州棋院")
-        ind = wb["个人项目"]
-        for row in ind.iter_rows(min_row=2):
-            if row[0].value == "chess.MI" and row[1].value == "p2":
-                row[1].value = "p3"
-        out = io.BytesIO()
-        wb.save(out)
-        page, rows = _upload(app, client, d, "form.xlsx", out.getvalue())
-        assert sorted(rows) == sorted([
-            ("人员", "陈立", "俱乐部：— → 杭州棋院"),
-            ("报名项目", "国际象棋 男子个人", "−徐宁 +李超"),
-        ]), rows
-        assert 'id="confirm-upload"' in page
-    finally:
-        app.config.pop("FIXED_NOW")
-        app.config["WTF_CSRF_ENABLED"] = True
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, tzinfo=CHINA))
+    wb = load_workbook(io.BytesIO(_download(app, client, d, "entry-form.xlsx")))
+    people = wb["人员"]
+    header = [c.value for c in people[1]]
+    club = header.index("俱乐部 club") + 1
+    for row in people.iter_rows(min_row=2):
+        if row[0].value == "p1":
+            people.cell(row=row[0].row, column=club, value="杭州棋院")
+    ind = wb["个人项目"]
+    for row in ind.iter_rows(min_row=2):
+        if row[0].value == "chess.MI" and row[1].value == "p2":
+            row[1].value = "p3"
+    out = io.BytesIO()
+    wb.save(out)
+    page, rows = _upload(app, client, d, "form.xlsx", out.getvalue())
+    assert sorted(rows) == sorted([
+        ("人员", "陈立", "俱乐部：— → 杭州棋院"),
+        ("报名项目", "国际象棋 男子个人", "−徐宁 +李超"),
+    ]), rows
+    assert 'id="confirm-upload"' in page
 
 
-def test_a_json_round_trip_names_people_added_and_removed(app, db):
+def test_a_json_round_trip_names_people_added_and_removed(app, db, monkeypatch):
     d, client = _setup(app, db, "anhui")
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=CHINA)
-    try:
-        document = json.loads(_download(app, client, d, "document.json"))
-        document.pop("_export", None)
-        document["people"] = [p for p in document["people"] if p["ref"] != "p3"]
-        document["people"].append({"ref": "p9", "name": "郑薇", "gender": "F", "birth_date": "1998-02-02",
-                                   "id_type": "resident_id", "id_number": id_for("1998-02-02", "F", "340100"),
-                                   "registration": {"unit": "anhui", "year": 2019}})
-        document["people"][0]["birth_date"] = "1990-01-02"
-        page, rows = _upload(app, client, d, "doc.json", json.dumps(document, ensure_ascii=False).encode())
-        assert ("人员", "郑薇", "新增") in rows and ("人员", "李超", "删除") in rows, rows
-        assert any(r[1] == "陈立" and r[2].startswith("出生日期：") and r[2].endswith("→ 1990-01-02") for r in rows), rows
-        assert len(rows) == 3, rows
-    finally:
-        app.config.pop("FIXED_NOW")
-        app.config["WTF_CSRF_ENABLED"] = True
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, tzinfo=CHINA))
+    document = json.loads(_download(app, client, d, "document.json"))
+    document.pop("_export", None)
+    document["people"] = [p for p in document["people"] if p["ref"] != "p3"]
+    document["people"].append({"ref": "p9", "name": "郑薇", "gender": "F", "birth_date": "1998-02-02",
+                               "id_type": "resident_id", "id_number": id_for("1998-02-02", "F", "340100"),
+                               "registration": {"unit": "anhui", "year": 2019}})
+    document["people"][0]["birth_date"] = "1990-01-02"
+    page, rows = _upload(app, client, d, "doc.json", json.dumps(document, ensure_ascii=False).encode())
+    assert ("人员", "郑薇", "新增") in rows and ("人员", "李超", "删除") in rows, rows
+    assert any(r[1] == "陈立" and r[2].startswith("出生日期：") and r[2].endswith("→ 1990-01-02") for r in rows), rows
+    assert len(rows) == 3, rows

@@ -5,11 +5,10 @@ import json
 
 import pytest
 import yaml
-
 from builders import doc, individual, person
 from conftest import CHINA
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 def at(s):
@@ -37,7 +36,8 @@ def reg(ref, gender="M", born="1995-05-05", year=2019, **kw):
     return person(ref, gender, born, year=year, **kw)
 
 
-def nmsg19(*people_entries, unit="zhejiang"):
+def nmsg19(unit="zhejiang"):
+    """Three registered players of the unit, two entered in the men's individual and three declared."""
     people = [reg(f"p{i}", unit=unit) for i in range(1, 4)]
     return doc("nmsg-2019", unit=unit, people=people,
                entries=[individual("chess.MI", "p1", "p2")],
@@ -93,7 +93,7 @@ def test_registration_closes_at_22_00_to_the_second(cli, db, tmp_path, received,
 def test_import_refused_by_the_rules_stores_nothing(cli, db, tmp_path):
     d = nmsg19()
     d["entries"][0]["people"] = ["p1", "p2", "p3"]
-    d["people"].append(reg("p4")); d["people"].append(reg("p5"))
+    d["people"] += [reg("p4"), reg("p5")]
     d["entries"][0]["people"] += ["p4", "p5"]
     path = tmp_path / "d.json"
     path.write_text(json.dumps(d, ensure_ascii=False), encoding="utf-8")

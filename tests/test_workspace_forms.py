@@ -2,7 +2,11 @@
 import datetime as dt
 import re
 
+import pytest
 from builders import doc, id_for, individual, logged_in, person
+
+# These tests post the pages' forms without their CSRF tokens (CSRF: tests/security).
+pytestmark = pytest.mark.usefixtures("no_csrf")
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -16,49 +20,37 @@ def setup_leader(app, db, unit="hainan"):
              doc("nmsg-2019", unit=unit, people=[person("p1", year=2019, unit=unit)], entries=[individual("chess.MI", "p1")]),
              Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
     create_account(f"{unit}-l", "l", "leader", Actor("t"), delegation=d, password="password-123")
-    client = app.test_client()
-    app.config["WTF_CSRF_ENABLED"] = False
-    with app.app_context():
-        client.post("/login", data={"username": f"{unit}-l", "password": "password-123"})
-    return d, client
+    return d, logged_in(app, f"{unit}-l")
 
 
-def test_stale_person_form_is_refused_and_keeps_the_typing(app, db):
+def test_stale_person_form_is_refused_and_keeps_the_typing(app, db, monkeypatch):
     d, client = setup_leader(app, db)
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=CHINA)
-    try:
-        old_version = d.version
-        with app.app_context():  # tab 1 saves
-            r = client.post(f"/d/{d.id}/people/p1", data={"version": old_version, "name": "新名字", "id_type": "resident_id",
-                                                        "id_number": id_for("1995-05-05", "M", "460100")})
-            assert r.status_code == 302, r.get_data(as_text=True)[:300]
-            assert "/people" in r.headers["Location"], r.headers["Location"]
-        with app.app_context():  # tab 2, built on the old version
-            r = client.post(f"/d/{d.id}/people/p1", data={"version": old_version, "name": "另一个名字",
-                                                        "id_type": "resident_id", "id_number": ""})
-        page = r.get_data(as_text=True)
-        assert r.status_code == 200 and "其他窗口" in page and 'value="另一个名字"' in page
-        from portal.delegations.services import export_document
-        db.session.rollback()  # end this session's read snapshot
-        assert export_document(d)["people"][0]["name"] == "新名字"
-    finally:
-        app.config.pop("FIXED_NOW")
-        app.config["WTF_CSRF_ENABLED"] = True
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, tzinfo=CHINA))
+    old_version = d.version
+    with app.app_context():  # tab 1 saves
+        r = client.post(f"/d/{d.id}/people/p1", data={"version": old_version, "name": "新名字", "id_type": "resident_id",
+                                                    "id_number": id_for("1995-05-05", "M", "460100")})
+        assert r.status_code == 302, r.get_data(as_text=True)[:300]
+        assert "/people" in r.headers["Location"], r.headers["Location"]
+    with app.app_context():  # tab 2, built on the old version
+        r = client.post(f"/d/{d.id}/people/p1", data={"version": old_version, "name": "另一个名字",
+                                                    "id_type": "resident_id", "id_number": ""})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and "其他窗口" in page and 'value="另一个名字"' in page
+    from portal.delegations.services import export_document
+    db.session.rollback()  # end this session's read snapshot
+    assert export_document(d)["people"][0]["name"] == "新名字"
 
 
-def test_refused_declaration_keeps_the_numbers(app, db):
+def test_refused_declaration_keeps_the_numbers(app, db, monkeypatch):
     d, client = setup_leader(app, db, "guizhou")
-    app.config["FIXED_NOW"] = dt.datetime(2019, 6, 2, tzinfo=CHINA)  # after the declaration deadline
-    try:
-        with app.app_context():
-            r = client.post(f"/d/{d.id}/declarations", data={"version": d.version, "count-chess.WI": "2",
-                                                             "count-chess.MI": "1"})
-        page = r.get_data(as_text=True)
-        assert "DEADLINE_PASSED" not in page  # message, not code, for the leader
-        assert "截止" in page and re.search(r'name="count-chess.WI" value="2"', page)
-    finally:
-        app.config.pop("FIXED_NOW")
-        app.config["WTF_CSRF_ENABLED"] = True
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 6, 2, tzinfo=CHINA))  # after the declaration deadline
+    with app.app_context():
+        r = client.post(f"/d/{d.id}/declarations", data={"version": d.version, "count-chess.WI": "2",
+                                                         "count-chess.MI": "1"})
+    page = r.get_data(as_text=True)
+    assert "DEADLINE_PASSED" not in page  # message, not code, for the leader
+    assert "截止" in page and re.search(r'name="count-chess.WI" value="2"', page)
 
 
 def pages_as_leader(app, d, at, *paths) -> list[str]:
@@ -68,12 +60,9 @@ def pages_as_leader(app, d, at, *paths) -> list[str]:
     username = f"leader-of-{d.id}"
     create_account(username, "l", "leader", Actor("t"), delegation=d, password="password-123")
     client = logged_in(app, username, "password-123")
-    app.config["FIXED_NOW"] = at
-    try:
-        with app.app_context():
-            return [client.get(path).get_data(as_text=True) for path in paths]
-    finally:
-        app.config.pop("FIXED_NOW")
+    with pytest.MonkeyPatch.context() as mp, app.app_context():
+        mp.setitem(app.config, "FIXED_NOW", at)
+        return [client.get(path).get_data(as_text=True) for path in paths]
 
 
 def test_the_people_list_sorts_names_by_pinyin_and_people_by_event(app, db):
@@ -94,8 +83,8 @@ def test_the_people_list_sorts_names_by_pinyin_and_people_by_event(app, db):
                                         f"/d/{d.id}/people?sort=name", f"/d/{d.id}/people?sort=event")
 
     def order(html):
-        return [n for n in re.findall(r"(阿杰|陈立|李娜|王强)", html.split("<table", 1)[1])]
-    seen = lambda names: list(dict.fromkeys(names))  # noqa: E731
+        return list(re.findall(r"(阿杰|陈立|李娜|王强)", html.split("<table", 1)[1]))
+    seen = lambda names: list(dict.fromkeys(names))
     assert seen(order(by_name)) == ["阿杰", "陈立", "李娜", "王强"]
     # chess.MI comes before chess.WI in the regulation; 阿杰 is in no event
     assert seen(order(by_event)) == ["王强", "陈立", "李娜", "阿杰"]

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from builders import doc, individual, person
 
-CHINA = dt.timezone(dt.timedelta(hours=8))
 from security.attack import PASSWORD
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
 PRODUCTION_LIMITS = {"RATE_LIMIT_LOGIN": "10 per minute;60 per hour", "RATE_LIMIT_LOGIN_ADDRESS": "60 per minute;600 per hour",
                      "RATE_LIMIT_FORMS": "10 per minute;60 per hour",
                      "RATE_LIMIT_REGISTER": "5 per minute;30 per hour", "RATE_LIMIT_API": "60 per minute;1000 per hour"}

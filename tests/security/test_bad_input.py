@@ -7,10 +7,10 @@ import time
 import zipfile
 
 import pytest
+from builders import doc, individual, person
 from openpyxl import load_workbook
 
 from security.attack import get, login, post
-from builders import doc, individual, person
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -29,9 +29,9 @@ def _texts(data: bytes) -> list[str]:
 def test_no_workbook_the_portal_writes_holds_a_formula(app, world, db):
     """A name "+甲方选手二" and a club "=HYPERLINK(...)" typed by a leader reach every
     workbook as text."""
+    from portal.audit.services import Actor
     from portal.extensions import db as _db
     from portal.workflow.services import submit
-    from portal.audit.services import Actor
     submit(world["a"], Actor("t"), dt.datetime(2019, 5, 2, tzinfo=CHINA))
     leader, organiser, accountant = login(app, "leader_a"), login(app, "organiser"), login(app, "accountant")
     d = world["a"].id
@@ -62,19 +62,16 @@ def test_the_insurers_list_holds_no_formula(app, db):
 
 @pytest.mark.parametrize("page,field", [("entries", "rows"), ("roles", "official-rows"), ("roles", "staff-rows"),
                                          ("roles", "companion-rows")])
-def test_row_counts_are_bounded_and_checked(app, world, no_csrf, page, field):
+def test_row_counts_are_bounded_and_checked(app, world, no_csrf, page, field, monkeypatch):
     client = login(app, "leader_a")
     d = world["a"]
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=CHINA)
-    try:
-        for value in ("2000000", "abc", "-1"):
-            data = {"version": d.version, field: value, "event": "chess.MTR", "team": "A"}
-            started = time.perf_counter()
-            r = post(app, client, f"/d/{d.id}/{page}", data=data)
-            assert r.status_code == 400 and time.perf_counter() - started < 2, (field, value, r.status_code)
-            assert field in r.get_data(as_text=True)
-    finally:
-        app.config.pop("FIXED_NOW", None)
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, tzinfo=CHINA))
+    for value in ("2000000", "abc", "-1"):
+        data = {"version": d.version, field: value, "event": "chess.MTR", "team": "A"}
+        started = time.perf_counter()
+        r = post(app, client, f"/d/{d.id}/{page}", data=data)
+        assert r.status_code == 400 and time.perf_counter() - started < 2, (field, value, r.status_code)
+        assert field in r.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("body,content_type", [

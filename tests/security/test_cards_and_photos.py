@@ -6,7 +6,7 @@ import datetime as dt
 import struct
 import zlib
 
-from builders import doc, individual, person
+from builders import individual, person
 
 from security.attack import get, login, post
 
@@ -27,7 +27,7 @@ def bomb_png(side: int = 30000) -> bytes:
             + _chunk(b"IDAT", data) + _chunk(b"IEND", b""))
 
 
-def test_an_image_bomb_is_refused_at_upload(app, world, no_csrf):
+def test_an_image_bomb_is_refused_at_upload(app, world, no_csrf, monkeypatch):
     from io import BytesIO
 
     from sqlalchemy import select
@@ -38,12 +38,9 @@ def test_an_image_bomb_is_refused_at_upload(app, world, no_csrf):
     assert len(data) < 200_000
     d = world["a"]
     client = login(app, "leader_a")
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=dt.timezone.utc)
-    try:
-        r = post(app, client, f"/d/{d.id}/people/p1/documents",
-                 data={"kind": "photo", "file": (BytesIO(data), "photo.png")}, follow_redirects=True)
-    finally:
-        app.config.pop("FIXED_NOW", None)
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, tzinfo=dt.UTC))
+    r = post(app, client, f"/d/{d.id}/people/p1/documents",
+             data={"kind": "photo", "file": (BytesIO(data), "photo.png")}, follow_redirects=True)
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and "像素尺寸过大" in page, page[:500]
     db.session.rollback()
@@ -86,7 +83,7 @@ def test_a_stored_image_bomb_is_listed_before_printing_and_the_pdf_still_prints(
     assert pdf.status_code == 200 and pdf.get_data()[:5] == b"%PDF-"
 
 
-def test_a_card_is_void_once_its_person_is_deleted_and_his_ref_reused(app, world, db):
+def test_a_card_is_void_once_its_person_is_deleted_and_his_ref_reused(app, world, db, monkeypatch):
     from portal.audit.services import Actor
     from portal.delegations import edit
     from portal.delegations.services import export_document
@@ -116,14 +113,12 @@ def test_a_card_is_void_once_its_person_is_deleted_and_his_ref_reused(app, world
         assert scan(_serializer().dumps([d.id, "p2"]))["status"] == "void"
     # the desk will not check the old card in either
     organiser = login(app, "organiser")
-    app.config["WTF_CSRF_ENABLED"] = False
-    try:
-        r = post(app, organiser, "/org/checkin", data={"code": old_card})
-    finally:
-        app.config["WTF_CSRF_ENABLED"] = True
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+    r = post(app, organiser, "/org/checkin", data={"code": old_card})
     assert r.status_code == 302
-    from portal.venue.models import CheckIn
     from sqlalchemy import select
+
+    from portal.venue.models import CheckIn
     db.session.rollback()
     assert db.session.scalar(select(CheckIn).where(CheckIn.delegation_id == d.id)) is None
 

@@ -68,7 +68,7 @@ def test_a_read_with_the_database_gone_is_a_503_in_words(app, world):
     assert get(app, organiser, url).status_code == 200  # and it recovers
 
 
-def test_a_save_that_could_not_be_committed_keeps_what_was_typed(app, world):
+def test_a_save_that_could_not_be_committed_keeps_what_was_typed(app, world, monkeypatch):
     import re
 
     from portal.extensions import db
@@ -79,28 +79,25 @@ def test_a_save_that_could_not_be_committed_keeps_what_was_typed(app, world):
     token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
     typed = {"csrf_token": token, "version": str(version), "name": "深夜录入", "id_type": "passport",
              "id_number": "E12345678", "gender": "M", "birth_date": "1990-01-01"}
-    app.config["FIXED_NOW"] = __import__("datetime").datetime(2019, 5, 20, tzinfo=__import__("datetime").timezone.utc)
-    try:
-        with app.app_context():
-            engine = db.engine
-        url = f"/d/{d.id}/people/new"
-        with LoseTheDatabase(engine, "update delegation") as fault:
-            r = post(app, client, url, data=typed)
-        assert fault.fired == 1
-        page = r.get_data(as_text=True)
-        assert r.status_code == 503 and "没有保存" in page and "重新提交" in page
-        assert 'value="深夜录入"' in page and 'value="E12345678"' in page
-        action = re.search(r'<form method="post" action="([^"]+)"', page).group(1)
-        fresh = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-        again = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
-        assert again["csrf_token"] == fresh and again["name"] == "深夜录入"
-        # nothing was kept; sending again saves it
-        db.session.rollback()
-        from portal.delegations.models import Person
-        assert db.session.scalar(select(Person).where(Person.name == "深夜录入")) is None
-        r = post(app, client, action, data=again)
-        assert r.status_code == 302, r.status_code
-        db.session.rollback()
-        assert db.session.scalar(select(Person).where(Person.name == "深夜录入")) is not None
-    finally:
-        app.config.pop("FIXED_NOW", None)
+    monkeypatch.setitem(app.config, "FIXED_NOW", __import__("datetime").datetime(2019, 5, 20, tzinfo=__import__("datetime").timezone.utc))
+    with app.app_context():
+        engine = db.engine
+    url = f"/d/{d.id}/people/new"
+    with LoseTheDatabase(engine, "update delegation") as fault:
+        r = post(app, client, url, data=typed)
+    assert fault.fired == 1
+    page = r.get_data(as_text=True)
+    assert r.status_code == 503 and "没有保存" in page and "重新提交" in page
+    assert 'value="深夜录入"' in page and 'value="E12345678"' in page
+    action = re.search(r'<form method="post" action="([^"]+)"', page).group(1)
+    fresh = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    again = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    assert again["csrf_token"] == fresh and again["name"] == "深夜录入"
+    # nothing was kept; sending again saves it
+    db.session.rollback()
+    from portal.delegations.models import Person
+    assert db.session.scalar(select(Person).where(Person.name == "深夜录入")) is None
+    r = post(app, client, action, data=again)
+    assert r.status_code == 302, r.status_code
+    db.session.rollback()
+    assert db.session.scalar(select(Person).where(Person.name == "深夜录入")) is not None

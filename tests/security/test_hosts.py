@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 
 
-
-
 def test_a_request_for_an_unknown_host_is_refused(app, world):
     client = app.test_client()
     with app.app_context():

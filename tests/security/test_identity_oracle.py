@@ -40,11 +40,11 @@ def test_the_api_never_compares_a_leaders_document_with_other_delegations(app, w
     assert _leaks(r.get_data(as_text=True)) == []
 
 
-def test_the_workspace_does_not_name_the_other_delegation(app, world, no_csrf):
+def test_the_workspace_does_not_name_the_other_delegation(app, world, no_csrf, monkeypatch):
     from portal.extensions import db
     d = world["a"]
     client = login(app, "leader_a")
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=dt.timezone.utc)
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, tzinfo=dt.UTC))
     try:
         r = post(app, client, f"/d/{d.id}/people/new", data={
             "version": d.version, "name": "探子", "id_type": "resident_id", "id_number": world["b_ids"][0],
@@ -55,11 +55,10 @@ def test_the_workspace_does_not_name_the_other_delegation(app, world, no_csrf):
         organiser = login(app, "organiser")
         assert "江苏" in get(app, organiser, f"/d/{d.id}").get_data(as_text=True)
     finally:
-        app.config.pop("FIXED_NOW", None)
         db.session.rollback()
 
 
-def test_the_public_registration_form_does_not_name_the_holder(app, db, no_csrf):
+def test_the_public_registration_form_does_not_name_the_holder(app, db, no_csrf, monkeypatch):
     """shaanxi-mind-2025 takes individuals: an entrant registered, a stranger tries his ID."""
     from portal.audit.services import Actor
     from portal.games.services import find_games
@@ -71,14 +70,11 @@ def test_the_public_registration_form_does_not_name_the_holder(app, db, no_csrf)
     out = import_document(games, doc("shaanxi-mind-2025", unit=None, people=[holder],
                                      entries=[individual(event, "p1")]), at, Actor("t"))
     assert out.status in ("submitted", "waitlisted"), out
-    app.config["FIXED_NOW"] = at
-    try:
-        client = app.test_client()
-        r = post(app, client, "/register/shaanxi-mind-2025", data={
-            "name": "探子", "id_type": "resident_id", "id_number": holder["id_number"], "gender": "M",
-            "birth_date": "2012-04-04", "event": event, "username": "spy-user", "password": "x7-long-passphrase",
-            "confirm": "x7-long-passphrase"})
-        page = r.get_data(as_text=True)
-        assert "已在本届比赛登记" in page and "秘密选手" not in page
-    finally:
-        app.config.pop("FIXED_NOW", None)
+    monkeypatch.setitem(app.config, "FIXED_NOW", at)
+    client = app.test_client()
+    r = post(app, client, "/register/shaanxi-mind-2025", data={
+        "name": "探子", "id_type": "resident_id", "id_number": holder["id_number"], "gender": "M",
+        "birth_date": "2012-04-04", "event": event, "username": "spy-user", "password": "x7-long-passphrase",
+        "confirm": "x7-long-passphrase"})
+    page = r.get_data(as_text=True)
+    assert "已在本届比赛登记" in page and "秘密选手" not in page

@@ -9,9 +9,9 @@ import io
 import json
 import re
 
+from builders import doc, person
 from sqlalchemy import func, select
 
-from builders import doc, person
 from security.attack import get, login, post
 
 TAKEN = ("已在本届比赛登记", "already registered for these Games", "另一代表团")
@@ -58,7 +58,7 @@ def test_the_sweep_through_an_upload_preview_finds_nothing_and_a_save_compares_a
     d = world["a"]
     leader_id = world["users"]["leader_a"].id
     client = login(app, "leader_a")
-    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, 2, 0, tzinfo=dt.timezone.utc))
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, 2, 0, tzinfo=dt.UTC))
     form = get(app, client, f"/d/{d.id}/upload").get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
     data = json.dumps(_sweep(world, order), ensure_ascii=False).encode()
@@ -92,7 +92,7 @@ def test_a_number_compared_within_the_allowance_is_told_audited_and_shown_to_the
     d = world["a"]
     leader = world["users"]["leader_a"]
     monkeypatch.setitem(app.config, "ID_CHECKS_PER_DAY", 3)
-    at = dt.datetime(2019, 5, 20, 2, 0, tzinfo=dt.timezone.utc)
+    at = dt.datetime(2019, 5, 20, 2, 0, tzinfo=dt.UTC)
     document = export_document(d)
     spy = person("p9", year=2019, name="探子")
     spy["id_number"], spy["birth_date"] = world["b_ids"][0], world["b_people"][0]["birth_date"]

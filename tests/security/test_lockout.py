@@ -34,9 +34,9 @@ def test_five_strangers_cannot_lock_the_organiser_out(app, world, no_csrf):
 
 def test_delays_grow_and_end(app, world):
     from portal.accounts.services import attempt_login
-    t0 = dt.datetime(2026, 12, 1, 10, 0, tzinfo=dt.timezone.utc)
+    t0 = dt.datetime(2026, 12, 1, 10, 0, tzinfo=dt.UTC)
     with app.test_request_context():
-        for i in range(4):
+        for _i in range(4):
             assert attempt_login("leader_a", "wrong", "192.0.2.50", at=t0).locked_until is None
         first = attempt_login("leader_a", "wrong", "192.0.2.50", at=t0).locked_until
         assert first == t0 + dt.timedelta(minutes=1)
@@ -61,7 +61,7 @@ def test_the_answer_is_the_same_whether_or_not_the_account_exists(app, world, no
 def test_many_addresses_slow_every_unknown_client_but_not_the_owners_device(app, world):
     from portal.accounts.services import attempt_login
     from portal.accounts.throttle import UNTRUSTED_CEILING, device_cookie_for
-    t0 = dt.datetime(2026, 12, 1, 11, 0, tzinfo=dt.timezone.utc)
+    t0 = dt.datetime(2026, 12, 1, 11, 0, tzinfo=dt.UTC)
     with app.test_request_context():
         ok = attempt_login("leader_b", PASSWORD, "10.1.1.1", at=t0)
         cookie = device_cookie_for(ok.user.id, ok.device)

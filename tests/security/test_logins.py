@@ -27,8 +27,9 @@ def test_an_account_locks_after_five_wrong_passwords_and_says_so(app, world, no_
     r = post(app, organiser, f"/org/accounts/{world['users']['leader_a'].id}/unlock")
     assert r.status_code == 302 and "/org/accounts" in r.headers["Location"], r.headers.get("Location")
     assert _try(app, app.test_client(), "leader_a", PASSWORD).status_code == 302
-    from portal.audit.models import AuditLog
     from sqlalchemy import select
+
+    from portal.audit.models import AuditLog
     db.session.rollback()  # a fresh snapshot: the requests committed in their own sessions
     actions = set(db.session.scalars(select(AuditLog.action)))
     assert {"account.locked", "account.unlock"} <= actions, actions

@@ -76,6 +76,7 @@ def test_full_numbers_where_needed_and_masked_in_lists(app, world):
 
 def _access_rows(db, action=None):
     from sqlalchemy import select
+
     from portal.audit.models import AuditLog
     db.session.rollback()
     q = select(AuditLog).where(AuditLog.object_type == "personal_data")
@@ -111,7 +112,7 @@ def test_views_downloads_and_exports_are_audited(app, world, db):
     assert "personal_data.view" not in page
 
 
-def test_a_document_download_is_audited(app, world, db, no_csrf):
+def test_a_document_download_is_audited(app, world, db, no_csrf, monkeypatch):
     from security.attack import post
     d = world["a"]
     leader = login(app, "leader_a")
@@ -119,15 +120,13 @@ def test_a_document_download_is_audited(app, world, db, no_csrf):
     buffer = io.BytesIO()
     Image.new("RGB", (200, 260), "white").save(buffer, "PNG")  # a real image: damaged ones are refused
     png = buffer.getvalue()
-    app.config["FIXED_NOW"] = dt.datetime(2019, 5, 20, tzinfo=dt.timezone.utc)
-    try:
-        r = post(app, leader, f"/d/{d.id}/people/p1/documents",
-                 data={"version": d.version, "kind": "photo", "file": (io.BytesIO(png), "me.png")},
-                 content_type="multipart/form-data")
-        assert r.status_code == 302
-    finally:
-        app.config.pop("FIXED_NOW", None)
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, tzinfo=dt.UTC))
+    r = post(app, leader, f"/d/{d.id}/people/p1/documents",
+             data={"version": d.version, "kind": "photo", "file": (io.BytesIO(png), "me.png")},
+             content_type="multipart/form-data")
+    assert r.status_code == 302
     from sqlalchemy import select
+
     from portal.delegations.files import UploadedFile
     db.session.rollback()
     f = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id)).one()
@@ -171,6 +170,7 @@ def test_pending_uploads_older_than_a_day_are_purged(app, tmp_path, cli):
 
 def test_retention_masks_id_numbers_and_deletes_documents_after_the_games(app, world, db, cli):
     from sqlalchemy import select
+
     from portal.delegations.files import UploadedFile
     from portal.delegations.models import Person
     d = world["a"]

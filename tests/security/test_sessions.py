@@ -60,8 +60,9 @@ def test_https_turns_on_secure_cookies_and_hsts(tmp_path, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'h.db'}")
     app = create_app({"TESTING": True, "PREFERRED_URL_SCHEME": "https", "SECRET_KEY": "x"})
     assert app.config["SESSION_COOKIE_SECURE"] is True
-    r = app.test_client().get("/static/app.css", base_url="https://localhost")
-    assert "max-age" in r.headers["Strict-Transport-Security"]
+    with app.test_client().get("/static/app.css", base_url="https://localhost") as r:
+        assert "max-age" in r.headers["Strict-Transport-Security"]
     plain = create_app({"TESTING": True, "SECRET_KEY": "x"})
     assert not plain.config.get("SESSION_COOKIE_SECURE")
-    assert "Strict-Transport-Security" not in plain.test_client().get("/static/app.css").headers
+    with plain.test_client().get("/static/app.css") as r:
+        assert "Strict-Transport-Security" not in r.headers

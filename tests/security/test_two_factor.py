@@ -16,9 +16,7 @@ from security.attack import PASSWORD, get
 @pytest.fixture
 def two_factor_on(app, monkeypatch):
     monkeypatch.setitem(app.config, "STAFF_TWO_FACTOR", True)
-    app.config["WTF_CSRF_ENABLED"] = False
-    yield
-    app.config["WTF_CSRF_ENABLED"] = True
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
 
 
 def _password(app, client, username):
@@ -60,12 +58,13 @@ def test_staff_enrol_at_the_first_login_then_give_a_code_each_time(app, world, t
     assert "验证码不对" in wrong
     assert get(app, again, "/org/").status_code == 302
     code = pyotp.TOTP(secret).now()
-    from portal.extensions import db
-    from portal.accounts.models import User
     from sqlalchemy import select
+
+    from portal.accounts.models import User
+    from portal.extensions import db
     with app.app_context():
         last = db.session.scalar(select(User.totp_last_step).where(User.username == "organiser"))
-    if pyotp.TOTP(secret).timecode(dt.datetime.now(dt.timezone.utc)) <= last:
+    if pyotp.TOTP(secret).timecode(dt.datetime.now(dt.UTC)) <= last:
         time.sleep(31 - time.time() % 30)  # the enrolment's code is good once: wait for the next
         code = pyotp.TOTP(secret).now()
     assert _post(app, again, "/login/verify", code=code).status_code == 302
