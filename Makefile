@@ -17,7 +17,7 @@ $(BIN)/flask: pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
 	touch $@
 
-.PHONY: run test setup
+.PHONY: run test setup lint
 setup: $(BIN)/flask
 	$(BIN)/flask --app app demo
 
@@ -32,3 +32,9 @@ run: setup
 # TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test make test: the same suite on PostgreSQL.
 test: $(BIN)/flask
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The habits (ruff: pyproject's [tool.ruff]) and the areas' one-way order (import-linter:
+# [tool.importlinter]). .ci/run runs it before the tests.
+lint: $(BIN)/flask
+	$(BIN)/ruff check portal tests benchmarks scripts migrations app.py
+	$(BIN)/lint-imports

@@ -1,55 +1,28 @@
 """Command-line interface: `flask --app app games|units|universities|check|demo ...`."""
 from __future__ import annotations
 
-import datetime as dt
 import json
 import sys
 from pathlib import Path
 
 import click
-from dateutil import parser as dateparser
 from flask import Flask, current_app
-from sqlalchemy import inspect
 
 from .accounts.cli import accounts_cli
+from .cli_support import ensure_schema, parse_instant
 from .clock import now
 from .config import universities_csv
 from .delegations.services import UNUSABLE, check_document
 from .demo import set_up
 from .demo_season import leader_account, set_up_season
 from .engine_time import CHINA
-from .extensions import db
 from .games import cli as games_cli
 from .games.services import all_fixture_slugs, ensure_reference_data, import_universities, load_games, load_units
 from .jobs.cli import jobs_cli
-from .reference_lock import reference_lock
 from .retention import apply_retention, purge_pending
 from .rules.jsontext import JsonTextError, load_json
 from .rules.violations import report, report_text, schema_error
 from .workflow import cli as workflow_cli
-
-
-def ensure_schema() -> None:
-    """Create or upgrade the schema when a command runs on a fresh database (one process
-    at a time; the others wait, then find it there)."""
-    if "alembic_version" in inspect(db.engine).get_table_names():
-        return
-    with reference_lock():
-        db.engine.dispose()  # look again on a fresh connection, inside the lock
-        if "alembic_version" not in inspect(db.engine).get_table_names():
-            from flask_migrate import upgrade
-            upgrade()
-
-
-def parse_instant(value: str | None) -> dt.datetime | None:
-    """ISO 8601 with its UTC offset; an instant without one is read as China time."""
-    if value is None:
-        return None
-    try:
-        at = dateparser.isoparse(value)
-    except (ValueError, OverflowError):
-        raise click.BadParameter(f"{value!r} is not an ISO 8601 instant, e.g. 2019-08-31T23:59:59+08:00")
-    return at if at.tzinfo else at.replace(tzinfo=CHINA)
 
 
 def register_cli(app: Flask) -> None:

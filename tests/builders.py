@@ -102,3 +102,23 @@ def logged_in(app, username: str, password: str = "password-123", client=None):
         resp = client.post("/login", data=data)
     assert resp.status_code == 302, resp.get_data(as_text=True)[:500]
     return client
+
+
+# --- rows in the database (through the services, as the portal makes them) ------------------
+
+def account(username: str, role: str, *, delegation=None, name: str | None = None,
+            password: str = "password-123"):
+    """A user who can log in with `password`: a leader of `delegation`, or staff."""
+    from portal.accounts.services import create_account
+    from portal.audit.services import Actor
+    return create_account(username, name or username, role, Actor("t"), delegation=delegation, password=password)[0]
+
+
+def stored(games_slug: str, document: dict, at):
+    """The delegation `document` describes, saved (not submitted) at `at` as the portal saves it."""
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow import services as workflow
+    out = workflow.save(workflow.new_delegation(find_games(games_slug), document["unit"]), document, Actor("t"), at)
+    assert out.ok, [v.code for v in out.violations] or out.message
+    return out.delegation

@@ -3,6 +3,7 @@ real database: a SQLite file by default, PostgreSQL when TEST_DATABASE_URL is se
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import os
 import tempfile
 from pathlib import Path
@@ -90,7 +91,12 @@ class BufferedClient(FlaskClient):
 
     def open(self, *args, **kwargs):
         kwargs.setdefault("buffered", True)
-        return super().open(*args, **kwargs)
+        response = super().open(*args, **kwargs)
+        # The request body werkzeug spooled to a temporary file (a big upload): closed too.
+        body = response.request.environ.get("wsgi.input") if response.request is not None else None
+        if body is not None and hasattr(body, "close"):
+            body.close()
+        return response
 
 
 @pytest.fixture(scope="session")
@@ -175,3 +181,11 @@ def no_csrf(app, monkeypatch):
     """Forms posted without their token, for tests of what a page does (tests/security and
     test_authorization test CSRF itself)."""
     monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_after_each_test():
+    """A file left open is reported (a ResourceWarning: an error here) by the test that
+    left it, not by whichever later test the collector happens to run in."""
+    yield
+    gc.collect()

@@ -4,6 +4,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from builders import account
 from test_browser import CHROMIUM, browser, login, server  # noqa: F401  (fixtures)
 
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
@@ -25,7 +26,6 @@ def _violations(page):
 def people(app, db):
     from builders import doc, individual, person
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
@@ -54,9 +54,9 @@ def people(app, db):
     listed, _left = players(find_games("nmsg-2019"), "chess.MI")
     assert enter_results(find_games("nmsg-2019"), "chess.MI",
                          [Line(i, key=p.key, place=i, name=p.name) for i, p in enumerate(listed, start=1)], Actor("t")) == []
-    create_account("a11y-l", "领队", "leader", Actor("t"), delegation=d, password="yellow-mountain-pine-19")
-    create_account("a11y-o", "组委会", "organiser", Actor("t"), password="yellow-mountain-pine-19")
-    create_account("a11y-a", "财务", "accountant", Actor("t"), password="yellow-mountain-pine-19")
+    account("a11y-l", "leader", delegation=d, password="yellow-mountain-pine-19", name="领队")
+    account("a11y-o", "organiser", password="yellow-mountain-pine-19", name="组委会")
+    account("a11y-a", "accountant", password="yellow-mountain-pine-19", name="财务")
     return d
 
 

@@ -2,13 +2,12 @@
 person, action and date, timed on the portal's clock (issue 10)."""
 import datetime as dt
 
-from builders import doc, individual, logged_in, person
+from builders import account, doc, individual, logged_in, person
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def test_the_audit_log_reads_as_sentences(app, db, monkeypatch):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow import services as svc
@@ -20,7 +19,7 @@ def test_the_audit_log_reads_as_sentences(app, db, monkeypatch):
     assert svc.submit(d, Actor("浙江领队"), dt.datetime(2019, 5, 20, tzinfo=CHINA)).ok
     assert svc.approve(d, Actor("王老师"), dt.datetime(2019, 5, 21, tzinfo=CHINA)).ok
     db.session.commit()
-    create_account("audit-org", "王老师", "organiser", Actor("t"), password="password-123")
+    account("audit-org", "organiser", name="王老师")
     client = app.test_client()
     monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
     logged_in(app, "audit-org", client=client)
@@ -48,7 +47,6 @@ def test_the_audit_log_reads_as_sentences(app, db, monkeypatch):
 
 
 def test_the_dashboard_says_what_is_left_to_do(app, db, monkeypatch):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow import services as svc
@@ -58,7 +56,7 @@ def test_the_dashboard_says_what_is_left_to_do(app, db, monkeypatch):
                      entries=[individual("chess.MI", "p1")]),
                  Actor("t"), dt.datetime(2019, 5, 20, tzinfo=CHINA)).delegation
     db.session.commit()
-    create_account("todo-l", "领队", "leader", Actor("t"), delegation=d, password="password-123")
+    account("todo-l", "leader", delegation=d, name="领队")
     client = app.test_client()
     monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
     logged_in(app, "todo-l", client=client)

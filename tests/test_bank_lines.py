@@ -6,7 +6,7 @@ import re
 from decimal import Decimal
 
 import pytest
-from builders import doc, individual, logged_in, person
+from builders import account, doc, individual, logged_in, person
 
 # These tests post the pages' forms without their CSRF tokens (CSRF: tests/security).
 pytestmark = pytest.mark.usefixtures("no_csrf")
@@ -16,7 +16,6 @@ HEADER = "交易日期,收入金额,对方户名,摘要,交易流水号\n"
 
 
 def _setup(app, db):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import import_document
@@ -26,7 +25,7 @@ def _setup(app, db):
                                      entries=[individual("gomoku.MCA", "b")]),
                           dt.datetime(2015, 7, 1, tzinfo=CHINA), Actor("t"))
     db.session.commit()
-    create_account("cw2", "财务", "accountant", Actor("t"), password="password-123")
+    account("cw2", "accountant", name="财务")
     return out.delegation, logged_in(app, "cw2")
 
 

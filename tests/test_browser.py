@@ -6,7 +6,7 @@ import shutil
 import threading
 
 import pytest
-from builders import id_for
+from builders import account, id_for
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM) and not os.environ.get("CI"),
@@ -44,9 +44,7 @@ def login(page, base, username, password):
 
 
 def test_invitation_declare_enter_fix_and_submit(server, browser, db):
-    from portal.accounts.services import create_account
-    from portal.audit.services import Actor
-    create_account("org", "组委会", "organiser", Actor("t"), password="organiser-pass-1")
+    account("org", "organiser", password="organiser-pass-1", name="组委会")
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     page.on("dialog", lambda dialog: dialog.accept())  # the confirmations before submit, approve, delete
 
@@ -126,13 +124,12 @@ def test_excel_upload_with_an_error_then_a_good_one(server, browser, db, tmp_pat
     from builders import doc
     from openpyxl import load_workbook
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
     d = save(new_delegation(find_games("nmsg-2019"), "fujian"), doc("nmsg-2019", unit="fujian"),
              Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
-    create_account("fujian-leader", "福建 领队", "leader", Actor("t"), delegation=d, password="fujian-pass-1")
+    account("fujian-leader", "leader", delegation=d, password="fujian-pass-1", name="福建 领队")
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     page.on("dialog", lambda dialog: dialog.accept())  # the confirmations before submit, approve, delete
     login(page, server, "fujian-leader", "fujian-pass-1")
@@ -188,7 +185,6 @@ def test_an_individual_registers_himself_for_shaanxi(server, browser, app, db, m
 def test_organiser_returns_with_a_reason_then_approves(server, browser, app, db, monkeypatch):
     from builders import doc, individual, person
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import import_document
@@ -196,8 +192,8 @@ def test_organiser_returns_with_a_reason_then_approves(server, browser, app, db,
     d = import_document(find_games("nmsg-2019"), doc("nmsg-2019", unit="gansu",
                         people=[person("p1", year=2019, unit="gansu", name="马骏")], entries=[individual("chess.MI", "p1")]),
                         dt.datetime(2019, 8, 10, tzinfo=CHINA), Actor("t")).delegation
-    create_account("org2", "组委会", "organiser", Actor("t"), password="organiser-pass-2")
-    create_account("gansu-l", "甘肃 领队", "leader", Actor("t"), delegation=d, password="gansu-pass-1")
+    account("org2", "organiser", password="organiser-pass-2", name="组委会")
+    account("gansu-l", "leader", delegation=d, password="gansu-pass-1", name="甘肃 领队")
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     page.on("dialog", lambda dialog: dialog.accept())  # the confirmations before submit, approve, delete
     login(page, server, "org2", "organiser-pass-2")
@@ -257,7 +253,6 @@ def test_the_desk_scans_a_card_with_the_camera(server, db, tmp_path):
     from builders import doc, individual, person
     from playwright.sync_api import sync_playwright
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.venue.cards import card_code
@@ -268,7 +263,7 @@ def test_the_desk_scans_a_card_with_the_camera(server, db, tmp_path):
         entries=[individual("gomoku.OPEN", "p1")]), dt.datetime(2025, 9, 1, tzinfo=CHINA), Actor("t"))
     assert svc.approve(out.delegation, Actor("组委会"), dt.datetime(2025, 9, 2, tzinfo=CHINA)).ok
     db.session.commit()
-    create_account("cam-org", "报到台", "organiser", Actor("t"), password="organiser-pass-1")
+    account("cam-org", "organiser", password="organiser-pass-1", name="报到台")
     video = tmp_path / "card.y4m"
     _y4m_of_qr(card_code(out.delegation.id, "p1"), video)
     with sync_playwright() as p:

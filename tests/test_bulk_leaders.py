@@ -3,7 +3,7 @@ checked before anything is created, each account with its invitation link."""
 import io
 
 import pytest
-from builders import logged_in
+from builders import account, logged_in
 from openpyxl import Workbook
 
 # These tests post the pages' forms without their CSRF tokens (CSRF: tests/security).
@@ -11,9 +11,7 @@ pytestmark = pytest.mark.usefixtures("no_csrf")
 
 
 def _organiser(app):
-    from portal.accounts.services import create_account
-    from portal.audit.services import Actor
-    create_account("bulk-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("bulk-org", "organiser", name="组委会")
     return logged_in(app, "bulk-org")
 
 

@@ -6,7 +6,7 @@ import struct
 import zlib
 from decimal import Decimal
 
-from builders import csrf_token, logged_in
+from builders import account, csrf_token, logged_in
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -23,7 +23,6 @@ def test_cards_photos_and_the_scan(app, db, monkeypatch):
     import sys
     from pathlib import Path
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.delegations.files import UploadedFile, store
     from portal.games.services import find_games
@@ -47,7 +46,7 @@ def test_cards_photos_and_the_scan(app, db, monkeypatch):
     id_number = document["people"][0]["id_number"]
     assert id_number not in cards["p1"].code and id_number[-6:] not in cards["p1"].code
 
-    create_account("card-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("card-org", "organiser", name="组委会")
     client = app.test_client()
     monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
     logged_in(app, "card-org", client=client)
@@ -160,7 +159,6 @@ def test_the_desk_checks_in_all_160_entrants(app, db, monkeypatch):
     from builders import doc, individual, person
     from sqlalchemy import func, select
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.models import LedgerEntry
@@ -181,7 +179,7 @@ def test_the_desk_checks_in_all_160_entrants(app, db, monkeypatch):
         sync_charges(out.delegation, Actor("t"))
         codes.append(card_code(out.delegation.id, "p1"))
     db.session.commit()
-    create_account("desk-org", "报到台", "organiser", Actor("t"), password="password-123")
+    account("desk-org", "organiser", name="报到台")
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 19, 2, 0, tzinfo=dt.UTC))  # 10:00 on report day
     shown = ["id_copy", "health_certificate", "insurance_proof", "safety_pledge"]
     client = logged_in(app, "desk-org", "password-123")
@@ -207,7 +205,6 @@ def test_the_desk_finds_a_person_without_a_card(app, db):
     """No card at hand: the desk types a name or the last digits of the ID number."""
     from builders import doc, individual, person
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow import services as svc
@@ -218,7 +215,7 @@ def test_the_desk_finds_a_person_without_a_card(app, db):
                               dt.datetime(2025, 9, 1, tzinfo=CHINA), Actor("t"))
     assert svc.approve(out.delegation, Actor("组委会"), dt.datetime(2025, 9, 2, tzinfo=CHINA)).ok
     db.session.commit()
-    create_account("desk2", "报到台", "organiser", Actor("t"), password="password-123")
+    account("desk2", "organiser", name="报到台")
     client = logged_in(app, "desk2", "password-123")
     with app.app_context():
         by_name = client.get("/org/scan", query_string={"code": "欧阳"}).get_data(as_text=True)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from builders import doc, individual, logged_in, person
+from builders import account, doc, individual, logged_in, person
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def test_deposits_held_returned_and_kept(app, db, monkeypatch):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.services import post
@@ -27,7 +26,7 @@ def test_deposits_held_returned_and_kept(app, db, monkeypatch):
         out.append(d)
     post(out[0], "credit", Decimal("100"), "参赛保证金：报到后退还", Actor("t"), fee_code="deposit", source_key="rel")
     post(out[1], "forfeit", Decimal("100"), "参赛保证金：不予退还", Actor("t"), fee_code="deposit", source_key="kept")
-    create_account("dep-acc", "财务", "accountant", Actor("t"), password="password-123")
+    account("dep-acc", "accountant", name="财务")
     db.session.commit()
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 21, 2, 0, tzinfo=dt.UTC))
     client = logged_in(app, "dep-acc", "password-123")

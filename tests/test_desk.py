@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from builders import doc, individual, logged_in, person
+from builders import account, doc, individual, logged_in, person
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def test_the_desk_shows_age_and_events(app, db):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.venue.cards import card_code
@@ -21,7 +20,7 @@ def test_the_desk_shows_age_and_events(app, db):
     d = svc.import_document(games, doc("nmsg-2009", people=[kid], entries=[individual("gomoku.MI", "p1")]),
                             dt.datetime(2009, 8, 1, tzinfo=CHINA), Actor("t")).delegation
     assert svc.approve(d, Actor("组委会"), dt.datetime(2009, 8, 2, tzinfo=CHINA)).ok
-    create_account("desk-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("desk-org", "organiser", name="组委会")
     db.session.commit()
     client = logged_in(app, "desk-org", "password-123")
     with app.app_context():

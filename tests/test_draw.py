@@ -1,7 +1,7 @@
 """The draw is reproducible from its seed and fair in shape (issue 11, item 3)."""
 from collections import Counter
 
-from builders import logged_in
+from builders import account, logged_in
 
 from portal.rules.draw import draw_numbers
 
@@ -27,7 +27,6 @@ def test_the_draw_page_draws_records_the_seed_and_a_redraw_needs_a_reason(app, d
 
     from sqlalchemy import select
 
-    from portal.accounts.services import create_account
     from portal.audit.models import AuditLog
     from portal.audit.services import Actor
     from portal.games.services import find_games
@@ -43,7 +42,7 @@ def test_the_draw_page_draws_records_the_seed_and_a_redraw_needs_a_reason(app, d
         assert out.ok and approve(out.delegation, Actor("组委会"), dt.datetime(2009, 8, 2, tzinfo=dt.UTC)).ok
     db.session.commit()
     event = next(code for code in ("chess.MIR", "go.MI", "xiangqi.MI", "gomoku.MI") if entrants(games, code))
-    create_account("draw-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("draw-org", "organiser", name="组委会")
     client = app.test_client()
     monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
     logged_in(app, "draw-org", client=client)

@@ -3,7 +3,7 @@ import csv
 import datetime as dt
 import io
 
-from builders import doc, individual, logged_in, person, team
+from builders import account, doc, individual, logged_in, person, team
 from openpyxl import load_workbook
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -26,9 +26,7 @@ def test_entry_list_csv_and_xlsx_are_formula_safe(app, db, monkeypatch):
     submitted(db, "zhejiang", people, [team("chess.MTR", ("m1", 1), ("w1", 2), ("m2", 3), ("m3", "R")),
                                        individual("chess.MI", "m1", "w1")])
     client = app.test_client()
-    from portal.accounts.services import create_account
-    from portal.audit.services import Actor
-    create_account("exp-org", "o", "organiser", Actor("t"), password="password-123")
+    account("exp-org", "organiser", name="o")
     monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
     logged_in(app, "exp-org", client=client)
     with app.app_context():

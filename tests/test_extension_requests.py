@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from builders import csrf_token, doc, logged_in
+from builders import account, csrf_token, doc, logged_in
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def test_a_leader_asks_for_time_and_the_organisers_answer(app, db, monkeypatch):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.models import ExtensionRequest
@@ -19,8 +18,8 @@ def test_a_leader_asks_for_time_and_the_organisers_answer(app, db, monkeypatch):
     games = find_games("nmsg-2019")
     d = save(new_delegation(games, "hainan"), doc("nmsg-2019", unit="hainan", declarations=[]),
              Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
-    create_account("late-leader", "海南领队", "leader", Actor("t"), delegation=d, password="password-123")
-    create_account("ext-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("late-leader", "leader", delegation=d, name="海南领队")
+    account("ext-org", "organiser", name="组委会")
     db.session.commit()
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 9, 5, 2, 0, tzinfo=dt.UTC))
     leader = logged_in(app, "late-leader", "password-123")

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from builders import account
 from openpyxl import load_workbook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -22,7 +23,6 @@ PASSWORD = "jobs-test-passphrase-1"
 @pytest.fixture
 def games_with_entries(app, db):
     from benchmarks.national import delegation_document
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import import_document
@@ -33,8 +33,8 @@ def games_with_entries(app, db):
         assert out.ok, out.violations
         people += n
     db.session.commit()
-    create_account("jobs-org", "组委会甲", "organiser", Actor("t"), password=PASSWORD)
-    create_account("jobs-org2", "组委会乙", "organiser", Actor("t"), password=PASSWORD)
+    account("jobs-org", "organiser", password=PASSWORD, name="组委会甲")
+    account("jobs-org2", "organiser", password=PASSWORD, name="组委会乙")
     return people
 
 
@@ -205,7 +205,6 @@ def test_a_big_bank_statement_is_imported_in_the_background(app, db):
     from builders import doc, individual, person
     from sqlalchemy import func, select
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.models import BankLine
@@ -219,7 +218,7 @@ def test_a_big_bank_statement_is_imported_in_the_background(app, db):
     assert out.ok
     reference = payment_reference_of(out.delegation)
     db.session.commit()
-    create_account("big-acc", "财务", "accountant", Actor("t"), password=PASSWORD)
+    account("big-acc", "accountant", password=PASSWORD, name="财务")
     lines = [f"2015-07-0{1 + i % 8},{100 + i % 500}.00,家长{i},报名费 第{i}笔,SN{i:06d}" for i in range(9000)]
     lines.append(f"2015-07-03,200.00,河西棋院,{reference} 报名费,SN999999")
     data = ("交易日期,收入金额,对方户名,摘要,交易流水号\n" + "\n".join(lines) + "\n").encode("utf-8")

@@ -2,7 +2,7 @@
 会议 ... 核实参赛人员名单。领队会召开的时间为报到最后期限，各单位领队必须参加。"""
 import datetime as dt
 
-from builders import csrf_token, logged_in
+from builders import account, csrf_token, logged_in
 from sqlalchemy import select
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -72,10 +72,8 @@ def test_a_meeting_without_an_hour_does_not_close_check_in(app, db):
 
 
 def test_the_meeting_page(app, db, monkeypatch):
-    from portal.accounts.services import create_account
-    from portal.audit.services import Actor
     games, d = _delegation(db)
-    create_account("meet-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("meet-org", "organiser", name="组委会")
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2015, 7, 14, 11, 40, tzinfo=dt.UTC))
     client = logged_in(app, "meet-org", "password-123")
     with app.app_context():

@@ -2,7 +2,7 @@
 import datetime as dt
 import re
 
-from builders import doc, individual, logged_in, person
+from builders import account, doc, individual, logged_in, person
 
 from portal.config import FIXTURES
 
@@ -16,7 +16,6 @@ def csrf(app, client, path):
 
 
 def test_import_statement_then_leader_sees_his_statement(app, db):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import import_document
@@ -26,8 +25,8 @@ def test_import_statement_then_leader_sees_his_statement(app, db):
                                      entries=[individual("gomoku.MCA", "b")]),
                           dt.datetime(2015, 7, 1, tzinfo=CHINA), Actor("t"))
     d = out.delegation
-    create_account("cw", "财务", "accountant", Actor("t"), password="password-123")
-    create_account("hx", "河西 领队", "leader", Actor("t"), delegation=d, password="password-123")
+    account("cw", "accountant", name="财务")
+    account("hx", "leader", delegation=d, name="河西 领队")
     acc = app.test_client()
     logged_in(app, "cw", client=acc)
     token = csrf(app, acc, "/money/import")

@@ -3,7 +3,7 @@ the same result as its own page, payments and entries by day as charts."""
 import datetime as dt
 import re
 
-from builders import logged_in
+from builders import account, logged_in
 
 UTC = dt.UTC
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -41,7 +41,6 @@ def test_judging_every_delegation_at_once_says_what_each_page_says(app, db):
 def test_the_games_page_reads_at_a_glance(app, db, monkeypatch):
     from builders import doc, individual, person
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.services import post, sync_charges
@@ -57,7 +56,7 @@ def test_the_games_page_reads_at_a_glance(app, db, monkeypatch):
     svc.save(svc.new_delegation(games, "jiangsu"), doc("nmsg-2019", "jiangsu", [person("p1", "F", "1990-01-01", unit="jiangsu", year=2019)],
                    [individual("chess.MI", "p1")]), Actor("t"), dt.datetime(2019, 8, 11, tzinfo=CHINA))
     db.session.commit()
-    create_account("ov-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("ov-org", "organiser", name="组委会")
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 8, 20, tzinfo=UTC))
     client = logged_in(app, "ov-org", "password-123")
     with app.app_context():

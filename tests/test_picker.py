@@ -3,7 +3,7 @@
 matching individual event, an entry there."""
 import datetime as dt
 
-from builders import _definition, doc, individual, logged_in, person
+from builders import _definition, account, doc, individual, logged_in, person
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -43,7 +43,6 @@ def test_a_rated_woman_is_offered_for_the_mens_event():
 
 
 def test_the_search_endpoint_suggests_only_eligible_people(app, db):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow import services as svc
@@ -51,7 +50,7 @@ def test_the_search_endpoint_suggests_only_eligible_people(app, db):
                    _gomoku(), Actor("t"), dt.datetime(2015, 7, 1, tzinfo=CHINA))
     assert out.ok, out.violations
     db.session.commit()
-    create_account("pick-leader", "领队", "leader", Actor("t"), delegation=out.delegation, password="password-123")
+    account("pick-leader", "leader", delegation=out.delegation, name="领队")
     client = logged_in(app, "pick-leader", "password-123")
     with app.app_context():
         team = client.get(f"/d/{out.delegation.id}/people/search?event=gomoku.TCA&q=").get_json()

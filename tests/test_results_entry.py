@@ -9,7 +9,7 @@ import io
 from decimal import Decimal
 
 import pytest
-from builders import csrf_token as token_in, logged_in
+from builders import account, csrf_token as token_in, logged_in
 from sqlalchemy import func, select
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -44,7 +44,6 @@ def _club(rng_seed: int, name: str, boys: list[str], girls: list[str]) -> dict:
 def season(app, db):
     """Four clubs of youth-gomoku-2015: 南开 and 和平 approved and paid, 河西 approved but its
     fee never came (十一(四): void, 不予编排), 红桥 still waiting for approval."""
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.money.services import post
@@ -61,7 +60,7 @@ def season(app, db):
             assert approve(r.delegation, Actor("组委会"), JULY + dt.timedelta(hours=1)).ok
         if name in ("南开", "和平"):
             post(r.delegation, "payment", Decimal("5000"), "报名费", Actor("t"), value_date=dt.date(2015, 7, 6))
-    create_account("yg-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("yg-org", "organiser", name="组委会")
     db.session.commit()
     return games, out
 
@@ -165,7 +164,6 @@ def test_results_from_the_players_then_the_team_is_computed_from_them(app, seaso
 @pytest.fixture
 def shaanxi(app, db):
     """Six entrants of shaanxi-mind-2025 who registered alone, three of 安康棋院."""
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.rules.idnumber import make
@@ -184,7 +182,7 @@ def shaanxi(app, db):
                                     "officials": [], "staff": [], "companions": []}, at, Actor(name))
         assert r.status == "submitted", r.violations
         assert approve(r.delegation, Actor("组委会"), at).ok
-    create_account("sx-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("sx-org", "organiser", name="组委会")
     db.session.commit()
     return games
 
@@ -246,15 +244,13 @@ def test_a_trf_file_comes_back_as_the_final_standings_with_the_club_and_youth_ra
 
 def test_medals_won_elsewhere_count_apart(app, db):
     """总则 九(八): 运动员在第一届世界智力运动会上获得前3名成绩的，将分别计入本次全国智运会的奖牌榜."""
-    from portal.accounts.services import create_account
-    from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.results.services import games_standings
     from portal.workflow.services import new_delegation
     games = find_games("nmsg-2009")
     d = new_delegation(games, "zhejiang")
     db.session.add(d)
-    create_account("om-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("om-org", "organiser", name="组委会")
     db.session.commit()
     client = logged_in(app, "om-org", "password-123")
     with app.app_context():

@@ -4,7 +4,7 @@ import datetime as dt
 import io
 
 import pytest
-from builders import logged_in
+from builders import account, logged_in
 
 # These tests post the pages' forms without their CSRF tokens (CSRF: tests/security).
 pytestmark = pytest.mark.usefixtures("no_csrf")
@@ -12,7 +12,6 @@ CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def _world(app, db):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import import_document
@@ -28,8 +27,8 @@ def _world(app, db):
         assert r.ok, r.violations
         out[unit] = r.delegation
     db.session.commit()
-    create_account("res-org", "组委会", "organiser", Actor("t"), password="password-123")
-    create_account("res-zj", "浙江领队", "leader", Actor("t"), delegation=out["zhejiang"], password="password-123")
+    account("res-org", "organiser", name="组委会")
+    account("res-zj", "leader", delegation=out["zhejiang"], name="浙江领队")
     return out
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from builders import doc, individual, person
+from builders import account, doc, individual, person
 from conftest import codes
 
 from portal.rules import GamesDefinition, check_delegation, parse_document
@@ -397,10 +397,8 @@ def test_organisers_upload_units_checked_whole(app, db):
 
     from builders import csrf_token, logged_in
 
-    from portal.accounts.services import create_account
-    from portal.audit.services import Actor
     from portal.games.models import Unit
-    create_account("units-org", "组委会", "organiser", Actor("t"), password="password-123")
+    account("units-org", "organiser", name="组委会")
     db.session.commit()
     client = logged_in(app, "units-org", "password-123")
     def upload(text):

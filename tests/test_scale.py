@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from builders import logged_in
+from builders import account, logged_in
 from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -21,7 +21,6 @@ LEADER_PAGES = ["", "/declarations", "/people", "/people?q=王&sort=name", "/ent
 @pytest.fixture
 def two_sizes(app, db):
     from benchmarks.national import delegation_document
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
@@ -31,10 +30,10 @@ def two_sizes(app, db):
         d = save(new_delegation(find_games("nmsg-2009"), unit), document, Actor("t"),
                  dt.datetime(2009, 8, 1, tzinfo=UTC)).delegation
         db.session.commit()
-        create_account(f"scale-{unit}", unit, "leader", Actor("t"), delegation=d, password=PASSWORD)
+        account(f"scale-{unit}", "leader", delegation=d, password=PASSWORD, name=unit)
         out[n] = d.id
-    create_account("scale-org", "org", "organiser", Actor("t"), password=PASSWORD)
-    create_account("scale-acc", "acc", "accountant", Actor("t"), password=PASSWORD)
+    account("scale-org", "organiser", password=PASSWORD, name="org")
+    account("scale-acc", "accountant", password=PASSWORD, name="acc")
     return out
 
 
@@ -87,13 +86,12 @@ def test_whole_games_pages_and_the_programme_book_do_not_grow_with_the_delegatio
     """Cards, the check-in desk and the programme book read each kind of row once for the
     whole Games, not once per delegation."""
     from benchmarks.national import delegation_document
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.results.programme import book
     from portal.workflow import services as svc
     games = find_games("nmsg-2009")
-    create_account("venue-org", "org", "organiser", Actor("t"), password=PASSWORD)
+    account("venue-org", "organiser", password=PASSWORD, name="org")
 
     def add(units):
         for unit, index in units:
@@ -131,14 +129,13 @@ def test_money_pages_do_not_grow_with_the_delegations_where_fees_make_entries_va
     read for all delegations at once."""
     import random
 
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.demo_season import _document
     from portal.games.services import find_games
     from portal.workflow import services as svc
     games = find_games("youth-gomoku-2015")
-    create_account("yg-acc", "acc", "accountant", Actor("t"), password=PASSWORD)
-    create_account("yg-org", "org", "organiser", Actor("t"), password=PASSWORD)
+    account("yg-acc", "accountant", password=PASSWORD, name="acc")
+    account("yg-org", "organiser", password=PASSWORD, name="org")
     rng = random.Random(7)
 
     def add(names, start):

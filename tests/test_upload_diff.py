@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from builders import doc, id_for, individual, logged_in, person
+from builders import account, doc, id_for, individual, logged_in, person
 from openpyxl import load_workbook
 
 # These tests post the pages' forms without their CSRF tokens (CSRF: tests/security).
@@ -18,7 +18,6 @@ CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def _setup(app, db, unit="zhejiang"):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
@@ -29,7 +28,7 @@ def _setup(app, db, unit="zhejiang"):
                Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA))
     assert out.ok, out.violations
     db.session.commit()
-    create_account(f"{unit}-diff", "l", "leader", Actor("t"), delegation=out.delegation, password="password-123")
+    account(f"{unit}-diff", "leader", delegation=out.delegation, name="l")
     return out.delegation, logged_in(app, f"{unit}-diff")
 
 

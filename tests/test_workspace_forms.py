@@ -3,7 +3,7 @@ import datetime as dt
 import re
 
 import pytest
-from builders import doc, id_for, individual, logged_in, person
+from builders import account, doc, id_for, individual, logged_in, person
 
 # These tests post the pages' forms without their CSRF tokens (CSRF: tests/security).
 pytestmark = pytest.mark.usefixtures("no_csrf")
@@ -12,14 +12,13 @@ CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def setup_leader(app, db, unit="hainan"):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
     d = save(new_delegation(find_games("nmsg-2019"), unit),
              doc("nmsg-2019", unit=unit, people=[person("p1", year=2019, unit=unit)], entries=[individual("chess.MI", "p1")]),
              Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
-    create_account(f"{unit}-l", "l", "leader", Actor("t"), delegation=d, password="password-123")
+    account(f"{unit}-l", "leader", delegation=d, name="l")
     return d, logged_in(app, f"{unit}-l")
 
 
@@ -55,10 +54,8 @@ def test_refused_declaration_keeps_the_numbers(app, db, monkeypatch):
 
 def pages_as_leader(app, d, at, *paths) -> list[str]:
     """The pages as the delegation's leader (a new account) sees them at instant `at`."""
-    from portal.accounts.services import create_account
-    from portal.audit.services import Actor
     username = f"leader-of-{d.id}"
-    create_account(username, "l", "leader", Actor("t"), delegation=d, password="password-123")
+    account(username, "leader", delegation=d, name="l")
     client = logged_in(app, username, "password-123")
     with pytest.MonkeyPatch.context() as mp, app.app_context():
         mp.setitem(app.config, "FIXED_NOW", at)

@@ -5,17 +5,25 @@ import datetime as dt
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..audit.services import Actor, record
 from ..db_tx import transactional, write_transaction
+from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import utcnow
+from ..games.services import definition_of
+from ..outcome import Refusal
+from ..workflow.services import new_delegation
 from . import throttle
 from .models import User
 from .passwords import password_problem
+
+if TYPE_CHECKING:
+    from ..games.models import Games
 
 INVITATION_DAYS = 14
 
@@ -132,7 +140,7 @@ def logout_everywhere(user: User) -> None:
 
 @transactional
 def create_account(username: str, display_name: str, role: str, actor: Actor, *,
-                   delegation=None, password: str | None = None) -> tuple[User, str | None]:
+                   delegation: Delegation | None = None, password: str | None = None) -> tuple[User, str | None]:
     """Create an account; without a password it gets a one-time invitation token
     (returned once, stored only as its hash)."""
     user = User(username=username.strip(), display_name=display_name.strip(), role=role,
@@ -149,6 +157,32 @@ def create_account(username: str, display_name: str, role: str, actor: Actor, *,
     record(actor, "account.create", "user", user.username, delegation=delegation,
            after={"role": role, "display_name": display_name})
     return user, token
+
+
+def create_leader(games: Games, unit_code: str | None, club: str, username: str, display_name: str,
+                  actor: Actor) -> tuple[User, str]:
+    """A leader's account with its invitation, for a unit of the list or an open club, and
+    the unit's delegation when it has none yet: all in one transaction, or nothing.
+    Refusals carry the form field they are about as their code."""
+    with write_transaction():
+        username, club = username.strip(), (club or "").strip()
+        if db.session.scalar(select(User.id).where(User.username == username)):
+            raise Refusal("username", "该用户名已被使用", "This username is taken")
+        if not club and not unit_code:
+            raise Refusal("unit", "请选择参赛单位，或填写俱乐部、学校等单位名称",
+                          "Choose a unit, or give the name of a club or school")
+        if club and not definition_of(games).participation.open_units:
+            raise Refusal("club_name", "本届比赛只接受规定的参赛单位", "These Games take only the units listed")
+        q = select(Delegation).where(Delegation.games_id == games.id)
+        q = q.where(Delegation.unit_name == club, Delegation.unit_code.is_(None)) if club else \
+            q.where(Delegation.unit_code == unit_code)
+        d = db.session.scalar(q)
+        if d is None:
+            d = new_delegation(games, {"name": club, "kind": "club"} if club else unit_code)
+            d.version = 1
+            db.session.add(d)
+            db.session.flush()
+        return create_account(username, display_name, "leader", actor, delegation=d)
 
 
 @transactional

@@ -12,14 +12,13 @@ from sqlalchemy import select
 from ..audit.current import actor
 from ..audit.services import Actor
 from ..clock import now
-from ..delegations.models import Delegation
 from ..extensions import db, login_limits, rate_limit
 from ..form_choices import options
 from ..games.models import Games
 from ..games.services import definition_of
 from ..links import external_url
+from ..outcome import Refusal
 from ..web import is_en, safe_next
-from ..workflow.services import new_delegation
 from ..workflow.stages import stage_at
 from . import second_factor_views, services, throttle, two_factor  # noqa: F401  (second_factor_views: its routes)
 from .access import roles
@@ -130,28 +129,13 @@ def leader_accounts():
     all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
     link = None
     if form.validate_on_submit():
-        from ..games.services import definition_of
         games = next(g for g in all_games if g.slug == form.games.data)
-        club = (form.club_name.data or "").strip()
-        participation = definition_of(games).participation
-        if db.session.scalar(select(User).where(User.username == form.username.data.strip())):
-            form.username.errors.append(_("该用户名已被使用"))
-        elif not club and not form.unit.data:
-            form.unit.errors.append(_("请选择参赛单位，或填写俱乐部、学校等单位名称"))
-        elif club and not participation.open_units:
-            form.club_name.errors.append(_("本届比赛只接受规定的参赛单位"))
+        try:
+            _user, token = services.create_leader(games, form.unit.data or None, form.club_name.data or "",
+                                                  form.username.data, form.display_name.data, actor())
+        except Refusal as refusal:
+            getattr(form, refusal.code).errors.append(refusal.message[1] if is_en() else refusal.message[0])
         else:
-            q = select(Delegation).where(Delegation.games_id == games.id)
-            q = q.where(Delegation.unit_name == club, Delegation.unit_code.is_(None)) if club else \
-                q.where(Delegation.unit_code == form.unit.data)
-            d = db.session.scalar(q)
-            if d is None:
-                d = new_delegation(games, {"name": club, "kind": "club"} if club else form.unit.data)
-                d.version = 1
-                db.session.add(d)
-                db.session.flush()
-            user, token = services.create_account(form.username.data, form.display_name.data, "leader",
-                                                  actor(), delegation=d)
             link = external_url("accounts.invitation", token=token)
     return _accounts_page(form, link)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
-from ..cli import parse_instant
+from ..cli_support import parse_instant
 from ..delegations.services import UNUSABLE, check_document
 from ..extensions import csrf, rate_limit
 from ..rules.jsontext import JsonTextError, load_json

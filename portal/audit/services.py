@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..extensions import db
 from .models import AuditLog
+
+if TYPE_CHECKING:
+    from ..delegations.models import Delegation
 
 
 @dataclass(frozen=True)
@@ -21,7 +24,7 @@ class Actor:
 
 
 def record(actor: Actor, action: str, object_type: str, object_key: str | None = None, *,
-           delegation=None, before: Any = None, after: Any = None, reason: str | None = None) -> AuditLog:
+           delegation: Delegation | None = None, before: Any = None, after: Any = None, reason: str | None = None) -> AuditLog:
     row = AuditLog(actor=actor.label, user_id=actor.user_id, ip=actor.ip, action=action,
                    object_type=object_type, object_key=object_key,
                    delegation_id=getattr(delegation, "id", None),

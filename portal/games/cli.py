@@ -23,7 +23,7 @@ def register(app: Flask) -> None:
     @click.option("--all", "load_all", is_flag=True, help="Load every fixture under fixtures/games.")
     def games_load(slugs, load_all):
         """Load or reload a Games from its slug or a fixture PATH (idempotent)."""
-        from ..cli import ensure_schema
+        from ..cli_support import ensure_schema
 
         ensure_schema()
         targets = list(slugs) + (all_fixture_slugs() if load_all else [])
@@ -46,7 +46,7 @@ def register(app: Flask) -> None:
 
     @units.command("load")
     def units_load():
-        from ..cli import ensure_schema
+        from ..cli_support import ensure_schema
 
         ensure_schema()
         click.echo(f"units: {load_units()}")
@@ -55,7 +55,7 @@ def register(app: Flask) -> None:
     @click.argument("path", type=click.Path(dir_okay=False))
     def universities_import(path):
         """Replace the universities list with the CSV at PATH (all or nothing)."""
-        from ..cli import ensure_schema
+        from ..cli_support import ensure_schema
 
         ensure_schema()
         try:

@@ -11,6 +11,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from flask import current_app
 from sqlalchemy import select, update
@@ -21,18 +22,21 @@ from ..games.models import utcnow
 from ..games.services import find_games
 from .models import Job
 
+if TYPE_CHECKING:
+    from ..games.models import Games
+
 KINDS: dict[str, Callable] = {}
 QUEUE = "portal"
 
 
-def job_kind(name: str):
+def job_kind(name: str) -> Callable[[Callable], Callable]:
     def register(fn):
         KINDS[name] = fn
         return fn
     return register
 
 
-def games_of(job: Job):
+def games_of(job: Job) -> Games:
     """The Games a job works on (its `games` parameter); a job whose Games was deleted
     after it was queued fails, saying so."""
     games = find_games(job.params["games"])

@@ -38,6 +38,8 @@ from .models import BankLine, LedgerEntry, RoomRequest
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..rules.definition import GamesDefinition
+
 SIGN = {"charge": 1, "credit": -1, "payment": -1, "refund": 1, "forfeit": 0, "reversal": 1}
 
 
@@ -285,7 +287,7 @@ def entry_valid(d: Delegation) -> bool | None:
     return entries_valid(d.games, [d])[d.id]
 
 
-def entries_valid(games, delegations: list[Delegation]) -> dict[int, bool | None]:
+def entries_valid(games: Games, delegations: list[Delegation]) -> dict[int, bool | None]:
     """entry_valid() of each delegation, from four grouped queries for all of them."""
     from ..workflow.models import Place
     definition = definition_of(games)
@@ -339,7 +341,7 @@ def _today() -> dt.date:
 
 # --- rooms --------------------------------------------------------------------------------
 
-def stay_window(definition) -> tuple[dt.date, dt.date, bool]:
+def stay_window(definition: GamesDefinition) -> tuple[dt.date, dt.date, bool]:
     """First and last night anyone of the Games may book, and whether the first is strict
     ("提前报到者大会不予接待"). Each person's own window: rules.stay.person_window."""
     w = widest(definition)
@@ -347,7 +349,7 @@ def stay_window(definition) -> tuple[dt.date, dt.date, bool]:
 
 
 def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_night: dt.date, rooms: int,
-                  people: int, actor: Actor, occupants: list[str] | None = None):
+                  people: int, actor: Actor, occupants: list[str] | None = None) -> Outcome:
     """Book rooms for a run of nights, first come first served against the inventory. With
     `occupants` (people of the delegation, by ref), each night must fall in each occupant's
     own stay window (STAY_OUTSIDE_WINDOW otherwise), and the rooms count for them."""
@@ -417,7 +419,7 @@ def _outside_windows(d, definition, occupants, first_night, last_night) -> list:
 
 # --- bank statements ----------------------------------------------------------------------------
 
-def payer_candidates(games) -> pd.DataFrame:
+def payer_candidates(games: Games) -> pd.DataFrame:
     """Names a delegation's transfers may come from, with the amount it owes."""
     import pandas as pd
 
@@ -436,7 +438,7 @@ def payer_candidates(games) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["name", "amount_due", "delegation_id"])
 
 
-def references(games) -> pd.DataFrame:
+def references(games: Games) -> pd.DataFrame:
     import pandas as pd
     delegations = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id)).all()
     return pd.DataFrame([{"code": payment_reference_of(d), "delegation_id": d.id} for d in delegations],
@@ -458,7 +460,7 @@ class StatementImport:
     possible_duplicates: int = 0  # the same payment exported twice: waits for the accountant
 
 
-def import_statement(games, data: bytes, filename: str, actor: Actor, all_or_nothing: bool = True) -> StatementImport:
+def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all_or_nothing: bool = True) -> StatementImport:
     """Read, match and book a bank statement. Lines already imported are skipped; a line
     that cannot be read refuses the whole file (all_or_nothing) or is reported and left out."""
 
@@ -578,7 +580,7 @@ def _plain_key(booked_on, amount: Decimal, payer: str) -> tuple:
     return (booked_on, Decimal(amount).quantize(Decimal("0.01")), " ".join(payer.split()))
 
 
-def decide_duplicate(line, is_duplicate: bool, actor: Actor):
+def decide_duplicate(line: BankLine, is_duplicate: bool, actor: Actor) -> bool:
     """The accountant's word on a possible duplicate: the same payment (kept out of the
     books), or a payment of its own (matched and booked as any other line)."""
 
@@ -597,7 +599,7 @@ def decide_duplicate(line, is_duplicate: bool, actor: Actor):
     return run()
 
 
-def undo_match(line, actor: Actor):
+def undo_match(line: BankLine, actor: Actor) -> bool:
     """Take back a manual match: the payment is reversed in the ledger (append-only) and
     the line is unmatched again, to be assigned anew."""
 
@@ -626,7 +628,7 @@ def _na(value) -> bool:
     return value is None or (not isinstance(value, str) and pd.isna(value))
 
 
-def assign_line(line, d: Delegation, actor: Actor):
+def assign_line(line: BankLine, d: Delegation, actor: Actor) -> bool:
     """The accountant assigns an unmatched bank line to a delegation by hand."""
 
     @transactional
@@ -644,7 +646,7 @@ def assign_line(line, d: Delegation, actor: Actor):
     return run()
 
 
-def totals_by_delegation(games) -> dict[int, dict[str, Decimal]]:
+def totals_by_delegation(games: Games) -> dict[int, dict[str, Decimal]]:
     """totals() of every delegation of the Games, from one aggregate query."""
     sums: dict[int, dict[str, Decimal]] = {}
     q = (select(LedgerEntry.delegation_id, LedgerEntry.kind, func.sum(LedgerEntry.amount))
@@ -655,7 +657,7 @@ def totals_by_delegation(games) -> dict[int, dict[str, Decimal]]:
     return {delegation_id: _with_balance(by_kind) for delegation_id, by_kind in sums.items()}
 
 
-def deposits_by_delegation(games) -> dict[int, dict[str, Decimal]] | None:
+def deposits_by_delegation(games: Games) -> dict[int, dict[str, Decimal]] | None:
     """Deposits (保证金, fees returned after check-in) of every delegation: charged, returned,
     kept and still held, from one aggregate query; None where the Games take none."""
     codes = [f.code for f in definition_of(games).money.fees if f.refundable == "after_checkin"]
@@ -676,7 +678,7 @@ def deposits_by_delegation(games) -> dict[int, dict[str, Decimal]] | None:
     return out
 
 
-def reconciliation(games) -> list[dict]:
+def reconciliation(games: Games) -> list[dict]:
     units = unit_names()
     all_totals = totals_by_delegation(games)
     deposits = deposits_by_delegation(games)
@@ -694,7 +696,7 @@ def reconciliation(games) -> list[dict]:
     return out
 
 
-def reconciliation_names(games) -> dict[int, dict]:
+def reconciliation_names(games: Games) -> dict[int, dict]:
     """Each delegation of the Games by id: its unit's name and its payment reference, from
     two queries (for lists of bank lines and the assignment drop-down)."""
     units = unit_names()

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select
 
@@ -41,6 +42,12 @@ from ..rules.standings import (
 from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
 from .entrants import Player, players
 from .models import EventResult, OutsideMedal as OutsideMedalRow
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ..games.models import Games
+    from ..rules.definition import GamesDefinition
 
 MAX_ROWS = 2000
 
@@ -188,7 +195,7 @@ def _norm(text: str) -> str:
     return re.sub(r"[\s·・.,，]", "", (text or "")).lower()
 
 
-def match_lines(games, event_code: str, lines: list[Line]) -> tuple[list[tuple[Line, Player]], list[str]]:
+def match_lines(games: Games, event_code: str, lines: list[Line]) -> tuple[list[tuple[Line, Player]], list[str]]:
     """Each line's player, or every problem at once: no such player, one player twice, a
     person of these Games who does not play the event (and why), a unit that is not his."""
     listed, left_out = players(games, event_code)
@@ -250,7 +257,7 @@ def match_lines(games, event_code: str, lines: list[Line]) -> tuple[list[tuple[L
     return matched, problems
 
 
-def lines_from_form(form, listed: list[Player]) -> tuple[list[Line], list[str]]:
+def lines_from_form(form: Mapping, listed: list[Player]) -> tuple[list[Line], list[str]]:
     """The results form: a place (and points) typed beside each player."""
     lines, problems = [], []
     for i, p in enumerate(listed, start=1):
@@ -273,16 +280,16 @@ def lines_from_form(form, listed: list[Player]) -> tuple[list[Line], list[str]]:
     return lines, problems
 
 
-def entrants_count(games, event_code: str) -> int:
+def entrants_count(games: Games, event_code: str) -> int:
     listed, _left = players(games, event_code)
     return len(listed)
 
 
-def computed_from_individuals(definition, event_code: str) -> TeamFromIndividuals | None:
+def computed_from_individuals(definition: GamesDefinition, event_code: str) -> TeamFromIndividuals | None:
     return next((a for a in of_kind(definition.awards, TeamFromIndividuals) if event_code in a.events), None)
 
 
-def enter_results(games, event_code: str, lines: list[Line], actor: Actor,
+def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor,
                   entrants: int | None = None, read_problems: list[str] = ()) -> list[str]:
     """Replace the event's results with these lines (all or nothing). Returns every problem,
     those met reading the sheet (`read_problems`) with the rest, [] when stored."""
@@ -373,7 +380,7 @@ def _result(r: EventResult) -> Result:
                   Fraction(Decimal(r.score)) if r.score not in (None, "") else None, r.tie_breaks or {})
 
 
-def games_standings(games) -> GamesStandings:
+def games_standings(games: Games) -> GamesStandings:
     """Every event's ranking with its awards, the units' tables, the derived standings and
     the medals won elsewhere, from a fixed number of queries."""
     definition = definition_of(games)
@@ -450,11 +457,11 @@ def _derived(games, definition, placings) -> list[DerivedStanding]:
 
 # --- medals won elsewhere (nmsg-2009 总则 九(八)) -----------------------------------------------
 
-def outside_medals_rule(definition) -> OutsideMedals | None:
+def outside_medals_rule(definition: GamesDefinition) -> OutsideMedals | None:
     return next(iter(of_kind(definition.awards, OutsideMedals)), None)
 
 
-def add_outside_medal(games, delegation_id: int, medal: str, athlete: str, event_name: str,
+def add_outside_medal(games: Games, delegation_id: int, medal: str, athlete: str, event_name: str,
                       actor: Actor) -> list[str]:
     definition = definition_of(games)
     rule = outside_medals_rule(definition)
@@ -481,7 +488,7 @@ def add_outside_medal(games, delegation_id: int, medal: str, athlete: str, event
     return []
 
 
-def team_members(games, event_code: str) -> dict[str, list[str]]:
+def team_members(games: Games, event_code: str) -> dict[str, list[str]]:
     """Team entry key -> member names, for pages that show who a team is."""
     rows = db.session.execute(
         select(Entry.id, Person.name).join(EntryMember, EntryMember.entry_id == Entry.id)

@@ -35,7 +35,7 @@ def register(app: Flask) -> None:
                   help="When the materials arrived, ISO 8601 with offset.")
     def import_(file, received_at):
         """Store and submit a delegation document as if it arrived at --received-at."""
-        from ..cli import ensure_schema, parse_instant
+        from ..cli_support import ensure_schema, parse_instant
 
         try:
             when = parse_instant(received_at)
@@ -92,7 +92,7 @@ def register(app: Flask) -> None:
     def withdraw_(games_slug, unit, event, excused, reason, at):
         """Withdraw UNIT from EVENT (or from the Games when EVENT is omitted)."""
         from ..audit.services import Actor
-        from ..cli import parse_instant
+        from ..cli_support import parse_instant
         from ..delegations.services import find_delegation
         games = _games(games_slug)
         d = find_delegation(games, unit)

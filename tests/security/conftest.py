@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from builders import doc, individual, person
+from builders import account, doc, individual, person
 
 from security.attack import PASSWORD
 
@@ -18,7 +18,6 @@ PRODUCTION_LIMITS = {"RATE_LIMIT_LOGIN": "10 per minute;60 per hour", "RATE_LIMI
 
 @pytest.fixture
 def world(app, db):
-    from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation, save
@@ -34,7 +33,7 @@ def world(app, db):
     users = {}
     for name, role, d in (("leader_a", "leader", da), ("leader_b", "leader", dbb), ("organiser", "organiser", None),
                           ("accountant", "accountant", None)):
-        users[name] = create_account(name, name, role, Actor("t"), delegation=d, password=PASSWORD)[0]
+        users[name] = account(name, role, delegation=d, password=PASSWORD)
     return {"a": da, "b": dbb, "users": users, "a_ids": [p["id_number"] for p in a_people],
             "b_ids": [p["id_number"] for p in b_people], "a_people": a_people, "b_people": b_people}
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from builders import account
+
 from security.attack import PASSWORD, get, login, post
 
 LOCKED = "暂时锁定"
@@ -72,11 +74,9 @@ def test_many_addresses_slow_every_unknown_client_but_not_the_owners_device(app,
 
 
 def test_admins_unlock_staff_and_organisers_only_leaders(app, world, no_csrf):
-    from portal.accounts.services import create_account
-    from portal.audit.services import Actor
     from portal.extensions import db
     with app.app_context():
-        create_account("root-admin", "管理员", "admin", Actor("t"), password=PASSWORD)
+        account("root-admin", "admin", password=PASSWORD, name="管理员")
         accountant_id = world["users"]["accountant"].id
         db.session.commit()
     client = app.test_client()
@@ -93,10 +93,9 @@ def test_admins_unlock_staff_and_organisers_only_leaders(app, world, no_csrf):
 
 
 def test_the_last_administrator_unlocks_from_the_shell(app, world):
-    from portal.accounts.services import attempt_login, create_account
-    from portal.audit.services import Actor
+    from portal.accounts.services import attempt_login
     with app.test_request_context():
-        create_account("only-admin", "管理员", "admin", Actor("t"), password=PASSWORD)
+        account("only-admin", "admin", password=PASSWORD, name="管理员")
         for _ in range(5):
             attempt_login("only-admin", "wrong", "192.0.2.120")
         assert attempt_login("only-admin", PASSWORD, "192.0.2.120").locked_until is not None

@@ -9,6 +9,7 @@ import time
 
 import pyotp
 import pytest
+from builders import account
 
 from security.attack import PASSWORD, get
 
@@ -103,11 +104,9 @@ def test_leaders_log_in_with_their_password_alone(app, world, two_factor_on):
 
 
 def test_an_admin_resets_a_lost_phone_and_the_shell_resets_the_last_admin(app, world, two_factor_on):
-    from portal.accounts.services import create_account
-    from portal.audit.services import Actor
     from portal.extensions import db
     with app.app_context():
-        create_account("root", "管理员", "admin", Actor("t"), password=PASSWORD)
+        account("root", "admin", password=PASSWORD, name="管理员")
         db.session.commit()
     organiser = app.test_client()
     _password(app, organiser, "organiser")
