@@ -45,6 +45,7 @@ class Outcome:
     message: tuple[str, str] | None = None  # (zh, en) for refusals that are not rule codes
     delegation: Delegation | None = None
     code: str | None = None  # a refusal's reason, for programs (Refusal.code)
+    details: dict | None = None  # what a page needs to show the refusal (a conflict's two sides)
 
     @property
     def errors(self) -> list[Violation]:
@@ -69,19 +70,22 @@ class Refusal(Exception):
     """A service's "no", with a code for programs and the reason for people: a message in
     Chinese and English, or the rule violations that stand in the way (or both).
 
-    Codes used: "stale" (changed meanwhile), "invalid" (malformed input), "rules" (errors
+    Codes used: "stale" (changed meanwhile; details["key"] names the part two people
+    changed at once, when that is why), "invalid" (malformed input), "rules" (errors
     in the judgement), "deadline" (the stage is closed), "state" (not in a state that
     allows it: withdrawn, approved, already decided), "input" (a field missing or wrong)."""
 
     STALE, INVALID = "stale", "invalid"
 
     def __init__(self, code: str, zh: str | None = None, en: str | None = None, *,
-                 violations: list[Violation] | None = None, delegation: Delegation | None = None):
+                 violations: list[Violation] | None = None, delegation: Delegation | None = None,
+                 details: dict | None = None):
         super().__init__(en or zh or code)
         self.code = code
         self.message = (zh, en or zh) if zh else None
         self.violations = list(violations or [])
         self.delegation = delegation
+        self.details = details
 
     @property
     def status(self) -> Status:
@@ -93,4 +97,4 @@ class Refusal(Exception):
 
     def outcome(self) -> Outcome:
         return Outcome(False, self.violations, status=self.status, message=self.message,
-                       delegation=self.delegation, code=self.code)
+                       delegation=self.delegation, code=self.code, details=self.details)

@@ -10,7 +10,7 @@ from . import edit
 from .blueprint import bp
 from .entry_form import MAX_TEAM_ROWS, individual_refs, role_rows, team_lineup
 from .forms import VersionedForm
-from .workspace import STAFF, Workspace, refusal_text, render, row_count, save_edit, unknown_people_text
+from .workspace import STAFF, Workspace, conflict_page, refusal_text, render, row_count, save_edit, unknown_people_text
 
 
 @bp.route("/<int:delegation_id>/entries", methods=["GET", "POST"])
@@ -30,24 +30,34 @@ def entries(d):
     if ws.events[code].is_team:
         lineup, unknown = team_lineup(request.form, ws.people, row_count("rows", MAX_TEAM_ROWS))
         removed = bool(request.form.get("remove"))
-        new_doc = edit.set_team(ws.doc, code, team.strip()[:20] or "A", [] if removed else lineup)
+        label = team.strip()[:20] or "A"
+        change = lambda doc: edit.set_team(doc, code, label, [] if removed else lineup)
+        key = ("team", code, label)
         done = _("已删除 %(event)s 的 %(team)s 队。", event=ws.event_label(code), team=team or "A") if removed \
             else _("已保存 %(event)s 的报名。", event=ws.event_label(code))
     else:
         refs, unknown = individual_refs(request.form, ws.people)
-        new_doc = edit.set_individual(ws.doc, code, refs)
+        change = lambda doc: edit.set_individual(doc, code, refs)
+        key = ("event", code)
         done = _("已保存 %(event)s 的报名。", event=ws.event_label(code))
+    conflict = None
     if unknown:
         flash(unknown_people_text(unknown), "error")
+        shown_ws = Workspace(d, doc=change(ws.doc))
     else:
-        out = save_edit(d, new_doc, form.version.data, done)
+        out = save_edit(d, change, form.version.data, done, key=key)
         if out is None:
             return redirect(url_for(".entries", delegation_id=d.id) + f"#event-{code.replace('.', '-')}")
         flash(refusal_text(out), "error")
-        if out.status == Status.STALE:  # show the other tab's version, never silently overwrite it
+        shown = conflict_page(d, out, change)
+        if shown:
+            shown_ws, conflict = shown
+        elif out.status == Status.STALE:  # the whole page changed under it: show the latest
             return redirect(url_for(".entries", delegation_id=d.id))
-    return render("workspace/entries.html", Workspace(d, doc=new_doc), form=form, edit_event=code,
-                  edit_team=team), 409
+        else:
+            shown_ws = Workspace(d, doc=change(ws.doc))
+    return render("workspace/entries.html", shown_ws, form=form, edit_event=code, edit_team=team,
+                  conflict=conflict), 409
 
 
 @bp.route("/<int:delegation_id>/roles", methods=["GET", "POST"])
@@ -67,14 +77,21 @@ def roles(d):
                                   row_count(f"{prefix}-rows", len(ws.people) + 10))
         sections[prefix] = rows
         unknown += missing
-    new_doc = edit.set_roles(ws.doc, sections["official"], sections["staff"], sections["companion"])
+    change = lambda doc: edit.set_roles(doc, sections["official"], sections["staff"], sections["companion"])
+    conflict = None
     if unknown:
         flash(unknown_people_text(unknown), "error")
+        shown_ws = Workspace(d, doc=change(ws.doc))
     else:
-        out = save_edit(d, new_doc, form.version.data, _("已保存官员和随队人员。"))
+        out = save_edit(d, change, form.version.data, _("已保存官员和随队人员。"), key=("roles",))
         if out is None:
             return redirect(url_for(".roles", delegation_id=d.id))
         flash(refusal_text(out), "error")
-        if out.status == Status.STALE:
+        shown = conflict_page(d, out, change)
+        if shown:
+            shown_ws, conflict = shown
+        elif out.status == Status.STALE:
             return redirect(url_for(".roles", delegation_id=d.id))
-    return render("workspace/roles.html", Workspace(d, doc=new_doc), form=form), 409
+        else:
+            shown_ws = Workspace(d, doc=change(ws.doc))
+    return render("workspace/roles.html", shown_ws, form=form, conflict=conflict), 409

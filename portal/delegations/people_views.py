@@ -26,7 +26,18 @@ from .files import UploadedFile, document_path
 from .forms import PersonForm, VersionedForm
 from .names import VIOLATION_LABELS, document_names_of
 from .services import export_document
-from .workspace import EDITORS, STAFF, Workspace, person_form, refusal_text, render, role_name, save_edit, upload_form
+from .workspace import (
+    EDITORS,
+    STAFF,
+    Workspace,
+    conflict_page,
+    person_form,
+    refusal_text,
+    render,
+    role_name,
+    save_edit,
+    upload_form,
+)
 
 PEOPLE_PAGE = 100
 PEOPLE_SORTS = {"": None, "name": "name", "gender": "gender", "birth": "birth_date", "event": "event"}
@@ -126,6 +137,7 @@ def person(d, ref):
     if ref and existing is None:
         abort(404)
     form = person_form(ws.definition)
+    conflict = None
     if request.method == "GET":
         form.version.data = d.version
         if existing:
@@ -147,12 +159,23 @@ def person(d, ref):
         elif problem:
             form.id_number.errors.append(problem)
         else:
-            new_ref = ref or edit.next_ref(ws.doc)
-            p = form.to_person(new_ref, existing)
-            out = save_edit(d, edit.upsert_person(ws.doc, p), form.version.data, _("已保存 %(name)s。", name=p["name"]))
+            saved_as = {}
+
+            def change(doc):
+                # A new person takes the next free reference of the document saved onto.
+                new_ref = ref or edit.next_ref(doc)
+                saved_as["ref"] = new_ref
+                stored = next((x for x in doc["people"] if x["ref"] == new_ref), None)
+                return edit.upsert_person(doc, form.to_person(new_ref, stored))
+            out = save_edit(d, change, form.version.data, _("已保存 %(name)s。", name=(form.name.data or "").strip()),
+                            key=("person", ref) if ref else ("new",))
             if out is None:
-                return redirect(url_for(".people", delegation_id=d.id) + f"#person-{new_ref}")
+                return redirect(url_for(".people", delegation_id=d.id) + f"#person-{saved_as['ref']}")
             flash(refusal_text(out), "error")
+            shown = conflict_page(d, out, change)
+            if shown:
+                ws, conflict = shown
+                form.version.data = d.version  # saving again keeps what was typed
             for v in out.violations:
                 if v.path and ".birth_date" in v.path:
                     form.birth_date.errors.append(v.zh)
@@ -161,7 +184,7 @@ def person(d, ref):
     upload = upload_form(ws)
     upload.version.data = d.version
     names = document_names_of(ws.definition)
-    return render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files,
+    return render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files, conflict=conflict,
                   upload=upload, document_names={k: (en if is_en() else zh) for k, (zh, en) in names.items()})
 
 
@@ -174,8 +197,8 @@ def delete_person(d, ref):
         abort(400)
     if ref not in ws.people:
         abort(404)
-    out = save_edit(d, edit.delete_person(ws.doc, ref), form.version.data,
-                    _("已删除 %(name)s。", name=ws.people[ref]["name"]))
+    out = save_edit(d, lambda doc: edit.delete_person(doc, ref), form.version.data,
+                    _("已删除 %(name)s。", name=ws.people[ref]["name"]), key=("person", ref))
     if out is not None:
         flash(refusal_text(out), "error")
     return redirect(url_for(".people", delegation_id=d.id))

@@ -91,7 +91,7 @@ def confirm_upload(d):
         return redirect(url_for(".upload", delegation_id=d.id))
     if kept["delegation_id"] != d.id:
         abort(404)
-    out = save_edit(d, kept["document"], form.version.data, _("已按上传的文件更新报名。"))
+    out = save_edit(d, lambda _stored: kept["document"], form.version.data, _("已按上传的文件更新报名。"))
     if out is not None:
         flash(refusal_text(out), "error")
         return redirect(url_for(".upload", delegation_id=d.id))

@@ -28,7 +28,7 @@ from . import edit, entry_views, people_views, transfer_views  # noqa: F401  (th
 from .blueprint import bp
 from .entry_form import declaration_counts
 from .forms import SubstitutionForm, VersionedForm
-from .workspace import EDITORS, STAFF, Workspace, person_form, refusal_text, render, save_edit
+from .workspace import EDITORS, STAFF, Workspace, conflict_page, person_form, refusal_text, render, save_edit
 
 __all__ = ["bp"]
 
@@ -72,10 +72,14 @@ def declarations(d):
     if bad:
         flash(_("人数须为 0 或正整数：") + "、".join(ws.event_label(code) for code in bad), "error")
     else:
-        out = save_edit(d, edit.set_declarations(ws.doc, counts), form.version.data, _("已保存报项。"))
+        change = lambda doc: edit.set_declarations(doc, counts)
+        out = save_edit(d, change, form.version.data, _("已保存报项。"), key=("declarations",))
         if out is None:
             return redirect(url_for(".declarations", delegation_id=d.id))
         flash(refusal_text(out), "error")
+        shown = conflict_page(d, out, change)
+        if shown:
+            return render("workspace/declarations.html", shown[0], form=form, typed=typed, conflict=shown[1]), 409
     return render("workspace/declarations.html", Workspace(d), form=form, typed=typed)
 
 

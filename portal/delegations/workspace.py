@@ -3,6 +3,7 @@ typed it when a save was refused), the stage, the violations, and the helpers it
 share. The money and organiser pages show a delegation through it too."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
 
 from flask import abort, flash, render_template, request
@@ -15,7 +16,7 @@ from ..clock import now
 from ..extensions import db
 from ..form_choices import options
 from ..games.services import definition_of
-from ..outcome import Outcome
+from ..outcome import Outcome, Status
 from ..rules import parse_document
 from ..rules.definition import BoardRule, QuotaRule, TeamMakeupRule
 from ..rules.engine import format_deadline
@@ -27,6 +28,7 @@ from ..workflow.stages import NAMES, closes_at, may_edit_declarations, may_edit_
 from . import edit, picker
 from .forms import PersonForm, UploadForm
 from .judged import stored_document, stored_violations
+from .merge import Key, describe, fingerprint
 from .models import Delegation, DelegationStatus
 from .names import NOTE_ITEMS, ROLE_NAMES, document_names_of
 from .services import judge
@@ -57,6 +59,15 @@ class Workspace:
         self.sports = {s.code: s for s in self.definition.sports}
         self.notes = db.session.scalars(select(ReviewNote).where(ReviewNote.delegation_id == d.id,
                                                                  ReviewNote.resolved.is_(False))).all()
+
+    @cached_property
+    def base_doc(self) -> dict:
+        """The stored document, that the forms' fingerprints are of (`doc` may be what was typed)."""
+        return self.doc if self.stored else stored_document(self.d)
+
+    def fingerprint(self, *key: str) -> str:
+        """The stored state of the part a form changes, sent back with the form (merge.py)."""
+        return fingerprint(self.base_doc, tuple(key))
 
     @cached_property
     def violations(self) -> list:
@@ -236,15 +247,19 @@ def render(template: str, ws: Workspace, **kw):
     return render_template(template, ws=ws, d=ws.d, doc=ws.doc, **kw)
 
 
-def save_edit(d: Delegation, new_doc: dict, form_version, success: str) -> Outcome | None:
-    """Save an edit made on a page (the `workflow.save` service, as the logged-in actor, now)
-    and flash how it went: None when saved, else the refused outcome for the page to show."""
+def save_edit(d: Delegation, change: Callable[[dict], dict], form_version, success: str,
+              key: Key | None = None) -> Outcome | None:
+    """Save an edit made on a page (`change`: the stored document -> the new one), as the
+    logged-in actor, now, merged with what co-leaders saved meanwhile unless they changed
+    the same part (`key`; the form carries the part's fingerprint as `base`). Flashes how
+    it went: None when saved, else the refused outcome for the page to show."""
     try:
         version = int(form_version) if form_version not in (None, "") else None
     except ValueError:
         version = None
+    base = (request.form.get("base") or "")[:40] or None
     was = d.status
-    out = workflow.save(d, new_doc, actor(), now(), expected_version=version)
+    out = workflow.save_change(d, change, key, base, actor(), now(), expected_version=version)
     if out.ok:
         errors = [v for v in out.violations if v.is_error]
         flash(success + (" " + _("还有 %(n)d 个问题待解决，见右侧。", n=len(errors)) if errors else ""),
@@ -255,6 +270,19 @@ def save_edit(d: Delegation, new_doc: dict, form_version, success: str) -> Outco
             flash(_("修改后报名回到草稿状态，请改完后重新提交。"), "info")
         return None
     return out
+
+
+def conflict_page(d: Delegation, out: Outcome, change: Callable[[dict], dict]) -> tuple[Workspace, dict] | None:
+    """When a co-leader saved the same part first: the workspace showing one's own change
+    on top of theirs (the form keeps what was typed), and both versions of the part in words."""
+    if out.status != Status.STALE or not out.details:
+        return None
+    current, key = out.details["current"], out.details["key"]
+    mine = change(current)
+    ws = Workspace(d, doc=mine)
+    names = {p["ref"]: p.get("name") or "" for doc in (current, mine) for p in doc["people"]}
+    return ws, {"theirs": describe(current, key, names, ws.event_label, ws.en),
+                "mine": describe(mine, key, names, ws.event_label, ws.en)}
 
 
 def refusal_text(out: Outcome) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
@@ -18,6 +20,7 @@ from ..db_tx import lock_row, transactional
 from ..delegations.edit import add_document_kind, athletes, entry_people
 from ..delegations.files import UploadedFile, check_upload, store
 from ..delegations.identity_checks import compare_new_numbers
+from ..delegations.merge import Key, merges
 from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.services import export_document, judge, replace_contents
 from ..extensions import db
@@ -44,6 +47,10 @@ from .stages import (
     stage_name,
 )
 
+if TYPE_CHECKING:
+    from ..rules.definition import GamesDefinition, Stages
+    from ..rules.document import ParsedDelegation
+
 # --- stage -------------------------------------------------------------------------------
 
 def extensions_of(delegation: Delegation) -> dict[str, dt.datetime]:
@@ -55,7 +62,7 @@ def stage_of(delegation: Delegation, at: dt.datetime) -> StageInfo:
     return stage_at(definition_of(delegation.games).stages, at, extensions_of(delegation))
 
 
-def deadline_passed(stage: str, closes: dt.datetime | None, stages=None) -> Violation:
+def deadline_passed(stage: str, closes: dt.datetime | None, stages: Stages = None) -> Violation:
     zh, en = stage_name(stages, stage) if stages is not None else STAGE_NAMES[stage]
     when = format_deadline(closes) if closes else ""
     return Violation("DEADLINE_PASSED",
@@ -78,7 +85,7 @@ def _names_deadline_violation(delegation: Delegation) -> Violation:
 
 # --- saving --------------------------------------------------------------------------------
 
-def new_delegation(games: Games, unit) -> Delegation:
+def new_delegation(games: Games, unit: str | dict | None) -> Delegation:
     """A new, not yet stored delegation: `save` stores it inside its transaction."""
     d = Delegation(games=games, status=DelegationStatus.DRAFT, version=0)
     if isinstance(unit, str):
@@ -151,6 +158,28 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
                                    actor, at)
     violations = judge(games, doc, at, exclude_delegation_id=d.id)
     return Outcome(True, dedupe(violations), status=Status.SAVED, delegation=d, message=compared.notice())
+
+
+@transactional
+def save_change(delegation: Delegation, change: Callable[[dict], dict], key: Key | None, base: str | None,
+                actor: Actor, at: dt.datetime, expected_version: int | None = None) -> Outcome:
+    """Save what one form changed (`change`: the stored document -> the new one), merged
+    with what others saved since the form was shown: when the form's version is not the
+    stored one, the change still goes onto the stored document if the part it changes
+    (`key`) is as the form saw it (`base`, its fingerprint then). Only the same part changed
+    by both is refused, as stale, with the part's key (details) for the page to show both."""
+    d = lock_row(Delegation, delegation.id)
+    current = export_document(d)
+    if key is None:  # the whole document (an upload): any save since is a reason to look again
+        return save(d, change(current), actor, at, expected_version=expected_version)
+    if expected_version is not None and d.version != expected_version and not merges(current, key, base):
+        raise Refusal(Refusal.STALE, "这一项已在其他窗口或由其他人修改并保存。下面并列显示对方保存的和您填写的内容；"
+                      "您填写的仍在表中，核对后再保存即可（会覆盖对方的修改），或刷新页面保留对方的。",
+                      "Someone else changed and saved this part meanwhile. Their version and yours are "
+                      "shown side by side; yours is still in the form: save again to keep yours (it "
+                      "replaces theirs), or reload the page to keep theirs.", delegation=d,
+                      details={"key": key, "current": current})
+    return save(d, change(current), actor, at, expected_version=d.version)
 
 
 def _athletes_replaced_after_submission(d: Delegation, before: dict | None, data: dict, stages) -> list[str]:
@@ -366,7 +395,7 @@ def request_extension(delegation: Delegation, stage: str, reason: str, actor: Ac
 
 
 @transactional
-def decline_extension(req, reason: str, actor: Actor) -> Outcome:
+def decline_extension(req: ExtensionRequest, reason: str, actor: Actor) -> Outcome:
     reason = (reason or "").strip()
     d = lock_row(Delegation, req.delegation_id)
     if not reason:
@@ -381,7 +410,7 @@ def decline_extension(req, reason: str, actor: Actor) -> Outcome:
 
 # --- substitutions -----------------------------------------------------------------------------
 
-def tied_events(definition, event: str) -> set[str]:
+def tied_events(definition: GamesDefinition, event: str) -> set[str]:
     """The events a substitution in `event` must change together: a team whose members
     must also play their group's individual event (youth-gomoku-2015 四: 团体赛以个人赛
     成绩计算) ties the team event and those individual events."""
@@ -564,7 +593,7 @@ def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Ac
 
 # --- bulk import (paper and provincial systems) -------------------------------------------------
 
-def find_for_document(games: Games, doc) -> Delegation | None:
+def find_for_document(games: Games, doc: ParsedDelegation) -> Delegation | None:
     q = select(Delegation).where(Delegation.games_id == games.id)
     if isinstance(doc.unit, str):
         return db.session.scalar(q.where(Delegation.unit_code == doc.unit))

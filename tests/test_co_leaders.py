@@ -1,0 +1,111 @@
+"""Two or three people of one unit typing at once on deadline night (issue 25, 2): saves of
+different people, events, teams or new people merge; the same part changed by both is
+shown side by side, and saving again keeps what was typed, nothing retyped."""
+import datetime as dt
+import re
+
+import pytest
+from builders import account, doc, id_for, individual, logged_in, person
+
+pytestmark = pytest.mark.usefixtures("no_csrf")
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+@pytest.fixture
+def unit(app, db, monkeypatch):
+    """A delegation of three people, its leader and a co-leader, in the names stage."""
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    people = [person(f"p{i}", g, year=2019, unit="hainan", name=n) for i, g, n in ((1, "M", "王一"), (2, "M", "李二"),
+                                                                                 (3, "F", "张三"))]
+    d = save(new_delegation(find_games("nmsg-2019"), "hainan"),
+             doc("nmsg-2019", unit="hainan", people=people, entries=[individual("chess.MI", "p1")],
+                 declarations=[{"event": "chess.MI", "count": 2}, {"event": "chess.WI", "count": 1}]),
+             Actor("t"), dt.datetime(2019, 5, 1, tzinfo=CHINA)).delegation
+    account("hn-a", "leader", delegation=d)
+    account("hn-b", "leader", delegation=d)
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, 21, 0, tzinfo=CHINA))
+    return d.id, logged_in(app, "hn-a"), logged_in(app, "hn-b")
+
+
+def _form(app, client, path, event=None):
+    """The hidden version and base of the page's form (of the event's form, on the entries page)."""
+    with app.app_context():
+        page = client.get(path).get_data(as_text=True)
+    if event:
+        page = page[page.index(f'name="event" value="{event}"') - 300:]
+    version = re.search(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"', page)
+    base = re.search(r'name="base" value="([0-9a-f]+)"', page)
+    return {"version": next(g for g in version.groups() if g), "base": base.group(1) if base else ""}
+
+
+def _person(name, born="1995-05-05", gender="M"):
+    return {"name": name, "id_type": "resident_id", "id_number": id_for(born, gender, "460100"), "gender": gender,
+            "birth_date": born, "registration_unit": "hainan", "registration_year": "2019"}
+
+
+def _stored(db, delegation_id):
+    from portal.delegations.models import Delegation
+    from portal.delegations.services import export_document
+    db.session.rollback()  # a fresh snapshot
+    return export_document(db.session.get(Delegation, delegation_id))
+
+
+def test_two_leaders_editing_different_people_both_keep_their_change(app, db, unit):
+    did, a, b = unit
+    form_a, form_b = _form(app, a, f"/d/{did}/people/p1"), _form(app, b, f"/d/{did}/people/p2")
+    with app.app_context():
+        assert a.post(f"/d/{did}/people/p1", data={**form_a, **_person("王一新")}).status_code == 302
+        r = b.post(f"/d/{did}/people/p2", data={**form_b, **_person("李二新", "1996-06-06")})
+    assert r.status_code == 302, r.get_data(as_text=True)[:400]
+    names = {p["ref"]: p["name"] for p in _stored(db, did)["people"]}
+    assert names == {"p1": "王一新", "p2": "李二新", "p3": "张三"}
+
+
+def test_two_new_people_at_once_get_references_of_their_own(app, db, unit):
+    did, a, b = unit
+    form_a, form_b = _form(app, a, f"/d/{did}/people/new"), _form(app, b, f"/d/{did}/people/new")
+    with app.app_context():
+        assert a.post(f"/d/{did}/people/new", data={**form_a, **_person("赵四", "1997-01-01")}).status_code == 302
+        assert b.post(f"/d/{did}/people/new", data={**form_b, **_person("钱五", "1998-02-02")}).status_code == 302
+    people = _stored(db, did)["people"]
+    assert sorted(p["name"] for p in people) == ["张三", "李二", "王一", "赵四", "钱五"]
+    assert len({p["ref"] for p in people}) == 5
+
+
+def test_entries_of_different_events_merge(app, db, unit):
+    did, a, b = unit
+    form_a = _form(app, a, f"/d/{did}/entries", event="chess.MI")
+    form_b = _form(app, b, f"/d/{did}/entries", event="chess.WI")
+    with app.app_context():
+        assert a.post(f"/d/{did}/entries", data={**form_a, "event": "chess.MI", "people": ["p1"],
+                                                 "add": ["李二"]}).status_code == 302
+        r = b.post(f"/d/{did}/entries", data={**form_b, "event": "chess.WI", "add": ["张三"]})
+    assert r.status_code == 302, r.get_data(as_text=True)[:400]
+    entries = {e["event"]: e["people"] for e in _stored(db, did)["entries"]}
+    assert entries["chess.MI"] == ["p1", "p2"] and entries["chess.WI"] == ["p3"]
+
+
+def test_the_same_person_changed_by_both_shows_both_and_saving_again_keeps_mine(app, db, unit):
+    did, a, b = unit
+    form_a, form_b = _form(app, a, f"/d/{did}/people/p1"), _form(app, b, f"/d/{did}/people/p1")
+    with app.app_context():
+        assert a.post(f"/d/{did}/people/p1", data={**form_a, **_person("王甲")}).status_code == 302
+        r = b.post(f"/d/{did}/people/p1", data={**form_b, **_person("王乙")})
+    page = r.get_data(as_text=True)
+    assert 'id="conflict"' in page, page[:600]
+    theirs, mine = page.split("对方已保存的", 1)[1].split("您填写的", 1)
+    assert "王甲" in theirs and "王乙" in mine.split("</ul>", 1)[0]
+    assert 'value="王乙"' in page  # what B typed is still in the form
+    assert _stored(db, did)["people"][0]["name"] == "王甲"  # nothing was overwritten yet
+    again = _form_from(page)
+    with app.app_context():
+        assert b.post(f"/d/{did}/people/p1", data={**again, **_person("王乙")}).status_code == 302
+    assert _stored(db, did)["people"][0]["name"] == "王乙"
+
+
+def _form_from(page):
+    version = re.search(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"', page)
+    return {"version": next(g for g in version.groups() if g),
+            "base": re.search(r'name="base" value="([0-9a-f]+)"', page).group(1)}
