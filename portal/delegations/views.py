@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from flask import abort, flash, redirect, request, url_for
+from flask import abort, current_app, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf import FlaskForm
@@ -27,7 +27,9 @@ from ..workflow.models import Place, Substitution
 from . import edit, entry_views, people_views, transfer_views  # noqa: F401  (their routes)
 from .blueprint import bp
 from .entry_form import declaration_counts
+from .files import MAX_BYTES
 from .forms import SubstitutionForm, VersionedForm
+from .names import document_names_of
 from .workspace import EDITORS, STAFF, Workspace, conflict_page, person_form, refusal_text, render, save_edit
 
 __all__ = ["bp"]
@@ -135,11 +137,24 @@ def substitutions(d):
             flash(_("请选择或填写替换人员。"), "error")
         if incoming:
             out = workflow.request_substitution(d, form.event.data, form.out_ref.data, incoming,
-                                                form.reason.data, actor(), now())
+                                                form.reason.data, actor(), now(), documents=_documents_sent(ws),
+                                                folder=current_app.config["UPLOAD_FOLDER"])
             if out.ok:
                 flash(_("更换申请已提交，等待组委会批准。"), "success")
                 return redirect(url_for(".substitutions", delegation_id=d.id))
             flash(refusal_text(out), "error")
     requests = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
                                   .order_by(Substitution.id.desc())).all()
-    return render("workspace/substitutions.html", ws, form=form, person_form=new_person, requests=requests)
+    return render("workspace/substitutions.html", ws, form=form, person_form=new_person, requests=requests,
+                  document_kinds=[(k, en if ws.en else zh) for k, (zh, en) in document_names_of(ws.definition).items()])
+
+
+def _documents_sent(ws: Workspace) -> list[tuple[str, str, bytes]]:
+    """The new person's documents sent with a substitution request: (kind, file name, bytes),
+    each read to one byte beyond the limit, so that a bigger file is refused, not read whole."""
+    sent = []
+    for kind in document_names_of(ws.definition):
+        f = request.files.get(f"document-{kind}")
+        if f and f.filename:
+            sent.append((kind, f.filename, f.read(MAX_BYTES + 1)))
+    return sent

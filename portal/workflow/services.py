@@ -473,9 +473,22 @@ def _check_substitution_window(d: Delegation, at: dt.datetime) -> None:
 
 @transactional
 def request_substitution(delegation: Delegation, event: str, out_ref: str, incoming: dict, reason: str,
-                         actor: Actor, at: dt.datetime) -> Outcome:
+                         actor: Actor, at: dt.datetime, documents: list[tuple[str, str, bytes]] = (),
+                         folder: str | None = None) -> Outcome:
+    """Ask to replace `out_ref` in `event` by `incoming` (a person of the delegation, or a new
+    one with the documents the regulation asks of him: (kind, file name, bytes), stored in
+    `folder` with the request and judged with it)."""
     if not reason or not reason.strip():
         raise Refusal("input", "请说明更换理由。", "Give the reason for the substitution.", delegation=delegation)
+    checked = []
+    for kind, filename, data in documents:
+        content_type, ext = check_upload(data)
+        if content_type is None:
+            zh, en = ext
+            raise Refusal("input", f"{filename}：{zh}", f"{filename}: {en}", delegation=delegation)
+        checked.append((kind, filename, data, content_type, ext))
+    if checked:
+        incoming = {**incoming, "documents": sorted(set(incoming.get("documents") or []) | {k for k, *_ in checked})}
     d = lock_row(Delegation, delegation.id)
     if d.status == DelegationStatus.WITHDRAWN:
         raise Refusal("state", "该报名已退出。", "This registration has been withdrawn.", delegation=d)
@@ -496,8 +509,13 @@ def request_substitution(delegation: Delegation, event: str, out_ref: str, incom
                        reason=reason.strip(), requested_by=actor.label, requested_at=at)
     db.session.add(sub)
     db.session.flush()
+    for kind, filename, data, content_type, ext in checked:  # the new person's documents, with the request
+        digest = store(folder, d.id, data, ext)
+        db.session.add(UploadedFile(delegation_id=d.id, person_ref=incoming["ref"], kind=kind,
+                                    filename=os.path.basename(filename or f"{kind}.{ext}")[:200],
+                                    content_type=content_type, size=len(data), sha256=digest, uploaded_by=actor.label))
     record(actor, "substitution.request", "substitution", str(sub.id), delegation=d,
-           after={"event": event, "out": out_ref, "in": incoming}, reason=reason.strip())
+           after={"event": event, "out": out_ref, "in": incoming, "documents": [k for k, *_ in checked]}, reason=reason.strip())
     return Outcome(True, violations, status=Status.PENDING, delegation=d)
 
 

@@ -18,6 +18,7 @@ from ..audit.models import AuditLog
 from ..audit.sentences import details, sentence
 from ..clock import now
 from ..delegations.edit import entry_people
+from ..delegations.files import UploadedFile
 from ..delegations.models import Delegation, DelegationStatus, Entry
 from ..delegations.workspace import Workspace, role_name
 from ..extensions import db
@@ -200,6 +201,12 @@ def review(d):
                                .order_by(AuditLog.id.desc()).limit(200)).all()
     subs = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
                               .order_by(Substitution.id.desc())).all()
+    # The documents a substitute came with, to look at before deciding: one query.
+    sub_files: dict[str, list] = {}
+    refs = [s.in_person.get("ref") for s in subs if s.in_person.get("ref")]
+    for f in db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
+                                                          UploadedFile.person_ref.in_(refs))) if refs else []:
+        sub_files.setdefault(f.person_ref, []).append(f)
     extensions = services.extensions_of(d)
     en = is_en()
     unit = ws.d.unit_name if not ws.d.unit_code else None
@@ -209,7 +216,7 @@ def review(d):
     lines = [{"row": a, "text": sentence(a.action, a.actor, unit, a.object_key, en),
               "details": details(a.action, a.before, a.after, a.reason, en)} for a in audit]
     return render_template("organiser/review.html", ws=ws, d=d, doc=ws.doc, ret=ret, ext=ext, wd=wd,
-                           audit=lines, subs=subs, decision=DecisionForm(), approve_form=FlaskForm(),
+                           audit=lines, subs=subs, sub_files=sub_files, decision=DecisionForm(), approve_form=FlaskForm(),
                            extensions=extensions, money=totals(d), valid=entry_valid(d), roster=_roster(ws))
 
 
