@@ -2,6 +2,7 @@
 match can be undone (audited, reversed in the ledger), the same payment in two statement
 files is flagged instead of booked twice, and unreadable files say what they are."""
 import datetime as dt
+import io
 import re
 from decimal import Decimal
 
@@ -148,3 +149,22 @@ def test_matching_onto_a_settled_delegation_says_a_refund_is_due(app, db, monkey
     assert "多付 ¥200.00" in page and "应退款" in page
     db.session.rollback()
     assert account_status(totals(d)) == "refund_due"
+
+
+def test_the_import_says_which_layout_and_columns_it_read(app, db):
+    from test_bank_layouts import LAYOUTS
+    d, client = _setup(app, db)
+    encoding, text = LAYOUTS["cmb-personal"]
+    with app.app_context():
+        r = client.post("/money/import", data={"games": "youth-gomoku-2015", "on_error": "all",
+                                               "file": (io.BytesIO(text.encode(encoding)), "cmb.csv")},
+                        content_type="multipart/form-data", follow_redirects=True)
+    page = r.get_data(as_text=True)
+    assert "识别为：招商银行" in page and "付款人: 对手信息" in page
+
+
+def test_a_file_with_no_payment_in_it_is_not_reported_as_imported(app, db):
+    d, client = _setup(app, db)
+    r = _import(app, client, "empty.csv", "交易日期,收入金额,对方户名,摘要\n2015-07-04,-,某某,印刷费\n")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and "已导入" not in page and "没有读到任何收入记录" in page

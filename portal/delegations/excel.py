@@ -15,7 +15,10 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from ..rules.definition import GamesDefinition, document_names, id_type_names
 from ..rules.document import FORMAT, OFFICIAL_ROLES, STAFF_ROLES
 from ..sheets import workbook_bytes
+from ..spreadsheet_formats import SpreadsheetError, as_xlsx, kind_of
 
+NOT_A_SPREADSHEET = ("不是 Excel（.xlsx、.xls）或 LibreOffice（.ods）表格文件 / "
+                     "not an Excel (.xlsx, .xls) or LibreOffice (.ods) spreadsheet")
 MAX_BYTES = 5 * 1024 * 1024
 MAX_UNPACKED = 60 * 1024 * 1024
 MAX_RATIO = 150
@@ -166,10 +169,10 @@ def _check_container(raw: bytes) -> None:
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
     except zipfile.BadZipFile:
-        raise ExcelError([("文件 file", "不是 Excel (.xlsx) 文件 / not an Excel .xlsx file")]) from None
+        raise ExcelError([("文件 file", NOT_A_SPREADSHEET)]) from None
     names = set(archive.namelist())
     if "xl/workbook.xml" not in names:
-        raise ExcelError([("文件 file", "不是 Excel (.xlsx) 文件 / not an Excel .xlsx file")])
+        raise ExcelError([("文件 file", NOT_A_SPREADSHEET)])
     total = 0
     for item in archive.infolist():
         total += item.file_size
@@ -224,7 +227,14 @@ def _text(v):
 
 
 def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dict:
-    """Read an uploaded entry form into a delegation/1 document for the same Games and unit."""
+    """Read an uploaded entry form (.xlsx, or the same re-saved as .xls or .ods) into a
+    delegation/1 document for the same Games and unit."""
+    kind = kind_of(raw)
+    if kind in ("xls", "ods"):
+        try:
+            raw = as_xlsx(raw, kind)
+        except SpreadsheetError as exc:
+            raise ExcelError([("文件 file", f"{exc.zh} / {exc.en}")]) from None
     _check_container(raw)
     try:
         wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)

@@ -32,6 +32,8 @@ def report(result: StatementImport, filename: str) -> str:
              f"按户名和金额匹配 by payer and amount: {result.name_amount}",
              f"未匹配 unmatched: {result.unmatched}",
              f"疑似重复 possible duplicates: {result.possible_duplicates}"]
+    if result.read_as:
+        lines.insert(1, f"识别为 {result.read_as[0]} / read as {result.read_as[1]}")
     if not result.ok:
         lines.insert(1, "文件没有导入 / nothing was imported")
     for zh, en in result.problems:

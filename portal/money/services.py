@@ -458,6 +458,7 @@ class StatementImport:
     name_amount: int = 0  # matched by payer and amount
     unmatched: int = 0
     possible_duplicates: int = 0  # the same payment exported twice: waits for the accountant
+    read_as: tuple[str, str] | None = None  # the layout and columns read, in words (zh, en)
 
 
 def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all_or_nothing: bool = True) -> StatementImport:
@@ -469,8 +470,9 @@ def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all
     except StatementError as exc:
         return StatementImport(False, [exc.problem])
     problems = [(zh, en) for _, zh, en in statement.bad_rows]
+    read_as = (statement.found_text(False), statement.found_text(True))
     if problems and all_or_nothing:
-        return StatementImport(False, problems, bad_rows=len(problems))
+        return StatementImport(False, problems, bad_rows=len(problems), read_as=read_as)
 
     @transactional
     def run():
@@ -489,7 +491,7 @@ def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all
             bank_rows.append(BankLine(
                 games_id=games.id, fingerprint=r["fingerprint"], statement_name=filename[:200],
                 row_number=int(r["row"]), booked_on=r["booked_on"], amount=Decimal(r["amount"]),
-                payer=str(r["payer"])[:200], memo=str(r["memo"])[:500], bank_ref=str(r.get("bank_ref") or "")[:80] or None,
+                payer=str(r["payer"])[:200], memo=str(r.get("memo_all") or r["memo"])[:500], bank_ref=str(r.get("bank_ref") or "")[:80] or None,
                 duplicate_of_id=twin,
                 matched_delegation_id=None if twin or _na(r["delegation_id"]) else int(r["delegation_id"]),
                 match_method="duplicate" if twin else (None if _na(r["method"]) else r["method"])))
@@ -528,7 +530,7 @@ def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all
                after={"lines": len(lines), "new": len(fresh), "duplicates": len(lines) - len(fresh), **counts,
                       "bad_rows": len(problems)})
         return StatementImport(True, problems, imported=len(fresh), duplicates=len(lines) - len(fresh),
-                               bad_rows=len(problems), **counts)
+                               bad_rows=len(problems), read_as=read_as, **counts)
     return run()
 
 

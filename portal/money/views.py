@@ -109,6 +109,8 @@ def statement_import():
                          _("导入银行流水 %(name)s", name=name))
         result = services.import_statement(games, data, storage.filename or "statement", actor(),
                                            all_or_nothing=form.on_error.data == "all")
+        if result.read_as:
+            flash(_("识别为：%(layout)s", layout=result.read_as[1] if is_en() else result.read_as[0]), "info")
         if result.ok:
             flash(_("已导入 %(n)d 行（重复 %(d)d 行已跳过）：按参考码匹配 %(r)d，按户名和金额匹配 %(a)d，未匹配 %(u)d，"
                     "疑似重复 %(p)d。",
