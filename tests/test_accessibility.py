@@ -95,3 +95,27 @@ def test_no_serious_accessibility_violations(server, browser, people, width, tmp
                 found[url] = problems
         page.close()
     assert found == {}, "\n".join(f"{u}: {p}" for u, p in found.items())
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_a_conflict_between_two_leaders_is_accessible(server, browser, people, width):  # noqa: F811
+    """The page a co-leader meets when someone saved the same person first: both versions
+    side by side, the form still filled, at desktop and phone width."""
+    pages = []
+    for _ in range(2):
+        page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
+        login(page, server, "a11y-l", "yellow-mountain-pine-19")
+        page.goto(f"{server}/d/{people.id}/people/p1")
+        pages.append(page)
+    first, second = pages
+    first.fill("input[name=name]", "林峰一")
+    first.click("form[novalidate] button[type=submit]")
+    second.fill("input[name=name]", "林峰二")
+    second.click("form[novalidate] button[type=submit]")
+    second.wait_for_selector("#conflict")
+    assert "林峰一" in second.inner_text("#conflict") and second.input_value("input[name=name]") == "林峰二"
+    problems = _violations(second)
+    overflow = second.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    for page in pages:
+        page.close()
+    assert problems == [] and overflow <= 1, (problems, overflow)

@@ -160,7 +160,7 @@ def test_the_import_says_which_layout_and_columns_it_read(app, db):
                                                "file": (io.BytesIO(text.encode(encoding)), "cmb.csv")},
                         content_type="multipart/form-data", follow_redirects=True)
     page = r.get_data(as_text=True)
-    assert "识别为：招商银行" in page and "付款人: 对手信息" in page
+    assert "识别为：招商银行" in page and "付款人：对手信息" in page
 
 
 def test_a_file_with_no_payment_in_it_is_not_reported_as_imported(app, db):

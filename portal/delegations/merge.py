@@ -51,9 +51,10 @@ def describe(doc: dict, key: Key, names: dict[str, str], event_label, en: bool) 
         p = part(doc, key)
         if p is None:
             return ["(deleted)" if en else "（已删除）"]
-        reg = p.get("registration") or {}
+        year = (p.get("registration") or {}).get("year")
         bits = [p.get("name") or "", {"M": "M" if en else "男", "F": "F" if en else "女"}.get(p.get("gender") or "", ""),
-                p.get("birth_date") or "", reg.get("unit") or "", str(reg.get("year") or "")]
+                p.get("birth_date") or "", (f"registered {year}" if en else f"{year} 年度注册") if year else "",
+                (p.get("id_number") or "")[-4:] and ("ID …" if en else "证件号尾号 ") + (p.get("id_number") or "")[-4:]]
         return [" · ".join(b for b in bits if b)]
     if kind in ("event", "team"):
         out = []

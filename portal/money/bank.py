@@ -67,8 +67,9 @@ class Statement:
 
     def found_text(self, en: bool) -> str:
         """The layout and the columns read, in words: what the accountant checks first."""
-        names = "; ".join(f"{FIELD_NAMES[k][1 if en else 0]}: {v}" for k, v in self.columns.items())
-        return f"{self.layout[1 if en else 0]} ({names})"
+        if en:
+            return f"{self.layout[1]} ({'; '.join(f'{FIELD_NAMES[k][1]}: {v}' for k, v in self.columns.items())})"
+        return f"{self.layout[0]}（{'；'.join(f'{FIELD_NAMES[k][0]}：{v}' for k, v in self.columns.items())}）"
 
 
 def _layout(title_text: str, filename: str, labels: list[str]) -> tuple[str, str]:

@@ -33,7 +33,7 @@ READERS = ("accountant", "organiser", "admin")
 
 class StatementForm(FlaskForm):
     games = SelectField(_l("比赛"), validators=[DataRequired()])
-    file = FileField(_l("银行流水（CSV 或 XLSX）"), validators=[FileRequired(message=_l("请选择文件"))])
+    file = FileField(_l("银行流水（CSV、XLSX、XLS 或 ODS）"), validators=[FileRequired(message=_l("请选择文件"))])
     on_error = RadioField(_l("有无法识别的行时"), choices=options([("all", _l("整个文件不导入")), ("rest", _l("跳过这些行，导入其余"))]),
                           default="all")
 
