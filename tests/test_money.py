@@ -99,7 +99,7 @@ def test_the_same_line_twice_in_a_file_waits_for_the_accountants_word(clubs, act
     assert out.imported == 2 and out.possible_duplicates == 1
     assert totals(d["c"])["payment"] == Decimal("100.00")
     twin = db.session.query(BankLine).filter(BankLine.duplicate_of_id.is_not(None)).one()
-    assert decide_duplicate(twin, False, actor)
+    assert decide_duplicate(twin, False, actor).ok
     assign_line(twin, d["c"], actor)
     assert totals(d["c"])["payment"] == Decimal("200.00")
 
@@ -130,9 +130,9 @@ def test_manual_assignment(clubs, actor, db):
     games, d = clubs
     import_statement(games, (BANK / "icbc-2015-07.csv").read_bytes(), "icbc.csv", actor)
     line = db.session.query(BankLine).filter_by(matched_delegation_id=None).one()
-    assert assign_line(line, d["b"], actor)
+    assert assign_line(line, d["b"], actor).ok
     assert totals(d["b"])["payment"] == Decimal("1300.00")
-    assert not assign_line(line, d["c"], actor)  # once only
+    assert not assign_line(line, d["c"], actor).ok  # once only
 
 
 def test_ledger_invariant_and_append_only(clubs, actor, db):

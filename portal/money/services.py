@@ -582,42 +582,38 @@ def _plain_key(booked_on, amount: Decimal, payer: str) -> tuple:
     return (booked_on, Decimal(amount).quantize(Decimal("0.01")), " ".join(payer.split()))
 
 
-def decide_duplicate(line: BankLine, is_duplicate: bool, actor: Actor) -> bool:
+@transactional
+def decide_duplicate(line: BankLine, is_duplicate: bool, actor: Actor) -> Outcome:
     """The accountant's word on a possible duplicate: the same payment (kept out of the
     books), or a payment of its own (matched and booked as any other line)."""
-
-    @transactional
-    def run():
-        if line.duplicate_of_id is None:
-            return False
-        record(actor, "bank.duplicate" if is_duplicate else "bank.not_duplicate", "bank_line", str(line.id),
-               before={"duplicate_of": line.duplicate_of_id}, after={"statement": line.statement_name,
-                                                                       "row": line.row_number})
-        if is_duplicate:
-            line.match_method = "duplicate_confirmed"
-            return True
+    line = lock_row(BankLine, line.id)  # two accountants deciding the same line: one after the other
+    if line.duplicate_of_id is None:
+        raise Refusal("state", "这一行不是疑似重复，或已有人处理。", "This line is not a possible duplicate, or was decided.")
+    record(actor, "bank.duplicate" if is_duplicate else "bank.not_duplicate", "bank_line", str(line.id),
+           before={"duplicate_of": line.duplicate_of_id}, after={"statement": line.statement_name,
+                                                                   "row": line.row_number})
+    if is_duplicate:
+        line.match_method = "duplicate_confirmed"
+    else:
         line.duplicate_of_id, line.match_method = None, None
-        return True
-    return run()
+    return Outcome(True, status=Status.SAVED)
 
 
-def undo_match(line: BankLine, actor: Actor) -> bool:
+@transactional
+def undo_match(line: BankLine, actor: Actor) -> Outcome:
     """Take back a manual match: the payment is reversed in the ledger (append-only) and
     the line is unmatched again, to be assigned anew."""
-
-    @transactional
-    def run():
-        if line.match_method != "manual" or line.matched_delegation_id is None:
-            return False
-        d = db.session.get(Delegation, line.matched_delegation_id)
-        post(d, "reversal", line.amount, f"撤销手工匹配：银行到账 {line.booked_on} {line.payer}", actor,
-             source_key=f"bank:{line.id}:reversal:{_reversals(line) + 1}", bank_line_id=line.id,
-             value_date=line.booked_on)
-        record(actor, "bank.unmatch", "bank_line", str(line.id), delegation=d,
-               before={"delegation": d.id, "method": "manual"}, after={"delegation": None})
-        line.matched_delegation_id, line.match_method = None, None
-        return True
-    return run()
+    line = lock_row(BankLine, line.id)
+    if line.match_method != "manual" or line.matched_delegation_id is None:
+        raise Refusal("state", "只能撤销手工匹配的到账。", "Only a payment matched by hand can be unmatched.")
+    d = db.session.get(Delegation, line.matched_delegation_id)
+    post(d, "reversal", line.amount, f"撤销手工匹配：银行到账 {line.booked_on} {line.payer}", actor,
+         source_key=f"bank:{line.id}:reversal:{_reversals(line) + 1}", bank_line_id=line.id,
+         value_date=line.booked_on)
+    record(actor, "bank.unmatch", "bank_line", str(line.id), delegation=d,
+           before={"delegation": d.id, "method": "manual"}, after={"delegation": None})
+    line.matched_delegation_id, line.match_method = None, None
+    return Outcome(True, status=Status.SAVED, delegation=d)
 
 
 def _reversals(line) -> int:
@@ -630,22 +626,22 @@ def _na(value) -> bool:
     return value is None or (not isinstance(value, str) and pd.isna(value))
 
 
-def assign_line(line: BankLine, d: Delegation, actor: Actor) -> bool:
-    """The accountant assigns an unmatched bank line to a delegation by hand."""
-
-    @transactional
-    def run():
-        if line.matched_delegation_id is not None:
-            return False
-        if line.duplicate_of_id is not None:
-            return False
-        line.matched_delegation_id, line.match_method = d.id, "manual"
-        again = _reversals(line)  # matched, undone and matched again: a payment of its own each time
-        post(d, "payment", line.amount, f"银行到账 {line.booked_on} {line.payer}（手工匹配）", actor,
-             source_key=f"bank:{line.id}" + (f":{again}" if again else ""), bank_line_id=line.id,
-             value_date=line.booked_on)
-        return True
-    return run()
+@transactional
+def assign_line(line: BankLine, d: Delegation, actor: Actor) -> Outcome:
+    """The accountant assigns an unmatched bank line to a delegation by hand, under the
+    line's lock: of two accountants assigning it at once, the second is refused."""
+    line = lock_row(BankLine, line.id)
+    if line.matched_delegation_id is not None:
+        raise Refusal("state", "这一行已匹配到代表团。", "This line is already matched to a delegation.", delegation=d)
+    if line.duplicate_of_id is not None:
+        raise Refusal("state", "这一行是疑似重复：请先判断是否同一笔款项。",
+                      "This line may be a duplicate: decide that first.", delegation=d)
+    line.matched_delegation_id, line.match_method = d.id, "manual"
+    again = _reversals(line)  # matched, undone and matched again: a payment of its own each time
+    post(d, "payment", line.amount, f"银行到账 {line.booked_on} {line.payer}（手工匹配）", actor,
+         source_key=f"bank:{line.id}" + (f":{again}" if again else ""), bank_line_id=line.id,
+         value_date=line.booked_on)
+    return Outcome(True, status=Status.SAVED, delegation=d)
 
 
 def totals_by_delegation(games: Games) -> dict[int, dict[str, Decimal]]:

@@ -174,10 +174,9 @@ def undo(line_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
     line = db.session.get(BankLine, line_id) or abort(404)
-    if services.undo_match(line, actor()):
-        flash(_("已撤销匹配；该笔到账已从原代表团的账上冲回。"), "success")
-    else:
-        flash(_("只有手工匹配可以撤销。"), "error")
+    out = services.undo_match(line, actor())
+    flash(_("已撤销匹配；该笔到账已从原代表团的账上冲回。") if out.ok else outcome_text(out),
+          "success" if out.ok else "error")
     return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
                     else url_for(".lines", games=_slug(line.games_id)))
 
@@ -192,9 +191,12 @@ def duplicate(line_id):
     decision = request.form.get("decision")
     if decision not in ("same", "own"):
         abort(400)
-    if services.decide_duplicate(line, decision == "same", actor()):
+    out = services.decide_duplicate(line, decision == "same", actor())
+    if out.ok:
         flash(_("已确认为重复，不记账。") if decision == "same" else
               _("已确认不是重复；请为这笔到账指定代表团。"), "success")
+    else:
+        flash(outcome_text(out), "error")
     return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
                     else url_for(".lines", games=_slug(line.games_id)))
 
@@ -213,7 +215,9 @@ def assign(line_id):
     d = db.session.get(Delegation, request.form.get("delegation", type=db_id) or 0)
     if d is None or d.games_id != line.games_id:
         flash(_("请选择同一比赛的代表团。"), "error")
-    elif services.assign_line(line, d, actor()):
+    elif not (out := services.assign_line(line, d, actor())).ok:
+        flash(outcome_text(out), "error")
+    else:
         balance = services.totals(d)["balance"]
         if balance < 0:  # matched onto a delegation that had paid already: the excess is owed back
             excess = f"{-balance:,.2f}"
