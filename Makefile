@@ -36,5 +36,5 @@ test: $(BIN)/flask
 # The habits (ruff: pyproject's [tool.ruff]) and the areas' one-way order (import-linter:
 # [tool.importlinter]). .ci/run runs it before the tests.
 lint: $(BIN)/flask
-	$(BIN)/ruff check portal tests benchmarks scripts migrations app.py
+	$(BIN)/ruff check portal tests benchmarks scripts migrations app.py gunicorn.conf.py
 	$(BIN)/lint-imports

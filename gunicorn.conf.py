@@ -26,12 +26,26 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 accesslog = "-"
 
 
+CLUSTER_SETTINGS = {
+    "SECRET_KEY": "the same secret on every node (a key generated here is this machine's alone: "
+                  "a session started on one node would be refused on another)",
+    "REDIS_URL": "the Redis every node shares, e.g. redis://10.0.0.5:6379/0 (without it the login "
+                 "limits and the job queue live in one process and are not shared)",
+}
+
+
 def on_starting(server):
-    """Before any worker: schema and reference data, in a child process, so that the master
-    imports nothing of the app (a worker must not inherit its engine or pool). With four
-    workers starting on an empty database, none of them races to create tables."""
+    """Before any worker: the settings several nodes need, then schema and reference data,
+    in a child process, so that the master imports nothing of the app (a worker must not
+    inherit its engine or pool). With four workers starting on an empty database, none of
+    them races to create tables. PORTAL_SINGLE_NODE=1 runs one machine without Redis."""
     import subprocess
     import sys
+    single = os.environ.get("PORTAL_SINGLE_NODE") == "1"
+    missing = [k for k in CLUSTER_SETTINGS if not os.environ.get(k) and not (single and k == "REDIS_URL")]
+    if missing:
+        lines = "\n".join(f"  {k}: {CLUSTER_SETTINGS[k]}" for k in missing)
+        raise SystemExit(f"portal: set these before starting gunicorn:\n{lines}")
     if os.environ.get("PORTAL_SETUP_ON_START", "1") != "1":
         return
     result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "setup"], capture_output=True, text=True)

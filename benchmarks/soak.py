@@ -119,6 +119,7 @@ def start_gunicorn(url: str, port: int, workers: int, log: Path, max_requests: i
     debug_malloc runs the workers with CPython's debug allocator, which turns a
     use-after-free into a crash every time."""
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "soak", "STAFF_TWO_FACTOR": "0", "PYTHONFAULTHANDLER": "1",
+           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
            "GUNICORN_WORKERS": str(workers), "GUNICORN_BIND": f"127.0.0.1:{port}"}
     if max_requests:
         env.update(GUNICORN_MAX_REQUESTS=str(max_requests), GUNICORN_MAX_REQUESTS_JITTER="0")

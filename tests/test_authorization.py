@@ -18,6 +18,7 @@ TABLE = {
     ("static", "GET"): ALL,
     ("home", "GET"): (L, A, A, A, A),
     ("favicon", "GET"): ALL,
+    ("healthz", "GET"): ALL, ("readyz", "GET"): ALL,
     ("site.set_language", "POST"): ALL,
     ("api.check", "POST"): ALL,
     ("accounts.login", "GET"): ALL, ("accounts.login", "POST"): ALL,

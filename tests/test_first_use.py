@@ -54,6 +54,7 @@ def test_gunicorn_with_four_workers_comes_up_clean_on_an_empty_database(tmp_path
     url = _fresh_database(tmp_path, "empty.db")
     port = free_port()
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "t", "STAFF_TWO_FACTOR": "0", "GUNICORN_WORKERS": "4",
+           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
            "GUNICORN_BIND": f"127.0.0.1:{port}"}
     log = tmp_path / "g.log"
     with log.open("wb") as out:  # the server writes to its own copy of the file

@@ -1,11 +1,12 @@
 """The application's own wiring, above every area: logins and session lifetimes, the
 write lock of a writing request, template filters, security headers, error pages, and
-the few pages that belong to no area (home, favicon, language). `init_site` sets it up."""
+the few pages that belong to no area (home, favicon, language), and the load balancer's
+health and readiness checks. `init_site` sets it up."""
 from __future__ import annotations
 
 from flask import Flask
 
-from . import errors, headers, pages, sessions, templating, write_lock
+from . import errors, headers, health, pages, sessions, templating, write_lock
 from .pages import bp
 
 __all__ = ["bp", "init_site"]
@@ -16,5 +17,6 @@ def init_site(app: Flask) -> None:
     write_lock.init(app)
     templating.init(app)
     pages.init(app)
+    health.init(app)
     headers.init(app)
     errors.init(app)
