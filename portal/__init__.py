@@ -16,7 +16,8 @@ from .ids import DatabaseIdConverter
 
 
 def create_app(config: dict | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True,
+    # INSTANCE_PATH: this node's own folder (each machine of a cluster has one; a test runs two).
+    app = Flask(__name__, instance_relative_config=True, instance_path=os.environ.get("INSTANCE_PATH") or None,
                 template_folder="../templates", static_folder="../static")
     _private_dir(app.instance_path)
     app.config.update(
@@ -91,8 +92,8 @@ def create_app(config: dict | None = None) -> Flask:
                       jobs_bp, results_bp, venue_bp, games_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
-    from .retention import purge_pending
-    purge_pending(app.instance_path)  # uploads never confirmed are not kept past a day
+    from .retention import purge_instance_files
+    purge_instance_files(app.instance_path)  # files an older portal left here are not kept past a day
     return app
 
 

@@ -5,6 +5,7 @@ from .audit.models import *  # noqa: F403
 from .delegations.files import UploadedFile  # noqa: F401
 from .delegations.identity_checks import IdentityCheck  # noqa: F401
 from .delegations.models import *  # noqa: F403
+from .file_store import StoredChunk, StoredFile  # noqa: F401
 from .games.models import *  # noqa: F403
 from .jobs.models import Job  # noqa: F401
 from .money.models import *  # noqa: F403

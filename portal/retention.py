@@ -9,8 +9,11 @@ import time
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
+from . import file_store
 from .audit.services import Actor, record
+from .db_tx import write_transaction
 from .delegations.files import UploadedFile
 from .delegations.models import Delegation, Person
 from .extensions import db
@@ -26,7 +29,24 @@ def purge_pending(instance_path: str, max_age: float = PENDING_MAX_AGE, now: flo
     made by background jobs (exports with people's data) older than `max_age` seconds;
     returns how many went."""
     now = now if now is not None else time.time()
+    return purge_instance_files(instance_path, max_age, now) + purge_stored(max_age, now)
+
+
+def purge_instance_files(instance_path: str, max_age: float = PENDING_MAX_AGE, now: float | None = None) -> int:
+    """What an older portal left in this machine's instance folder (at start, before any app context)."""
+    now = now if now is not None else time.time()
     return sum(_purge_folder(os.path.join(instance_path, name), max_age, now) for name in ("pending", "jobs"))
+
+
+def purge_stored(max_age: float = PENDING_MAX_AGE, now: float | None = None) -> int:
+    """The same in the shared file store (where every node keeps them now)."""
+    before = dt.datetime.fromtimestamp((now if now is not None else time.time()) - max_age, dt.UTC)
+    try:
+        with write_transaction():
+            return file_store.purge("pending/", before) + file_store.purge("jobs/", before)
+    except (OperationalError, ProgrammingError):  # a database not yet upgraded (first start): nothing there
+        db.session.rollback()
+        return 0
 
 
 def _purge_folder(folder: str, max_age: float, now: float) -> int:

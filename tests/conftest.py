@@ -130,6 +130,9 @@ def app():
             load_games(slug)
         import_universities(UNIVERSITIES_CSV)
     yield app
+    from portal.extensions import db as _db
+    with app.app_context():  # its pooled connections closed, not left to the collector
+        _db.engine.dispose()
 
 
 def _finish_background_jobs() -> None:
@@ -152,7 +155,8 @@ def db(app):
         _db.session.rollback()
         # Test clean-up only: the audit log and the ledger are append-only in the app.
         for table in ("audit_log", "ledger_entry", "bank_line", "room_request", "place", "sanction",
-                      "substitution", "withdrawal", "extension", "review_note", "login_throttle", "round_absence", "draw", "user_account"):
+                      "substitution", "withdrawal", "extension", "review_note", "login_throttle", "round_absence", "draw", "user_account",
+                      "stored_chunk", "stored_file"):
             _db.session.execute(_db.text(f"DELETE FROM {table}"))
         for row in _db.session.query(Delegation).all():
             _db.session.delete(row)

@@ -122,17 +122,16 @@ def world(app, db):
                           ("accountant", "accountant", None)):
         users[name] = create_account(name, name, role, actor, delegation=d, password="password-123")[0]
     _, token = create_account("invitee", "invitee", "leader", actor, delegation=da)
+    from portal import file_store
     from portal.jobs.models import Job
-    from portal.jobs.services import jobs_folder
     job = Job(kind="games_workbook", params={"games": "nmsg-2019", "_file": "authz-test.xlsx"},
               user_id=users["organiser"].id, status="done", title="t", file_name="t.xlsx",
               mimetype="application/octet-stream")
     db.session.add(job)
     from portal.results.models import Draw
     db.session.add(Draw(games_id=games.id, event_code="chess.MI", seed="00", numbers=[[1, 0, "x", "y"]], drawn_by="t"))
+    file_store.put("jobs/authz-test.xlsx", b"PK")
     db.session.commit()
-    with open(os.path.join(jobs_folder(), "authz-test.xlsx"), "wb") as fh:
-        fh.write(b"PK")
     return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
             "filename": "app.css", "line_id": line.id, "action": "unlock", "request_id": req.id}

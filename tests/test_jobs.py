@@ -240,4 +240,5 @@ def test_a_big_bank_statement_is_imported_in_the_background(app, db):
     with app.app_context():
         from portal.extensions import db as _db
         assert _db.session.scalar(select(func.count()).select_from(BankLine)) == 9001
-        assert not [f for f in os.listdir(os.path.join(app.instance_path, "jobs")) if f.startswith("upload-")]
+        from portal.file_store import StoredFile
+        assert not _db.session.scalars(select(StoredFile.key).where(StoredFile.key.startswith("jobs/upload-"))).all()

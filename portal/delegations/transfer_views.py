@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from io import BytesIO
 
-from flask import abort, current_app, flash, redirect, send_file, session, url_for
+from flask import abort, flash, redirect, send_file, session, url_for
 from flask_babel import gettext as _
 
 from ..accounts.access import delegation_view
@@ -69,7 +69,7 @@ def upload(d):
                            en=is_en(), show_id=lambda n: n if sees_full_ids() else mask_id(n))
     if not changes:
         return render("workspace/upload_review.html", ws, changes=[], preview=[], confirm=None, filename=name)
-    token = keep_pending(current_app.instance_path, d.id, new_doc, name)
+    token = keep_pending(d.id, new_doc, name)
     session["pending_uploads"] = (session.get("pending_uploads", []) + [token])[-PENDING_KEPT:]
     parsed, _schema = parse_document(new_doc)
     preview = dedupe(judge(d.games, parsed, ws.at, exclude_delegation_id=d.id, reveal=sees_other_delegations()))
@@ -85,7 +85,7 @@ def confirm_upload(d):
     if not form.validate_on_submit():
         abort(400)
     token = form.token.data or ""
-    kept = pending(current_app.instance_path, token) if token in session.get("pending_uploads", []) else None
+    kept = pending(token) if token in session.get("pending_uploads", []) else None
     if kept is None:
         flash(_("上传已过期，请重新上传。"), "error")
         return redirect(url_for(".upload", delegation_id=d.id))
@@ -95,6 +95,6 @@ def confirm_upload(d):
     if out is not None:
         flash(refusal_text(out), "error")
         return redirect(url_for(".upload", delegation_id=d.id))
-    forget_pending(current_app.instance_path, token)
+    forget_pending(token)
     session["pending_uploads"] = [t for t in session.get("pending_uploads", []) if t != token]
     return redirect(url_for(".dashboard", delegation_id=d.id))

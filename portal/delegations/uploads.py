@@ -3,13 +3,13 @@ anything is saved, and kept privately until the leader confirms the changes it s
 from __future__ import annotations
 
 import json
-import os
 import secrets
 
+from .. import file_store
+from ..db_tx import write_transaction
 from ..rules import parse_document
 from ..rules.jsontext import JsonTextError, load_json
 from .excel import ExcelError, read_workbook
-from .files import write_private
 
 
 def read_upload(raw: bytes, filename: str, definition, stored: dict, games_slug: str, unit_code: str | None,
@@ -41,34 +41,25 @@ def read_upload(raw: bytes, filename: str, definition, stored: dict, games_slug:
     return (None if problems else new_doc), problems
 
 
-def _pending_path(instance_path: str, token: str) -> str:
-    folder = os.path.join(instance_path, "pending")
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    return os.path.join(folder, f"{token}.json")
-
-
-def keep_pending(instance_path: str, delegation_id: int, document: dict, filename: str) -> str:
-    """Keep an upload until it is confirmed (retention deletes it after a day); its token."""
+def keep_pending(delegation_id: int, document: dict, filename: str) -> str:
+    """Keep an upload until it is confirmed, where every node finds it (the database;
+    retention deletes it after a day); its token."""
     token = secrets.token_urlsafe(16)
-    write_private(_pending_path(instance_path, token),
-                  json.dumps({"delegation_id": delegation_id, "document": document, "filename": filename},
-                             ensure_ascii=False).encode("utf-8"))
+    with write_transaction():
+        file_store.put(f"pending/{token}", json.dumps({"delegation_id": delegation_id, "document": document,
+                                                       "filename": filename}, ensure_ascii=False).encode("utf-8"),
+                       "application/json")
     return token
 
 
-def pending(instance_path: str, token: str) -> dict | None:
+def pending(token: str) -> dict | None:
     """The kept upload of that token ({"delegation_id", "document", "filename"}), or None."""
-    if not token or not token.replace("-", "").replace("_", "").isalnum():
+    if not token or len(token) > 64 or not token.replace("-", "").replace("_", "").isalnum():
         return None
-    path = _pending_path(instance_path, token)
-    if not os.path.exists(path):
-        return None
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+    data = file_store.read(f"pending/{token}")
+    return json.loads(data) if data is not None else None
 
 
-def forget_pending(instance_path: str, token: str) -> None:
-    try:
-        os.remove(_pending_path(instance_path, token))
-    except FileNotFoundError:
-        pass
+def forget_pending(token: str) -> None:
+    with write_transaction():
+        file_store.delete(f"pending/{token}")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from flask import current_app
 from sqlalchemy import select, update
 
+from .. import file_store
 from ..db_tx import write_transaction
 from ..extensions import db
 from ..games.models import utcnow
@@ -100,15 +101,10 @@ def _in_thread(app, job_id: int) -> None:
         run(job_id)
 
 
-def jobs_folder() -> str:
-    folder = os.path.join(current_app.instance_path, "jobs")
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    return folder
-
-
-def file_path(job: Job) -> str | None:
+def file_key(job: Job) -> str | None:
+    """Where the job's output is in the shared file store (every node can serve it)."""
     stored = (job.params or {}).get("_file")
-    return os.path.join(jobs_folder(), stored) if stored else None
+    return f"jobs/{stored}" if stored else None
 
 
 def run(job_id: int) -> None:
@@ -135,11 +131,9 @@ def run(job_id: int) -> None:
     try:
         content, name, mimetype = KINDS[job.kind](job, progress)
         stored = f"{job_id}-{secrets.token_hex(8)}-{os.path.basename(name)}"
-        fd = os.open(os.path.join(jobs_folder(), stored), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(content)
         db.session.rollback()
-        with write_transaction():
+        with write_transaction():  # the output and the job saying it is done, together
+            file_store.put(f"jobs/{stored}", content, mimetype)
             job = db.session.get(Job, job_id)
             job.params = {**(job.params or {}), "_file": stored}
             job.status, job.file_name, job.mimetype, job.finished_at = "done", name, mimetype, utcnow()

@@ -2,17 +2,17 @@
 its file. Only the person who started a job sees it."""
 from __future__ import annotations
 
-import os
-
-from flask import Blueprint, abort, jsonify, redirect, render_template, send_file, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
+from .. import file_store
 from ..audit.current import actor
 from ..audit.services import record
 from ..db_tx import write_transaction
 from ..extensions import db
+from ..file_store import stored_download
 from .models import Job
-from .services import file_path, submit
+from .services import file_key, submit
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
@@ -52,11 +52,11 @@ def status(job_id):
 @login_required
 def download(job_id):
     job = _own(job_id)
-    path = file_path(job)
-    if job.status != "done" or path is None or not os.path.exists(path):
+    key = file_key(job)
+    if job.status != "done" or key is None or not file_store.exists(key):
         abort(404)
     with write_transaction():
         record(actor(), "export.download", "job", str(job.id), after={"kind": job.kind, "file": job.file_name,
                                                                         "params": {k: v for k, v in job.params.items()
                                                                                    if not k.startswith("_")}})
-    return send_file(path, as_attachment=True, download_name=job.file_name, mimetype=job.mimetype)
+    return stored_download(key, job.file_name, job.mimetype)

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 import secrets
 
+from .. import file_store
 from ..accounts.models import User
 from ..audit.services import Actor
+from ..db_tx import write_transaction
 from ..extensions import db
-from ..jobs.services import games_of, job_kind, jobs_folder
+from ..jobs.services import games_of, job_kind
 from .services import StatementImport, import_statement
 
 # Above this size an upload becomes a background job (about 5,000 lines of a CSV export).
@@ -17,11 +19,11 @@ BACKGROUND_BYTES = 300_000
 
 
 def keep_upload(data: bytes) -> str:
-    """Store an uploaded statement for its job; the name to find it by."""
+    """Store an uploaded statement for its job, where the worker's machine finds it (the
+    shared file store); the name to find it by."""
     name = f"upload-{secrets.token_hex(12)}"
-    fd = os.open(os.path.join(jobs_folder(), name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
+    with write_transaction():
+        file_store.put(f"jobs/{name}", data)
     return name
 
 
@@ -44,21 +46,19 @@ def report(result: StatementImport, filename: str) -> str:
 @job_kind("bank_import")
 def bank_import(job, progress):
     params = job.params
-    path = os.path.join(jobs_folder(), os.path.basename(params["upload"]))
+    key = f"jobs/{os.path.basename(params['upload'])}"
     games = games_of(job)
     user = db.session.get(User, job.user_id) if job.user_id else None
     actor = Actor(f"{user.display_name} ({user.username})" if user else "后台任务 (job)", user_id=job.user_id,
                   role=user.role if user else None)
     progress(0, 2, force=True)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = file_store.read(key) or b""
         result = import_statement(games, data, params["name"], actor, all_or_nothing=params.get("all_or_nothing", True))
     finally:
-        try:
-            os.remove(path)
-        except FileNotFoundError:
-            pass
+        db.session.rollback()
+        with write_transaction():
+            file_store.delete(key)
     progress(2, 2, force=True)
     return report(result, params["name"]).encode("utf-8-sig"), f"{os.path.splitext(params['name'])[0]}-report.txt", \
         "text/plain; charset=utf-8"

@@ -155,14 +155,25 @@ def test_instance_files_are_the_owners_only(app):
 
 
 def test_pending_uploads_older_than_a_day_are_purged(app, tmp_path, cli):
+    import datetime as dt
+
+    from portal import file_store
+    from portal.extensions import db
     from portal.retention import purge_pending
-    folder = tmp_path / "pending"
+    folder = tmp_path / "pending"  # what an older portal left on this machine's disk
     folder.mkdir()
     (folder / "old.json").write_text("{}")
     (folder / "new.json").write_text("{}")
     day_ago = time.time() - 25 * 3600
     os.utime(folder / "old.json", (day_ago, day_ago))
-    assert purge_pending(str(tmp_path)) == 1
+    with app.app_context():  # and what every node keeps in the shared store
+        file_store.put("pending/old-token", b"{}").created_at = dt.datetime.now(dt.UTC) - dt.timedelta(hours=25)
+        file_store.put("pending/new-token", b"{}")
+        db.session.commit()
+        assert purge_pending(str(tmp_path)) == 2
+        assert not file_store.exists("pending/old-token") and file_store.exists("pending/new-token")
+        file_store.delete("pending/new-token")
+        db.session.commit()
     assert [p.name for p in folder.iterdir()] == ["new.json"]
     result = cli.invoke(args=["privacy", "purge-pending"])
     assert result.exit_code == 0 and "pending uploads" in result.output

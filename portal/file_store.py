@@ -1,0 +1,125 @@
+"""Files every node can read: kept in the database, which all nodes share, in chunks of
+1 MB, so that a file and the row naming it commit or roll back together and no 10 MB file
+ever sits whole in a worker's memory on the way out. Pending uploads, background jobs'
+outputs and the bank statements queued for them live here (issue 23). The interface is
+small (put, chunks, read, exists, delete, purge) so that an S3-compatible store could stand
+behind it later. Below the areas: imports none."""
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Iterator
+
+from sqlalchemy import ForeignKey, LargeBinary, String, delete as sql_delete, insert, select
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db_types import UTCDateTime
+from .extensions import db
+
+CHUNK = 1024 * 1024
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class StoredFile(db.Model):
+    __tablename__ = "stored_file"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(300), unique=True)
+    content_type: Mapped[str] = mapped_column(String(100), default="application/octet-stream")
+    size: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=_utcnow, index=True)
+
+
+class StoredChunk(db.Model):
+    __tablename__ = "stored_chunk"
+    file_id: Mapped[int] = mapped_column(ForeignKey("stored_file.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+def put(key: str, content: bytes | Iterable[bytes], content_type: str = "application/octet-stream") -> StoredFile:
+    """Store a file under `key` (replacing one there), in the caller's transaction."""
+    delete(key)
+    row = StoredFile(key=key, content_type=content_type, size=0)
+    db.session.add(row)
+    db.session.flush()
+    pieces = [content] if isinstance(content, bytes | bytearray) else content
+    seq, size, buffer = 0, 0, b""
+    for piece in pieces:
+        buffer += piece
+        while len(buffer) >= CHUNK:  # written as it comes: no chunk stays in the session
+            db.session.execute(insert(StoredChunk.__table__).values(file_id=row.id, seq=seq, data=bytes(buffer[:CHUNK])))
+            buffer, seq, size = buffer[CHUNK:], seq + 1, size + CHUNK
+    if buffer or seq == 0:
+        db.session.execute(insert(StoredChunk.__table__).values(file_id=row.id, seq=seq, data=bytes(buffer)))
+        size += len(buffer)
+    row.size = size
+    db.session.flush()
+    return row
+
+
+def find(key: str) -> StoredFile | None:
+    return db.session.scalar(select(StoredFile).where(StoredFile.key == key))
+
+
+def exists(key: str) -> bool:
+    return db.session.scalar(select(StoredFile.id).where(StoredFile.key == key)) is not None
+
+
+def chunks(key: str, start: int = 0) -> Iterator[bytes]:
+    """The file's bytes, a chunk at a time (one row read per chunk), from chunk `start`."""
+    file_id = db.session.scalar(select(StoredFile.id).where(StoredFile.key == key))
+    if file_id is None:
+        return
+    seq = start
+    while True:
+        data = db.session.scalar(select(StoredChunk.data).where(StoredChunk.file_id == file_id,
+                                                                StoredChunk.seq == seq))
+        if data is None:
+            return
+        yield bytes(data)
+        seq += 1
+
+
+def read(key: str) -> bytes | None:
+    if not exists(key):
+        return None
+    return b"".join(chunks(key))
+
+
+def delete(key: str) -> None:
+    file_id = db.session.scalar(select(StoredFile.id).where(StoredFile.key == key))
+    if file_id is not None:
+        db.session.execute(sql_delete(StoredChunk).where(StoredChunk.file_id == file_id))
+        db.session.execute(sql_delete(StoredFile).where(StoredFile.id == file_id))
+
+
+def purge(prefix: str, older_than: dt.datetime) -> int:
+    """Delete the files under `prefix` stored before `older_than`; how many."""
+    ids = db.session.scalars(select(StoredFile.id).where(StoredFile.key.startswith(prefix, autoescape=True),
+                                                         StoredFile.created_at < older_than)).all()
+    if ids:
+        db.session.execute(sql_delete(StoredChunk).where(StoredChunk.file_id.in_(ids)))
+        db.session.execute(sql_delete(StoredFile).where(StoredFile.id.in_(ids)))
+    return len(ids)
+
+
+def stored_download(key: str, download_name: str, mimetype: str):
+    """A response streaming the stored file, a chunk at a time, as an attachment."""
+    from urllib.parse import quote
+
+    from flask import Response, current_app
+    app = current_app._get_current_object()
+    size = find(key).size
+    first = next(chunks(key), b"")  # read in the request: most files are one chunk
+
+    def stream():
+        # A WSGI server (or test client) takes the first chunk while the request's context
+        # is still open; the rest, read in an app context of the stream's own, after it.
+        yield first
+        if size > len(first):
+            with app.app_context():
+                yield from chunks(key, start=1)
+    return Response(stream(), mimetype=mimetype, headers={
+        "Content-Disposition": f"attachment; filename*=UTF-8''{quote(download_name)}", "Content-Length": str(size)})

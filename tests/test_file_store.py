@@ -1,0 +1,29 @@
+"""The shared file store (issue 23, 1): files in chunks both ways, replaced by key, purged by age."""
+import datetime as dt
+
+
+def test_a_file_goes_in_and_comes_out_a_chunk_at_a_time(app, db):
+    from portal import file_store
+    pieces = [bytes([i]) * 700_000 for i in range(4)]  # 2.8 MB, arriving in pieces
+    row = file_store.put("jobs/big.bin", iter(pieces), "application/octet-stream")
+    db.session.commit()
+    assert row.size == 2_800_000
+    out = list(file_store.chunks("jobs/big.bin"))
+    assert [len(c) for c in out] == [file_store.CHUNK, file_store.CHUNK, 2_800_000 - 2 * file_store.CHUNK]
+    assert b"".join(out) == b"".join(pieces) and file_store.read("jobs/big.bin") == b"".join(pieces)
+    file_store.put("jobs/big.bin", b"small")  # replaced, not added
+    db.session.commit()
+    assert file_store.read("jobs/big.bin") == b"small" and file_store.find("jobs/big.bin").size == 5
+    assert file_store.read("jobs/missing") is None and list(file_store.chunks("jobs/missing")) == []
+
+
+def test_purge_takes_only_what_is_old_and_under_the_prefix(app, db):
+    from portal import file_store
+    old = dt.datetime.now(dt.UTC) - dt.timedelta(days=2)
+    file_store.put("pending/a", b"1").created_at = old
+    file_store.put("pending/b", b"2")
+    file_store.put("jobs_other/c", b"3").created_at = old
+    db.session.commit()
+    assert file_store.purge("pending/", dt.datetime.now(dt.UTC) - dt.timedelta(days=1)) == 1
+    db.session.commit()
+    assert not file_store.exists("pending/a") and file_store.exists("pending/b") and file_store.exists("jobs_other/c")
