@@ -38,7 +38,8 @@ def on_starting(server):
     """Before any worker: the settings several nodes need, then schema and reference data,
     in a child process, so that the master imports nothing of the app (a worker must not
     inherit its engine or pool). With four workers starting on an empty database, none of
-    them races to create tables. PORTAL_SINGLE_NODE=1 runs one machine without Redis."""
+    them races to create tables. PORTAL_SINGLE_NODE=1 runs one machine without Redis. A
+    database whose demo accounts still have their published passwords is refused."""
     import subprocess
     import sys
     single = os.environ.get("PORTAL_SINGLE_NODE") == "1"
@@ -46,12 +47,19 @@ def on_starting(server):
     if missing:
         lines = "\n".join(f"  {k}: {CLUSTER_SETTINGS[k]}" for k in missing)
         raise SystemExit(f"portal: set these before starting gunicorn:\n{lines}")
-    if os.environ.get("PORTAL_SETUP_ON_START", "1") != "1":
-        return
-    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "setup"], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError("portal set-up failed:\n" + result.stderr[-4000:])
-    server.log.info("portal set-up: %s", " ".join(result.stdout.split()) or "done")
+    if os.environ.get("PORTAL_SETUP_ON_START", "1") == "1":
+        result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "setup"], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError("portal set-up failed:\n" + result.stderr[-4000:])
+        server.log.info("portal set-up: %s", " ".join(result.stdout.split()) or "done")
+    # A demo account whose password the README prints is an open door on a real install.
+    # PORTAL_DEMO=1 is a demonstration server, where those passwords are the point.
+    if os.environ.get("PORTAL_DEMO") != "1":
+        check = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "accounts", "check-demo"],
+                               capture_output=True, text=True)
+        if check.returncode != 0:
+            raise SystemExit("portal: " + (check.stderr.strip() or check.stdout.strip())[-2000:]
+                             + "\n(PORTAL_DEMO=1 starts a demonstration server on purpose)")
 
 
 def post_fork(server, worker):

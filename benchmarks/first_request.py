@@ -57,7 +57,7 @@ with app.app_context():
                    else save(new_delegation(games, doc["unit"]), doc, actor, when))
         if biggest is None or len(outcome.delegation.people) > len(biggest.people):
             biggest = outcome.delegation
-    create_account("fr-org", "组委会", "organiser", Actor("x"), password=sys.argv[2])
+    create_account("fr-org", "组委会", "organiser", Actor("x"), password=sys.argv[2], games=[games])
     create_account("fr-leader", "领队", "leader", Actor("x"), delegation=biggest, password=sys.argv[2])
     big_id = biggest.id
 cookies = {}

@@ -75,8 +75,10 @@ def run(url: str, units: int, big: tuple[int, ...], repeat: int) -> None:
         for n in sizes:
             create_account(f"bench-{n}", "领队", "leader", Actor("b"), delegation=db.session.get(
                 type(outcomes[0].delegation), by_size[n]), password=PASSWORD)
-        create_account("bench-org", "组委会", "organiser", Actor("b"), password=PASSWORD)
-        create_account("bench-acc", "财务", "accountant", Actor("b"), password=PASSWORD)
+        create_account("bench-org", "组委会", "organiser", Actor("b"), password=PASSWORD,
+                       games=[outcomes[0].delegation.games])
+        create_account("bench-acc", "财务", "accountant", Actor("b"), password=PASSWORD,
+                       games=[outcomes[0].delegation.games])
         engine = db.engine
     people = sum(len(d["people"]) for d in docs)
     print(f"{url.split(':')[0]}: {len(docs)} delegations, {people} people; imported in {games_s:.1f} s "

@@ -76,8 +76,8 @@ def prepare(url: str, units: int, sizes: tuple[int, int], big: tuple[int, ...]) 
         outcomes = load(docs)
         loaded = time.perf_counter() - started
         biggest = max(outcomes, key=lambda o: len(o.delegation.people)).delegation
-        create_account("soak-org", "组委会", "organiser", Actor("soak"), password=PASSWORD)
-        create_account("soak-acc", "财务", "accountant", Actor("soak"), password=PASSWORD)
+        create_account("soak-org", "组委会", "organiser", Actor("soak"), password=PASSWORD, games=[biggest.games])
+        create_account("soak-acc", "财务", "accountant", Actor("soak"), password=PASSWORD, games=[biggest.games])
         create_account("soak-leader", "领队", "leader", Actor("soak"), delegation=biggest, password=PASSWORD)
         return {"people": sum(len(d["people"]) for d in docs), "delegations": len(docs), "load_s": loaded,
                 "big_id": biggest.id}

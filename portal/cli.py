@@ -32,6 +32,19 @@ def register_cli(app: Flask) -> None:
     app.cli.add_command(jobs_cli)
     app.cli.add_command(accounts_cli)
 
+    @accounts_cli.command("check-demo")
+    def check_demo_cmd():
+        """Exit 1 while any demo account still opens with the password the README publishes
+        (a production start runs this and refuses). Here, not in the accounts area: the demo
+        is made of every area."""
+        from .demo import accounts_with_published_passwords
+        found = accounts_with_published_passwords()
+        if found:
+            click.echo("这些演示账号的密码是公开的，请停用或改密码后再启动 / these demo accounts have the published "
+                       f"password; disable them or change their passwords first: {', '.join(found)}", err=True)
+            sys.exit(1)
+        click.echo("没有使用公开密码的演示账号 / no demo account with its published password")
+
     @app.cli.command("check")
     @click.argument("file", type=click.Path(dir_okay=False))
     @click.option("--at", "at", help="Instant for stage rules, ISO 8601 with offset (default: now).")

@@ -11,6 +11,7 @@ from .accounts.services import create_account, hash_password
 from .audit.services import Actor
 from .delegations.models import Delegation
 from .extensions import db
+from .games.models import Games
 from .games.services import find_games
 from .rules.idnumber import make
 from .workflow.services import new_delegation, save
@@ -22,6 +23,23 @@ ACCOUNTS = [
     ("zhejiang", "浙江 领队 陈明", "leader", "leader-demo-2026", ("nmsg-2019", "zhejiang")),
     ("jiangsu", "江苏 领队 周华", "leader", "leader-demo-2026", ("nmsg-2019", "jiangsu")),
 ]
+
+
+def accounts_with_published_passwords() -> list[str]:
+    """The demo accounts that are active and still open with the password printed in the
+    README and by `make run`: on a production database each is an open door."""
+    from sqlalchemy import inspect
+    from werkzeug.security import check_password_hash
+
+    from .demo_season import published_passwords
+    if not inspect(db.engine).has_table(User.__tablename__):
+        return []  # no schema yet: no account at all
+    found = []
+    for username, password in [(a[0], a[3]) for a in ACCOUNTS] + published_passwords():
+        user = db.session.scalar(select(User).where(User.username == username))
+        if user is not None and user.active and user.password_hash and check_password_hash(user.password_hash, password):
+            found.append(username)
+    return found
 
 
 def _person(ref, name, gender, born, seq, **extra):
@@ -77,7 +95,9 @@ def set_up(echo, more_accounts: list[str] = ()) -> None:
                            dt.datetime(2019, 5, 20, 10, tzinfo=dt.timezone(dt.timedelta(hours=8))))
                 delegation = out.delegation
         if user is None:
-            create_account(username, name, role, actor, delegation=delegation, password=password)
+            # The demo's committee serves every Games loaded (a real one is given its own).
+            create_account(username, name, role, actor, delegation=delegation, password=password,
+                           games=db.session.scalars(select(Games)).all())
         else:
             user.password_hash, user.active = hash_password(password), True
             db.session.commit()

@@ -218,3 +218,8 @@ def set_up_season(echo) -> None:
     db.session.commit()
     _the_day_before_play(games, delegations, rng, organiser)
     echo(f"{SLUG}: {len(names)} delegations and the July bank statements (the season demo)")
+
+
+def published_passwords() -> list[tuple[str, str]]:
+    """(username, password) of this demo's account, as `make run` prints it."""
+    return [(LEADER[0], LEADER[2])]

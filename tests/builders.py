@@ -107,11 +107,18 @@ def logged_in(app, username: str, password: str = "password-123", client=None):
 # --- rows in the database (through the services, as the portal makes them) ------------------
 
 def account(username: str, role: str, *, delegation=None, name: str | None = None,
-            password: str = "password-123"):
-    """A user who can log in with `password`: a leader of `delegation`, or staff."""
+            password: str = "password-123", games: list[str] | None = None):
+    """A user who can log in with `password`: a leader of `delegation`, or staff of the
+    Games whose slugs `games` lists (by default of every Games loaded)."""
+    from sqlalchemy import select
+
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
-    return create_account(username, name or username, role, Actor("t"), delegation=delegation, password=password)[0]
+    from portal.extensions import db
+    from portal.games.models import Games
+    q = select(Games) if games is None else select(Games).where(Games.slug.in_(games))
+    return create_account(username, name or username, role, Actor("t"), delegation=delegation, password=password,
+                          games=db.session.scalars(q).all())[0]
 
 
 def stored(games_slug: str, document: dict, at):

@@ -75,8 +75,12 @@ TABLE = {
     ("venue.cards", "GET"): ORG, ("venue.meeting", "GET"): ORG, ("venue.confirm_roll_call", "POST"): ORG, ("venue.cards_pdf", "GET"): ORG, ("venue.cards_pdf_job", "POST"): ORG, ("venue.scan", "GET"): ORG,
     ("results.programme_book", "POST"): ORG,
     ("results.draw", "GET"): ORG, ("results.draw", "POST"): ORG, ("results.draw_csv", "GET"): ORG,
+    # The administrator's only (not in this table's roles): every other account is refused.
+    ("accounts.staff", "GET"): (L, D, D, D, D), ("accounts.staff", "POST"): (L, D, D, D, D),
+    ("accounts.staff_games", "POST"): (L, D, D, D, D),
     ("accounts.bulk_leaders", "GET"): ORG, ("accounts.bulk_leaders", "POST"): ORG,
     ("games.units", "GET"): ORG, ("games.units", "POST"): ORG,
+    ("games.regulation", "GET"): (L, D, D, A, A), ("delegations.regulation", "GET"): LEADER_READ,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),
     ("money.report_xlsx", "GET"): (L, D, D, A, A),
@@ -118,9 +122,12 @@ def world(app, db):
     with open(os.path.join(folder, "0" * 64 + ".png"), "wb") as fh:
         fh.write(b"\x89PNG\r\n\x1a\n")
     users = {}
-    for name, role, d in (("leader_a", "leader", da), ("leader_b", "leader", db_b), ("organiser", "organiser", None),
-                          ("accountant", "accountant", None)):
-        users[name] = create_account(name, name, role, actor, delegation=d, password="password-123")[0]
+    served = [games, find_games("shaanxi-mind-2025")]
+    other = [find_games("youth-gomoku-2015")]
+    for name, role, d, of in (("leader_a", "leader", da, ()), ("leader_b", "leader", db_b, ()),
+                              ("organiser", "organiser", None, served), ("accountant", "accountant", None, served),
+                              ("organiser_other", "organiser", None, other), ("accountant_other", "accountant", None, other)):
+        users[name] = create_account(name, name, role, actor, delegation=d, password="password-123", games=of)[0]
     _, token = create_account("invitee", "invitee", "leader", actor, delegation=da)
     from portal import file_store
     from portal.jobs.models import Job
@@ -132,9 +139,12 @@ def world(app, db):
     db.session.add(Draw(games_id=games.id, event_code="chess.MI", seed="00", numbers=[[1, 0, "x", "y"]], drawn_by="t"))
     file_store.put("jobs/authz-test.xlsx", b"PK")
     db.session.commit()
+    from portal.venue.cards import card_code
+    card = card_code(da.id, "p1", "")
     return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
-            "filename": "app.css", "line_id": line.id, "action": "unlock", "request_id": req.id}
+            "filename": "app.css", "line_id": line.id, "action": "unlock", "request_id": req.id,
+            "card": card}
 
 
 OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals
@@ -210,3 +220,52 @@ def test_id_numbers_are_masked_in_lists(app, world):
     with app.app_context():
         form = client.get(f"/d/{world['delegation_id']}/people/p1").get_data(as_text=True)
     assert number in form  # shown in full only where the leader edits it
+
+
+# Pages every staff account has, whatever Games it serves: each shows only its own Games.
+STAFF_PAGES = {"workflow.overview", "workflow.queue", "workflow.audit", "accounts.leader_accounts",
+               "accounts.bulk_leaders", "games.units", "venue.scan", "money.overview", "money.lines",
+               "money.report_xlsx", "money.insurance", "money.rooms", "money.statement_import"}
+# Not a committee's: everyone's own, public, or the login's own steps.
+NOT_OF_A_GAMES = {"static", "home", "favicon", "healthz", "readyz", "site.set_language", "api.check", "accounts.login",
+                  "accounts.logout", "accounts.password", "accounts.invitation", "accounts.second_factor",
+                  "accounts.enrol_second_factor", "workflow.register"}
+
+
+def test_the_staff_of_another_games_find_nothing(app, world, monkeypatch):
+    """Staff of youth-gomoku-2015 on every route the staff of nmsg-2019 reach: each of that
+    Games' things is not found (404, as for a leader), and the pages every committee has
+    show nothing of it: not its name, its delegations, its leaders or its people."""
+    from portal.delegations.models import Delegation
+    from portal.extensions import db
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+    with app.app_context():
+        unit_names = [d.unit_code for d in db.session.query(Delegation).all()]
+    markers = ["第四届全国智力运动会", "陕西省第二届", "nmsg-2019", "shaanxi-mind-2025", "leader_a", "invitee",
+               f"/d/{world['delegation_id']}", f"/org/d/{world['delegation_id']}"]
+    assert unit_names  # the world has delegations to hide
+    failures = []
+    for rule in app.url_map.iter_rules():
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            expected = TABLE[(rule.endpoint, method)]
+            if rule.endpoint in NOT_OF_A_GAMES:
+                continue
+            for mine, other in ((3, "organiser_other"), (4, "accountant_other")):
+                if expected[mine] != A:
+                    continue
+                client = _login(app, other)
+                url = _url(rule, world)
+                form = {"delegation": world["delegation_id"], "action": "sync"} if rule.endpoint == "money.post_entry" \
+                    else {"code": world["card"]} if rule.endpoint == "venue.check_in" else {}
+                with app.app_context():
+                    resp = client.open(url, method=method, data=form)
+                body = resp.get_data()
+                if rule.endpoint in STAFF_PAGES:
+                    if resp.status_code in (403, 404):
+                        failures.append(f"{method} {url} as {other}: its own page refused ({resp.status_code})")
+                    text = body.decode("utf-8", "replace")
+                    failures += [f"{method} {url} as {other}: shows {m!r}" for m in markers if m in text]
+                elif resp.status_code != (400 if rule.endpoint == "venue.check_in" else 404):
+                    # (a card of another Games is no card at this desk: refused as a garbled one is)
+                    failures.append(f"{method} {url} as {other}: expected 404, got {resp.status_code}")
+    assert failures == [], "\n".join(failures)

@@ -9,6 +9,7 @@ from flask_login import current_user
 
 from ..delegations.models import Delegation
 from ..extensions import db
+from . import scope
 
 
 def roles(*allowed: str):
@@ -16,10 +17,11 @@ def roles(*allowed: str):
         @functools.wraps(view)
         def wrapper(*args, **kwargs):
             if not current_user.is_authenticated:
-                from flask import redirect, request, url_for
                 return redirect(url_for("accounts.login", next=request.full_path))
             if current_user.role not in allowed:
                 abort(403)
+            if "slug" in kwargs:  # a Games' page: only its own staff (and administrators)
+                g.games = scope.games_or_404(kwargs["slug"])
             return view(*args, **kwargs)
         wrapper.allowed_roles = allowed
         return wrapper
@@ -28,8 +30,9 @@ def roles(*allowed: str):
 
 def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ("organiser", "admin")):
     """The view takes `delegation_id`: a leader reaches only his own delegation; the
-    organising committee's roles listed in staff_roles reach every delegation, and only
-    `writers` among them may send a state-changing request (an accountant reads)."""
+    organising committee's roles listed in staff_roles reach every delegation of the Games
+    they serve (scope.py), and only `writers` among them may send a state-changing request
+    (an accountant reads)."""
     def decorate(view):
         @functools.wraps(view)
         def wrapper(delegation_id: int, *args, **kwargs):
@@ -42,8 +45,10 @@ def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ("o
             if current_user.role == "leader":
                 if not leader or current_user.delegation_id != d.id:
                     abort(404)  # do not even confirm that another unit's delegation exists
-            elif current_user.role not in staff_roles or request.method not in ("GET", "HEAD") and current_user.role not in writers:
-                abort(403)
+            else:
+                scope.require(d.games_id)  # the staff of another Games find nothing here
+                if current_user.role not in staff_roles or request.method not in ("GET", "HEAD") and current_user.role not in writers:
+                    abort(403)
             g.delegation = d
             return view(d, *args, **kwargs)
         return wrapper

@@ -14,7 +14,7 @@ from . import services
 from .models import User
 from .two_factor import reset
 
-accounts_cli = AppGroup("accounts", help="Unlock accounts, reset two-factor login, make the first administrator.")
+accounts_cli = AppGroup("accounts", help="Make an administrator, unlock accounts, reset two-factor login, check for demo passwords.")
 SHELL = Actor("服务器命令行 (server shell)")
 
 
@@ -42,3 +42,39 @@ def reset_two_factor_cmd(username):
     user = _user(username)
     reset(user, SHELL)
     click.echo(f"已重置 {user.username} 的两步验证 / two-factor login of {user.username} reset")
+
+
+@accounts_cli.command("create-admin")
+@click.argument("username")
+@click.option("--name", "display_name", default=None, help="The name shown in the portal (default: USERNAME).")
+@click.option("--invite", is_flag=True, help="Print a one-time invitation link instead of asking for a password.")
+def create_admin_cmd(username, display_name, invite):
+    """Make an administrator: the first one of a new install, or one more. Asks for the
+    password twice (never on the command line), or with --invite prints a link with which
+    the person sets it (14 days, once)."""
+    from flask import current_app
+
+    from ..db_tx import write_transaction
+    from .passwords import password_problem
+    username = username.strip()
+    if db.session.scalar(select(User.id).where(User.username == username)):
+        click.echo(f"用户名 {username} 已被使用 / the username {username} is taken", err=True)
+        sys.exit(2)
+    password = None
+    if not invite:
+        password = click.prompt("密码 / password", hide_input=True, confirmation_prompt="再输一次 / again")
+        if problem := password_problem(password, username=username, names=(display_name or "",)):
+            click.echo(f"密码不行：{problem[0]} / password refused: {problem[1]}", err=True)
+            sys.exit(2)
+    with write_transaction():
+        _user, token = services.create_account(username, display_name or username, "admin", SHELL, password=password)
+    if token is None:
+        click.echo(f"已创建管理员 {username} / administrator {username} created")
+        return
+    base = (current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+    link = f"{base}/invite/{token}"
+    click.echo(f"已创建管理员 {username}；请在 {services.INVITATION_DAYS} 天内打开这个一次性链接设置密码 / "
+               f"administrator {username} created; open this one-time link within {services.INVITATION_DAYS} days "
+               f"to set the password:")
+    click.echo(link if base else f"{link}   (在前面加上门户的地址 / prefix the portal's address; set PUBLIC_URL)")
+

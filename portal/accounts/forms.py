@@ -1,6 +1,6 @@
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, SelectField, StringField
+from wtforms import PasswordField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
 
@@ -27,3 +27,12 @@ class NewLeaderForm(FlaskForm):
     username = StringField(_l("用户名"), validators=[DataRequired(), Length(min=3, max=80),
                                                    Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
     display_name = StringField(_l("领队姓名"), validators=[DataRequired(), Length(max=100)])
+
+
+class NewStaffForm(FlaskForm):
+    """An administrator's: a staff account for the Games it serves (invited, like a leader)."""
+    username = StringField(_l("用户名"), validators=[DataRequired(), Length(min=3, max=80),
+                                                   Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
+    display_name = StringField(_l("姓名"), validators=[DataRequired(), Length(max=100)])
+    role = SelectField(_l("角色"), validators=[DataRequired()])
+    games = SelectMultipleField(_l("负责的比赛"), validators=[Optional()])

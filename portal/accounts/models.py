@@ -5,14 +5,14 @@ from __future__ import annotations
 import datetime as dt
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, String
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
 
-__all__ = ["User"]
+__all__ = ["User", "GamesStaff"]
 
 ROLES = ("leader", "organiser", "accountant", "admin")
 
@@ -56,5 +56,22 @@ class User(UserMixin, db.Model):
 
     @property
     def is_staff(self) -> bool:
-        """Organising-committee side (sees every delegation)."""
+        """Organising-committee side: an administrator, or the staff of their Games."""
         return self.role in ("organiser", "accountant", "admin")
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+class GamesStaff(db.Model):
+    """An organiser or accountant serves these Games and sees nothing of any other; an
+    administrator sees every Games and gives each its staff."""
+
+    __tablename__ = "games_staff"
+    __table_args__ = (UniqueConstraint("user_id", "games_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id", ondelete="CASCADE"), index=True)
+    games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    granted_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    granted_by: Mapped[str] = mapped_column(String(100))

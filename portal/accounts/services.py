@@ -4,26 +4,23 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..audit.services import Actor, record
-from ..db_tx import transactional, write_transaction
+from ..db_tx import lock_row, transactional, write_transaction
 from ..delegations.models import Delegation
 from ..extensions import db
-from ..games.models import utcnow
+from ..games.models import Games, utcnow
 from ..games.services import definition_of
-from ..outcome import Refusal
+from ..outcome import Outcome, Refusal
 from ..workflow.services import new_delegation
 from . import throttle
-from .models import User
+from .models import GamesStaff, User
 from .passwords import password_problem
-
-if TYPE_CHECKING:
-    from ..games.models import Games
 
 INVITATION_DAYS = 14
 
@@ -140,9 +137,10 @@ def logout_everywhere(user: User) -> None:
 
 @transactional
 def create_account(username: str, display_name: str, role: str, actor: Actor, *,
-                   delegation: Delegation | None = None, password: str | None = None) -> tuple[User, str | None]:
+                   delegation: Delegation | None = None, password: str | None = None,
+                   games: Iterable[Games] = ()) -> tuple[User, str | None]:
     """Create an account; without a password it gets a one-time invitation token
-    (returned once, stored only as its hash)."""
+    (returned once, stored only as its hash). Staff serve the `games` given."""
     user = User(username=username.strip(), display_name=display_name.strip(), role=role,
                 delegation_id=getattr(delegation, "id", None))
     token = None
@@ -154,9 +152,63 @@ def create_account(username: str, display_name: str, role: str, actor: Actor, *,
         user.invitation_expires = utcnow() + dt.timedelta(days=INVITATION_DAYS)
     db.session.add(user)
     db.session.flush()
+    slugs = []
+    for one in games if role in STAFF_OF_GAMES else ():
+        db.session.add(GamesStaff(user_id=user.id, games_id=one.id, granted_by=actor.label))
+        slugs.append(one.slug)
     record(actor, "account.create", "user", user.username, delegation=delegation,
-           after={"role": role, "display_name": display_name})
+           after={"role": role, "display_name": display_name, **({"games": slugs} if slugs else {})})
     return user, token
+
+
+STAFF_OF_GAMES = ("organiser", "accountant")  # an administrator serves every Games
+STAFF_ROLES = (*STAFF_OF_GAMES, "admin")
+
+
+def _staff_refusals(role: str, games: list[Games]) -> None:
+    if role not in STAFF_ROLES:
+        raise Refusal("role", "请选择角色：组委会、财务或系统管理员", "Choose a role: organiser, accountant or administrator")
+    if role in STAFF_OF_GAMES and not games:
+        raise Refusal("games", "请至少选择一届比赛：组委会和财务账号只能看到所负责的比赛",
+                      "Choose at least one Games: organisers and accountants see only the Games they serve")
+
+
+def create_staff(username: str, display_name: str, role: str, games: list[Games], actor: Actor) -> tuple[User, str]:
+    """An administrator makes a staff account for the Games it serves; it gets a one-time
+    invitation (the password is the person's own). Refusals carry the field as their code."""
+    with write_transaction():
+        username, display_name = (username or "").strip(), (display_name or "").strip()
+        if not username or len(username) > 80:
+            raise Refusal("username", "请填写用户名（不超过 80 个字符）", "Give a username (at most 80 characters)")
+        if not display_name or len(display_name) > 100:
+            raise Refusal("display_name", "请填写姓名（不超过 100 个字符）", "Give a name (at most 100 characters)")
+        if db.session.scalar(select(User.id).where(User.username == username)):
+            raise Refusal("username", "该用户名已被使用", "This username is taken")
+        _staff_refusals(role, games)
+        user, token = create_account(username, display_name, role, actor, games=games)
+        return user, token
+
+
+@transactional
+def set_staff_games(user: User, games: list[Games], actor: Actor) -> Outcome:
+    """The Games an organiser or accountant serves, from now on (audited before and after).
+    Sessions stay: the next request already sees only the Games granted."""
+    _staff_refusals(user.role, games)
+    if user.role not in STAFF_OF_GAMES:
+        raise Refusal("role", "系统管理员负责所有比赛，无需指定", "An administrator serves every Games")
+    lock_row(User, user.id)  # two administrators at once: one after the other
+    grants = {s.games_id: s for s in db.session.scalars(select(GamesStaff).where(GamesStaff.user_id == user.id))}
+    before = sorted(db.session.scalars(select(Games.slug).where(Games.id.in_(grants))) if grants else [])
+    wanted = {one.id: one for one in games}
+    for games_id, grant in grants.items():
+        if games_id not in wanted:
+            db.session.delete(grant)
+    for games_id in wanted.keys() - grants.keys():
+        db.session.add(GamesStaff(user_id=user.id, games_id=games_id, granted_by=actor.label))
+    after = sorted(one.slug for one in games)
+    if before != after:
+        record(actor, "account.games", "user", user.username, before={"games": before}, after={"games": after})
+    return Outcome(ok=True)
 
 
 def create_leader(games: Games, unit_code: str | None, club: str, username: str, display_name: str,

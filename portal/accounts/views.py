@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required, logout_user
 from flask_wtf import FlaskForm
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from ..audit.current import actor
 from ..audit.services import Actor
@@ -20,7 +21,7 @@ from ..links import external_url
 from ..outcome import Refusal
 from ..web import is_en, safe_next
 from ..workflow.stages import stage_at
-from . import second_factor_views, services, throttle, two_factor  # noqa: F401  (second_factor_views: its routes)
+from . import scope, second_factor_views, services, staff_views, throttle, two_factor  # noqa: F401  (their routes)
 from .access import roles
 from .blueprint import bp
 from .bulk import create_leader_accounts, read_lines
@@ -112,9 +113,9 @@ def invitation(token):
 
 
 def _new_leader_form() -> NewLeaderForm:
-    from ..games.models import Games, Unit
+    from ..games.models import Unit
     form = NewLeaderForm()
-    form.games.choices = options((g.slug, g.name_zh) for g in db.session.scalars(select(Games).order_by(Games.slug)))
+    form.games.choices = options((g.slug, g.name_en if is_en() else g.name_zh) for g in scope.visible_games())
     form.unit.choices = options([("", "—")] + [(u.code, f"{u.name_zh} ({u.code})")
                                                for u in db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code))])
     return form
@@ -123,10 +124,8 @@ def _new_leader_form() -> NewLeaderForm:
 @bp.route("/org/accounts", methods=["GET", "POST"])
 @roles("organiser", "admin")
 def leader_accounts():
-    from ..games.models import Games
-
     form = _new_leader_form()
-    all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    all_games = scope.visible_games()
     link = None
     if form.validate_on_submit():
         games = next(g for g in all_games if g.slug == form.games.data)
@@ -144,8 +143,7 @@ def leader_accounts():
 @roles("organiser", "admin")
 def bulk_leaders():
     """Leader accounts for many units at once, each with its invitation link (shown once)."""
-    from ..games.models import Games
-    all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    all_games = scope.visible_games()
     form = FlaskForm()
     created, problems = None, []
     text = ""
@@ -177,26 +175,30 @@ def bulk_leaders():
 def _accounts_page(form, link=None):
     """The accounts page. An invitation link is shown on this response only: never put in
     a flash message, which would travel in the (signed, not encrypted) session cookie."""
-    leaders = db.session.scalars(select(User).where(User.role == "leader").order_by(User.username)).all()
-    staff = db.session.scalars(select(User).where(User.role != "leader").order_by(User.role, User.username)).all() \
-        if current_user.role == "admin" else []
-    return render_template("accounts/leaders.html", form=form, leaders=leaders, staff=staff, link=link,
-                           waits=services.login_waits(leaders + staff), action_form=FlaskForm())
+    from ..delegations.models import Delegation
+    leaders = db.session.scalars(select(User).join(Delegation, User.delegation_id == Delegation.id)
+                                 .where(User.role == "leader", scope.games_clause(Delegation.games_id))
+                                 .options(selectinload(User.delegation).joinedload(Delegation.games))
+                                 .order_by(User.username)).all()
+    return render_template("accounts/leaders.html", form=form, leaders=leaders, link=link,
+                           waits=services.login_waits(leaders), action_form=FlaskForm())
 
 
 def _leader_account(user_id) -> User:
+    """A leader of a delegation of the Games this account serves; else nothing (404)."""
     user = db.session.get(User, user_id)
-    if user is None or user.role != "leader":
+    if user is None or user.role != "leader" or user.delegation is None or not scope.may_see(user.delegation.games_id):
         abort(404)
     return user
 
 
 def _managed_account(user_id) -> User:
-    """A leader's account for organisers; any account, staff too, for administrators."""
+    """A leader's account of one's own Games for organisers; any account, staff too, for
+    administrators."""
     user = db.session.get(User, user_id)
-    if user is None or (user.role != "leader" and current_user.role != "admin"):
-        abort(404)
-    return user
+    if user is not None and user.role != "leader" and current_user.role == "admin":
+        return user
+    return _leader_account(user_id)
 
 
 @bp.post("/org/accounts/<int:user_id>/invite")
@@ -230,5 +232,5 @@ def account_action(user_id, action):
         services.set_active(user, action == "enable", actor())
         flash(_("已停用 %(name)s，其登录已全部退出。", name=user.username) if action == "disable"
               else _("已启用 %(name)s。", name=user.username), "success")
-    return redirect(url_for("accounts.leader_accounts"))
+    return redirect(url_for("accounts.leader_accounts") if user.role == "leader" else url_for("accounts.staff"))
 

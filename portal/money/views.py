@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 from wtforms import IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, Optional
 
+from ..accounts import scope
 from ..accounts.access import roles
 from ..audit.current import actor
 from ..delegations.models import Delegation, DelegationStatus, Person
@@ -49,9 +50,10 @@ class EntryForm(FlaskForm):
 
 def _games_arg():
     """The Games asked for, else the current one by its dates (under way, else the next to
-    begin, else the latest to have ended), not the first in the alphabet."""
+    begin, else the latest to have ended), not the first in the alphabet. Only the Games
+    this account serves; another Games' slug finds nothing."""
     slug = request.args.get("games")
-    all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    all_games = scope.visible_games()
     games = next((g for g in all_games if g.slug == slug), None)
     if games is None and slug is None and all_games:
         from ..clock import now
@@ -94,7 +96,7 @@ def overview():
 @roles("accountant")
 def statement_import():
     form = StatementForm()
-    all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    all_games = scope.visible_games()
     form.games.choices = options((g.slug, g.name_en if is_en() else g.name_zh) for g in all_games)
     result = None
     if form.validate_on_submit():
@@ -174,6 +176,7 @@ def undo(line_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
     line = db.session.get(BankLine, line_id) or abort(404)
+    scope.require(line.games_id)
     out = services.undo_match(line, actor())
     flash(_("已撤销匹配；该笔到账已从原代表团的账上冲回。") if out.ok else outcome_text(out),
           "success" if out.ok else "error")
@@ -188,6 +191,7 @@ def duplicate(line_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
     line = db.session.get(BankLine, line_id) or abort(404)
+    scope.require(line.games_id)
     decision = request.form.get("decision")
     if decision not in ("same", "own"):
         abort(400)
@@ -212,6 +216,7 @@ def assign(line_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
     line = db.session.get(BankLine, line_id) or abort(404)
+    scope.require(line.games_id)
     d = db.session.get(Delegation, request.form.get("delegation", type=db_id) or 0)
     if d is None or d.games_id != line.games_id:
         flash(_("请选择同一比赛的代表团。"), "error")
@@ -235,6 +240,7 @@ def post_entry():
     if not form.validate_on_submit():
         abort(400)
     d = db.session.get(Delegation, form.delegation.data) or abort(404)
+    scope.require(d.games_id)
     amount = None
     if form.amount.data:
         try:
@@ -272,6 +278,8 @@ def report_xlsx():
 def insurance():
     """The insurer's list where the organiser insures everyone; else who lacks proof."""
     games, all_games = _games_arg()
+    if games is None:
+        abort(404)
     definition = definition_of(games)
     rows = []
     q = (select(Person, Delegation).join(Delegation, Person.delegation_id == Delegation.id)
@@ -304,6 +312,8 @@ def insurance():
 @roles(*READERS)
 def rooms():
     games, all_games = _games_arg()
+    if games is None:
+        abort(404)
     definition = definition_of(games)
     usage = {}
     for room_type, night, status, n in db.session.execute(

@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
+from ..accounts import scope
 from ..accounts.access import delegation_view, roles
 from ..audit.current import actor
 from ..delegations.models import Delegation
@@ -31,7 +32,7 @@ MAX_BYTES = 2 * 1024 * 1024
 
 
 def _games(slug) -> Games:
-    return db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    return scope.games_or_404(slug)  # only the staff of this Games (and administrators)
 
 
 def _names(games) -> dict[str, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, redirect, render_template, request, send_from_directory, session, url_for
 from flask_login import current_user
 
+from ..accounts import scope
 from ..web import LANGS, safe_next
 
 bp = Blueprint("site", __name__)
@@ -31,6 +32,8 @@ def init(app: Flask) -> None:
             if current_user.delegation_id:
                 return redirect(url_for("delegations.dashboard", delegation_id=current_user.delegation_id))
             return render_template("errors/no_delegation.html")
+        if current_user.role in ("organiser", "accountant") and not scope.visible_games_ids():
+            return render_template("errors/no_games.html")  # an account no Games was given yet
         if current_user.role == "accountant":
             return redirect(url_for("money.overview"))
         return redirect(url_for("workflow.overview"))

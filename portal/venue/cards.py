@@ -274,9 +274,10 @@ def cards_pdf_job(job, progress):
     return content, f"{games.slug}-cards-{layout}.pdf", "application/pdf"
 
 
-def find_people(text: str, limit: int = 20) -> list[dict]:
+def find_people(text: str, games_where=None, limit: int = 20) -> list[dict]:
     """The desk's search when there is no card to scan: approved people whose name contains
-    the text, or whose identity number ends with it (four characters or more)."""
+    the text, or whose identity number ends with it (four characters or more), in the Games
+    `games_where` keeps (a clause on a Games id; the desk's own Games)."""
     from ..delegations.models import Person
     text = (text or "").strip()[:40]
     if not text:
@@ -288,7 +289,8 @@ def find_people(text: str, limit: int = 20) -> list[dict]:
         select(Person.ref, Person.name, Person.id_number, Delegation.id, Delegation.unit_code, Delegation.unit_name,
                Games.name_zh, Games.name_en, Person.card_serial)
         .join(Delegation, Person.delegation_id == Delegation.id).join(Games, Delegation.games_id == Games.id)
-        .where(Delegation.status == DelegationStatus.APPROVED, match).order_by(Person.name, Person.id).limit(limit)).all()
+        .where(Delegation.status == DelegationStatus.APPROVED, match,
+               *(() if games_where is None else (games_where(Delegation.games_id),))).order_by(Person.name, Person.id).limit(limit)).all()
     units, units_en = unit_names(), unit_names("en")
     return [{"ref": ref, "name": name, "id_number": number, "delegation_id": did, "games": (games_zh, games_en),
              "unit": units.get(code, unit_name or code or ""), "unit_en": units_en.get(code, unit_name or code or ""),

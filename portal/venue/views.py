@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
+from ..accounts import scope
 from ..accounts.access import roles
 from ..audit.current import actor
 from ..clock import now
@@ -18,7 +19,6 @@ from ..delegations.files import UploadedFile
 from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.names import DOCUMENT_NAMES, document_names_of
 from ..extensions import db
-from ..games.models import Games
 from ..games.services import definition_of, unit_names
 from ..ids import db_id
 from ..jobs.views import start
@@ -33,7 +33,7 @@ ORG = ("organiser", "admin")
 
 
 def _games(slug):
-    return db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    return scope.games_or_404(slug)  # only the staff of this Games (and administrators)
 
 
 @bp.get("/org/games/<slug>/cards")
@@ -94,11 +94,11 @@ def scan():
     from flask_wtf import FlaskForm
 
     code = (request.args.get("code") or "").strip()[:300]
-    result = card_service.scan(code) if code else None
+    result = _scan(code) if code else None
     found = []
     if result and result.get("status") == "invalid" and len(code) <= 40:
         # Not a card: a name or the last digits of an ID number typed at the desk.
-        found = card_service.find_people(code)
+        found = card_service.find_people(code, scope.games_clause)
         if found:
             result = None
             record_access("personal_data.view", [(f["ref"], f["name"]) for f in found], what="desk search")
@@ -116,6 +116,17 @@ def scan():
                            person_card=person_card,
                            document_names=document_names_of(definition_of(result["delegation"].games))
                            if result and result.get("delegation") is not None else DOCUMENT_NAMES, form=FlaskForm())
+
+
+def _scan(code: str) -> dict:
+    """A card of a Games this desk does not serve is no card here: nothing of it is shown."""
+    result = card_service.scan(code)
+    d = result.get("delegation")
+    if d is not None and not scope.may_see(d.games_id):
+        return {"status": "invalid"}
+    if d is None and result["status"] != "invalid" and scope.visible_games_ids() is not None:
+        return {"status": "invalid"}  # "registration gone" would say the card was real
+    return result
 
 
 def _desk_card(d, definition, document: dict, p: dict) -> dict:
@@ -146,7 +157,7 @@ def check_in():
     if not FlaskForm().validate_on_submit():
         abort(400)
     code = (request.form.get("code") or "")[:300]
-    result = card_service.scan(code)
+    result = _scan(code)
     if result["status"] == "invalid":
         abort(400)
     if result["status"] != "valid":  # the scan page says why the card is void

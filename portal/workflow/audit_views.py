@@ -8,6 +8,7 @@ import json
 from flask import render_template, request
 from sqlalchemy import String, cast, or_, select
 
+from ..accounts import scope
 from ..accounts.access import roles
 from ..audit.models import AuditLog
 from ..audit.sentences import action_label, details, sentence
@@ -32,6 +33,12 @@ def audit():
     its family: "personal_data" finds every look and export), person (name or reference)
     and China dates."""
     q = select(AuditLog)
+    visible = scope.visible_games()
+    if scope.visible_games_ids() is not None:
+        # The staff of some Games read those Games' records only; an account's own records
+        # (staff grants, the administrators' work) are the administrators'.
+        q = q.where(or_(AuditLog.games_slug.in_([g.slug for g in visible] or [""]),
+                        AuditLog.delegation_id.in_(select(Delegation.id).where(scope.games_clause(Delegation.games_id)))))
     delegation_id = request.args.get("delegation", type=db_id)
     action = (request.args.get("action") or "").strip()[:60]
     person = (request.args.get("person") or "").strip()[:100]
@@ -59,7 +66,8 @@ def audit():
     delegations = db.session.execute(
         select(Delegation.id, Delegation.unit_code, Delegation.unit_name, Games.slug)
         .join(Games, Delegation.games_id == Games.id)
-        .where(or_(Delegation.unit_kind.is_(None), Delegation.unit_kind != "individual"))
+        .where(or_(Delegation.unit_kind.is_(None), Delegation.unit_kind != "individual"),
+               scope.games_clause(Delegation.games_id))
         .order_by(Games.slug, Delegation.unit_code, Delegation.id)).all()
     names = {did: units.get(code, code) if code else (name or "") for did, code, name, _slug in delegations}
     missing = {r.delegation_id for r in rows if r.delegation_id and r.delegation_id not in names}

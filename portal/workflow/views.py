@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
 
+from ..accounts import scope
 from ..accounts.access import delegation_view, roles
 from ..audit.current import actor
 from ..audit.models import AuditLog
@@ -48,7 +49,7 @@ def _stage_label(games: Games, at):
 @roles(*ORG)
 def overview():
     at = now()
-    games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    games = scope.visible_games()
     rows = []
     for g in games:
         counts = dict(db.session.execute(select(Delegation.status, func.count()).where(Delegation.games_id == g.id)
@@ -68,7 +69,7 @@ def overview():
 @bp.get("/org/games/<slug>")
 @roles(*ORG)
 def games_view(slug):
-    g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    g = scope.games_or_404(slug)
     status = request.args.get("status") or ""
     q = select(Delegation).where(Delegation.games_id == g.id)
     if status:
@@ -109,7 +110,8 @@ def queue():
     f_games, f_unit, f_event, f_kind = (request.args.get(k) or "" for k in ("games", "unit", "event", "kind"))
     items = []
     if f_kind in ("", "delegation"):
-        q = select(Delegation).where(Delegation.status == DelegationStatus.SUBMITTED)
+        q = select(Delegation).where(Delegation.status == DelegationStatus.SUBMITTED,
+                                     scope.games_clause(Delegation.games_id))
         if f_games:
             q = q.join(Games).where(Games.slug == f_games)
         if f_unit:
@@ -119,7 +121,8 @@ def queue():
         for d in db.session.scalars(q.order_by(Delegation.submitted_at)):
             items.append({"kind": "delegation", "d": d, "at": d.submitted_at, "what": _("报名待审核")})
     if f_kind in ("", "substitution"):
-        q = select(Substitution).join(Delegation).where(Substitution.status == "pending")
+        q = select(Substitution).join(Delegation).where(Substitution.status == "pending",
+                                                        scope.games_clause(Delegation.games_id))
         if f_games:
             q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
         if f_unit:
@@ -131,7 +134,8 @@ def queue():
         subs = []
     if f_kind in ("", "extension"):
         from .models import ExtensionRequest
-        q = select(ExtensionRequest, Delegation).join(Delegation).where(ExtensionRequest.status == "pending")
+        q = select(ExtensionRequest, Delegation).join(Delegation).where(ExtensionRequest.status == "pending",
+                                                                         scope.games_clause(Delegation.games_id))
         if f_games:
             q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
         if f_unit:
@@ -140,7 +144,7 @@ def queue():
             label = stage_name(definition_of(d.games).stages, req.stage)[1 if is_en() else 0]
             items.append({"kind": "extension", "d": d, "at": req.requested_at, "req": req,
                           "what": _("申请延长“%(stage)s”：%(why)s", stage=label, why=req.reason)})
-    all_games = db.session.scalars(select(Games).order_by(Games.slug)).all()
+    all_games = scope.visible_games()
     chosen = [g for g in all_games if g.slug == f_games] or all_games
     event_names = {}
     for g in chosen:
@@ -172,6 +176,7 @@ def queue():
 @roles(*ORG)
 def decline_extension(request_id):
     req = db.session.get(ExtensionRequest, request_id) or abort(404)
+    scope.require(db.session.get(Delegation, req.delegation_id).games_id)
     if not DecisionForm().validate_on_submit():
         abort(400)
     _flash_outcome(services.decline_extension(req, request.form.get("reason") or "", actor()), _("已答复：不同意延期。"))
@@ -300,6 +305,7 @@ def decide(sub_id, decision):
     if not form.validate_on_submit() or decision not in ("approve", "reject"):
         abort(400)
     sub = db.session.get(Substitution, sub_id) or abort(404)
+    scope.require(sub.delegation.games_id)
     out = services.decide_substitution(sub, decision == "approve", actor(), now(), form.reason.data)
     _flash_outcome(out, _("已批准更换。") if decision == "approve" else _("已驳回更换申请。"))
     return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)

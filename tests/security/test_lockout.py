@@ -86,7 +86,7 @@ def test_admins_unlock_staff_and_organisers_only_leaders(app, world, no_csrf):
     organiser = login(app, "organiser")
     assert post(app, organiser, f"/org/accounts/{accountant_id}/unlock").status_code == 404
     admins = login(app, "root-admin")
-    page = get(app, admins, "/org/accounts").get_data(as_text=True)
+    page = get(app, admins, "/org/staff").get_data(as_text=True)
     assert "工作人员账号" in page and "已锁定至" in page
     assert post(app, admins, f"/org/accounts/{accountant_id}/unlock").status_code == 302
     assert _try(app, client, "accountant", PASSWORD, "192.0.2.99").status_code == 302

@@ -114,7 +114,7 @@ def test_an_admin_resets_a_lost_phone_and_the_shell_resets_the_last_admin(app, w
     admin = app.test_client()
     _password(app, admin, "root")
     _enrol(app, admin)
-    page = get(app, admin, "/org/accounts").get_data(as_text=True)
+    page = get(app, admin, "/org/staff").get_data(as_text=True)
     assert "重置两步验证" in page
     organiser_id = world["users"]["organiser"].id
     assert _post(app, admin, f"/org/accounts/{organiser_id}/reset-2fa").status_code == 302
