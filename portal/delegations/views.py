@@ -19,6 +19,7 @@ from ..audit.current import actor
 from ..clock import now
 from ..extensions import db
 from ..form_choices import options
+from ..games.services import read_back_of
 from ..money.services import entry_valid, totals
 from ..outcome import Status
 from ..web import time_left
@@ -158,3 +159,10 @@ def _documents_sent(ws: Workspace) -> list[tuple[str, str, bytes]]:
         if f and f.filename:
             sent.append((kind, f.filename, f.read(MAX_BYTES + 1)))
     return sent
+
+
+@bp.get("/<int:delegation_id>/regulation")
+@delegation_view(*STAFF)
+def regulation(d):
+    """The Games' rules in sentences, each with its clause: what the portal checks."""
+    return render("workspace/regulation.html", Workspace(d), read_back=read_back_of(d.games))

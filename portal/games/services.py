@@ -361,3 +361,14 @@ def ensure_reference_data(universities_path: Path | None = None) -> list[str]:
                 db.session.scalar(select(University.code).limit(1)) is None:
             done.append(f"universities: {_replace_universities(read_universities(Path(universities_path)))}")
     return done
+
+
+def read_back_of(games: Games) -> dict[str, list]:
+    """The Games' rules in sentences (rules/readback.py), by section, with the units of its
+    invitation list by name."""
+    from ..rules.readback import SECTIONS, read_back
+    names = {code: (zh, en) for code, zh, en in db.session.execute(select(Unit.code, Unit.name_zh, Unit.name_en))}
+    by_section: dict[str, list] = {key: [] for key in SECTIONS}
+    for line in read_back(definition_of(games), names):
+        by_section[line.section].append(line)
+    return by_section

@@ -2,7 +2,7 @@
 units they add by uploading a sheet (unit_sheet.py)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
@@ -11,6 +11,7 @@ from ..accounts.access import roles
 from ..audit.current import actor
 from ..extensions import db
 from .models import Unit
+from .services import read_back_of
 from .unit_sheet import known_kinds, read_units_sheet, save_units
 
 bp = Blueprint("games", __name__)
@@ -40,3 +41,12 @@ def units():
     rows = db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code)).all()
     return render_template("games/units.html", units=rows, kinds=known_kinds(), form=form, problems=problems), \
         (422 if problems else 200)
+
+
+@bp.get("/org/games/<slug>/regulation")
+@roles("organiser", "accountant", "admin")
+def regulation(slug):
+    """The regulation read back (规程解读): every rule in a sentence with its clause, for the
+    organiser to proof-read against the regulation's text."""
+    games = g.games  # the access decorator found it, among the Games this account serves
+    return render_template("games/readback.html", g=games, read_back=read_back_of(games))

@@ -173,7 +173,11 @@ class LeadersMeeting(Strict):
 # --- rule kinds ------------------------------------------------------------------------
 
 class RuleBase(Strict):
-    note: str | None = None
+    # The regulation's clause this rule enforces, as the regulation numbers it ("四(二)2"):
+    # shown with the rule's sentence in the read-back (readback.py), so that the organiser
+    # proof-reads each against its source.
+    clause: str | None = Field(default=None, max_length=60)
+    note: str | None = None  # a remark shown after the rule's sentence
 
 
 class AgeBracketRule(RuleBase):

@@ -1,0 +1,398 @@
+"""The regulation read back (规程解读): every rule of a Games definition stated as a sentence
+in Chinese and English, with the clause it comes from. Generated from the definition alone,
+so that what the organiser proof-reads against the regulation is exactly what the engine
+enforces; a kind without a sentence here fails the test that reads every kind back.
+
+Pure: definition in, lines out."""
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import definition as d
+from .checks.eligibility import unit_kind_names
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+GENDER = {"M": ("男子", "men"), "F": ("女子", "women"), "X": ("混合", "mixed")}
+PLAYERS = {"M": ("男", "men"), "F": ("女", "women")}
+WHO = {"athletes": ("运动员", "athletes"), "officials": ("官员（领队、教练）", "officials (leaders, coaches)"),
+       "staff": ("团部人员", "delegation staff"), "companions": ("随队人员", "companions"),
+       "participants": ("所有参赛人员", "every participant")}
+ROLES = {"leader": ("领队", "leaders"), "coach": ("教练", "coaches"), "leader_coach": ("领队兼教练", "leader-coaches")}
+
+
+@dataclass(frozen=True)
+class Line:
+    section: str  # "participation", "stages", "rules"
+    zh: str
+    en: str
+    clause: str | None = None
+    kind: str | None = None
+
+
+SECTIONS = {"participation": ("参赛资格", "Who may enter"), "stages": ("报名阶段与截止时间", "Stages and deadlines"),
+            "rules": ("报名规则", "Entry rules")}
+
+
+class _Names:
+    """Events, sports and documents by their names in the regulation's words."""
+
+    def __init__(self, definition: d.GamesDefinition, units: dict[str, tuple[str, str]]):
+        self.units = {**units, **{u.code: (u.name.zh, u.name.en) for u in definition.units}}
+        sports = {s.code: s.name for s in definition.sports}
+        self.sports = sports
+        self.events = {e.code: (f"{sports[e.sport].zh}{e.name.zh}", f"{sports[e.sport].en} {e.name.en}")
+                       for e in definition.events}
+        self.documents = d.document_names(definition)
+        self.id_types = d.id_type_names(definition)
+        self.unit_kinds = unit_kind_names(definition)
+
+    def events_of(self, codes: list[str]) -> tuple[str, str]:
+        names = [self.events.get(c, (c, c)) for c in codes]
+        return "、".join(n[0] for n in names), ", ".join(n[1] for n in names)
+
+    def units_of(self, codes: list[str]) -> tuple[str, str]:
+        names = [self.units.get(c, (c, c)) for c in codes]
+        return "、".join(x[0] for x in names), ", ".join(x[1] for x in names)
+
+    def sport(self, code: str | None) -> tuple[str, str]:
+        name = self.sports.get(code) if code else None
+        return (name.zh, name.en) if name else ("", "")
+
+
+def _day(value: dt.date) -> tuple[str, str]:
+    return f"{value.year}年{value.month}月{value.day}日", value.isoformat()
+
+
+def _instant(value: dt.datetime) -> tuple[str, str]:
+    local = value.astimezone(CHINA)
+    return (f"{local.year}年{local.month}月{local.day}日 {local:%H:%M}（北京时间）",
+            f"{local:%Y-%m-%d %H:%M} (Beijing time)")
+
+
+def _join(parts: list[tuple[str, str]], zh_sep: str = "，", en_sep: str = "; ") -> tuple[str, str]:
+    return zh_sep.join(p[0] for p in parts if p[0]), en_sep.join(p[1] for p in parts if p[1])
+
+
+def _counts(by_gender: dict[str, int]) -> tuple[str, str]:
+    return ("、".join(f"{PLAYERS[g][0]} {n} 人" for g, n in by_gender.items()),
+            ", ".join(_many(n, "man" if g == "M" else "woman", "men" if g == "M" else "women") for g, n in by_gender.items()))
+
+
+def _many(count: int, one: str, more: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (more or one + 's')}"
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --- one function per rule kind ------------------------------------------------------------
+
+def _age_bracket(r: d.AgeBracketRule, n: _Names):
+    ev = n.events_of(r.events)
+    if r.born_from and r.born_to:
+        f, t = _day(r.born_from), _day(r.born_to)
+        return f"{ev[0]}：须在 {f[0]} 至 {t[0]} 之间出生（含当日）", f"{ev[1]}: born {f[1]} to {t[1]} inclusive"
+    if r.born_from:
+        f = _day(r.born_from)
+        return f"{ev[0]}：须在 {f[0]}（含）以后出生", f"{ev[1]}: born on or after {f[1]}"
+    t = _day(r.born_to)
+    return f"{ev[0]}：须在 {t[0]}（含）以前出生", f"{ev[1]}: born on or before {t[1]}"
+
+
+def _quota(r: d.QuotaRule, n: _Names):
+    ev = n.events_of(r.events)
+    return f"每单位{ev[0]}限报 {r.max} 人", f"At most {r.max} entrants per unit in {ev[1]}"
+
+
+def _team_makeup(r: d.TeamMakeupRule, n: _Names):
+    ev = n.events_of(r.events)
+    parts = []
+    if r.max_teams is not None:
+        parts.append((f"每单位限报 {r.max_teams} 队", f"at most {_many(r.max_teams, 'team')} per unit"))
+    if r.starters:
+        c = _counts(r.starters)
+        parts.append((f"上场队员{c[0]}", f"starters: {c[1]}"))
+    if r.max_reserves is not None:
+        parts.append((f"替补至多 {r.max_reserves} 人" if r.max_reserves else "不设替补",
+                      f"at most {_many(r.max_reserves, 'reserve')}" if r.max_reserves else "no reserves"))
+    if r.max_reserves_by_gender:
+        c = _counts(r.max_reserves_by_gender)
+        parts.append((f"替补至多{c[0]}", f"reserves at most {c[1]}"))
+    if r.min_by_gender:
+        c = _counts(r.min_by_gender)
+        parts.append((f"至少{c[0]}", f"at least {c[1]}"))
+    if r.members_entered_in:
+        names = [(PLAYERS[g], n.events.get(code, (code, code))) for g, code in r.members_entered_in.items()]
+        parts.append(("队员须同时报名" + "、".join(f"{e[0]}（{g[0]}）" for g, e in names),
+                      "members must also be entered in " + ", ".join(f"{e[1]} ({g[1]})" for g, e in names)))
+    if r.requires_unit:
+        parts.append(("仅限以单位名义报名", "units only, not individuals"))
+    body = _join(parts)
+    return f"{ev[0]}：{body[0]}", f"{ev[1]}: {body[1]}"
+
+
+def _boards(r: d.BoardRule, n: _Names):
+    ev = n.events_of(r.events)
+    zh, en = f"{ev[0]}：上场队员排第 1 至 {r.boards} 台，每台一人", f"{ev[1]}: starters take boards 1 to {r.boards}, one each"
+    for board, gender in sorted(r.board_gender.items()):
+        zh += f"，第 {board} 台须为{PLAYERS[gender][0]}选手"
+        en += f"; board {board} is played by {'a woman' if gender == 'F' else 'a man'}"
+    return zh, en
+
+
+def _exclusive(r: d.ExclusiveRule, n: _Names):
+    ev = n.events_of(r.events)
+    if r.says:
+        return f"{r.says.zh}（{ev[0]}）", f"{_upper(r.says.en)} ({ev[1]})"
+    return f"{ev[0]}的选手不得兼报其他项目", f"Players of {ev[1]} enter no other event"
+
+
+def _one_of(r: d.OneOfRule, n: _Names):
+    ev = n.events_of(r.events)
+    base = (f"{ev[0]}中每名选手只能报一项", f"a player enters at most one of {ev[1]}")
+    if r.says:
+        return f"{r.says.zh}：{base[0]}", f"{_upper(r.says.en)}: {base[1]}"
+    return base[0], _upper(base[1])
+
+
+def _rating_exception(r: d.RatingExceptionRule, n: _Names):
+    ev = n.events_of(r.events)
+    day = _day(r.list)
+    return (f"{PLAYERS[r.gender][0]}选手在 {day[0]} 等级分表上等级分 {r.min_rating} 及以上者，可报名{ev[0]}",
+            f"{_upper(PLAYERS[r.gender][1])} rated {r.min_rating} or more on the list of {day[1]} may enter {ev[1]}")
+
+
+def _team_size(r: d.TeamSizeRule, n: _Names):
+    ev = n.events_of(r.events)
+    who = ("上场队员", "starters") if r.count == "starters" else ("队员", "players")
+    if r.min is not None and r.max is not None:
+        size = (f"{r.min} 人" if r.min == r.max else f"{r.min} 至 {r.max} 人",
+                f"{r.min}" if r.min == r.max else f"{r.min} to {r.max}")
+    elif r.min is not None:
+        size = (f"至少 {r.min} 人", f"at least {r.min}")
+    else:
+        size = (f"至多 {r.max} 人", f"at most {r.max}")
+    return f"{ev[0]}：每队{who[0]} {size[0]}", f"{ev[1]}: {size[1]} {who[1]} per team"
+
+
+def _entry_minimum(r: d.EntryMinimumRule, n: _Names):
+    if r.per == "unit":
+        return f"每单位至少报名运动员 {r.min} 人", f"Each unit enters at least {r.min} athletes"
+    ev = n.events_of(r.events) if r.events else ("所报每个项目", "each event entered")
+    if r.per == "team":
+        return f"{ev[0]}：每队至少 {r.min} 人", f"{ev[1]}: at least {r.min} players per team"
+    return f"{ev[0]}：每单位报名的项目至少 {r.min} 人", f"{ev[1]}: at least {r.min} entrants where a unit enters"
+
+
+def _entry_requires(r: d.EntryRequiresRule, n: _Names):
+    ev, req = n.events_of(r.events), n.events_of(r.requires)
+    req = (req[0].replace("、", "或"), req[1].replace(", ", " or "))
+    if r.beyond:
+        return (f"{ev[0]}报名超过 {r.beyond} 人时，须同时报名{req[0]}",
+                f"More than {r.beyond} entrants in {ev[1]} only alongside an entry in {req[1]}")
+    return f"报名{ev[0]}须同时报名{req[0]}", f"An entry in {ev[1]} needs an entry in {req[1]}"
+
+
+def _compulsory(r: d.CompulsoryRule, n: _Names):
+    ev = n.events_of(r.events)
+    if r.any_of:
+        return f"每个代表团至少报名{ev[0]}中的一项", f"Every delegation enters at least one of {ev[1]}"
+    return f"每个代表团必须报名{ev[0]}", f"Every delegation enters {ev[1]}"
+
+
+def _officials_ratio(r: d.OfficialsRatioRule, n: _Names):
+    roles = ("、".join(ROLES[x][0] for x in r.roles), " or ".join(ROLES[x][1] for x in r.roles))
+    sport = n.sport(r.sport)
+    of = (f"{sport[0]}运动员", f"{sport[1]} athletes") if r.sport else ("运动员", "athletes")
+    rounding = ("不足部分按 1 人计", "rounded up") if r.rounding == "up" else ("不足部分不计", "rounded down")
+    zh = f"{roles[0]}：每 {r.per_athletes} 名{of[0]}至多 1 人，{rounding[0]}"
+    en = f"{_upper(roles[1])}: at most one per {r.per_athletes} {of[1]}, {rounding[1]}"
+    if r.at_least:
+        zh += f"，至少可报 {r.at_least} 人"
+        en += f", and never fewer than {r.at_least}"
+    return zh, en
+
+
+def _cross_gender(r: d.CrossGenderRule, n: _Names):
+    ev = n.events_of(r.events)
+    return f"{PLAYERS[r.gender][0]}选手可报名{ev[0]}", f"{_upper(PLAYERS[r.gender][1])} may enter {ev[1]}"
+
+
+def _companion_required(r: d.CompanionRequiredRule, n: _Names):
+    on = (f"（按 {_day(r.age_on)[0]} 计算）", f" on {r.age_on.isoformat()}") if r.age_on else \
+        ("（按比赛首日计算）", " on the first day of play")
+    who = WHO[r.who]
+    return (f"年满 {r.min_age} 周岁{on[0]}的{who[0]}须由本代表团随队人员陪同",
+            f"{_upper(who[1])} aged {r.min_age} or more{on[1]} come with a companion of their delegation")
+
+
+def _event_units(r: d.EventUnitsRule, n: _Names):
+    ev = n.events_of(r.events)
+    who = [n.unit_kinds.get(k, (k, k)) for k in r.unit_kinds]
+    if r.units:
+        listed = n.units_of(r.units)
+        who.append(((r.name.zh if r.name else "指定单位") + "（" + listed[0] + "）",
+                    (r.name.en if r.name else "the units listed") + " (" + listed[1] + ")"))
+    if r.open_units:
+        who.append(("俱乐部、学校等单位", "clubs, schools and other open units"))
+    if r.individuals:
+        who.append(("个人", "individuals"))
+    text = _join(who, "、", ", ")
+    return f"{ev[0]}仅限{text[0]}报名", f"Only {text[1]} may enter {ev[1]}"
+
+
+def _registration(r: d.RegistrationRule, n: _Names):
+    sports = [n.sport(s) for s in r.sports or []]
+    of = (f"（{'、'.join(s[0] for s in sports)}）", f" ({', '.join(s[1] for s in sports)})") if sports else ("", "")
+    zh = f"运动员须为本单位 {r.year} 年度注册运动员{of[0]}"
+    en = f"Athletes are registered with their unit for {r.year}{of[1]}"
+    if r.registered_by:
+        day = _day(r.registered_by)
+        zh += f"，注册时间截至 {day[0]}"
+        en += f", registered on or before {day[1]}"
+    return zh, en
+
+
+OWNERSHIP = {"public": ("公办", "public"), "private": ("民办", "private")}
+
+
+def _university(r: d.UniversityRule, n: _Names):
+    ev = n.events_of(r.events)
+    owned = ("、".join(OWNERSHIP.get(o, (o, o))[0] for o in r.ownership), " or ".join(OWNERSHIP.get(o, (o, o))[1] for o in r.ownership))
+    zh = f"{ev[0]}：须为{owned[0]}普通高校{'全日制' if r.full_time else ''}在校学生"
+    en = f"{ev[1]}: students {'full-time ' if r.full_time else ''}at {owned[1]} universities"
+    if r.not_graduated_before:
+        day = _day(r.not_graduated_before)
+        zh += f"，{day[0]}前未毕业"
+        en += f", not graduated before {day[1]}"
+    return zh, en
+
+
+def _officials(r: d.OfficialsRule, n: _Names):
+    sport = n.sport(r.sport)
+    parts = []
+    for t in r.tiers:
+        who = [(f"领队 {t.leaders} 人", _many(t.leaders, "leader"))] if t.leaders else []
+        who += [(f"教练 {t.coaches} 人", _many(t.coaches, "coach", "coaches"))] if t.coaches else []
+        who += [(f"领队兼教练 {t.leader_coaches} 人", _many(t.leader_coaches, "leader-coach", "leader-coaches"))] \
+            if t.leader_coaches else []
+        people = _join(who, "、", ", ")
+        if t.min_events:
+            parts.append((f"报 {t.min_events} 个项目及以上可报{people[0]}", f"{t.min_events} events or more: {people[1]}"))
+        else:
+            parts.append((f"可报{people[0]}", f"{people[1]}"))
+    body = _join(parts, "；", "; ")
+    head = (f"{sport[0]}官员：每单位" if r.sport else "官员：每单位", f"{sport[1]} officials per unit: " if r.sport else "Officials per unit: ")
+    if len(r.tiers) > 1:
+        return f"{head[0]}{body[0]}（按所报项目数，取最高一档）", f"{head[1]}{body[1]} (by events entered, highest tier met)"
+    return f"{head[0]}{body[0]}", f"{head[1]}{body[1]}"
+
+
+def _staff_ratio(r: d.StaffRatioRule, n: _Names):
+    parts, low = [], 0
+    for t in r.tiers:
+        who = [(f"团长 {t.head} 人", _many(t.head, "head"))] if t.head else []
+        who += [(f"副团长 {t.deputy_head} 人", _many(t.deputy_head, "deputy head"))] if t.deputy_head else []
+        who += [(f"工作人员 {t.staff} 人", f"{t.staff} staff")] if t.staff else []
+        if t.staff_per_athletes:
+            who.append((f"每 {t.staff_per_athletes} 名运动员增加工作人员 1 人",
+                        f"one more staff member per {t.staff_per_athletes} athletes"))
+        people = _join(who, "、", ", ")
+        if t.max_athletes is not None:
+            parts.append((f"运动员 {t.max_athletes} 人及以下：{people[0]}", f"up to {t.max_athletes} athletes: {people[1]}"))
+            low = t.max_athletes
+        else:
+            parts.append((f"运动员超过 {low} 人：{people[0]}" if low else people[0],
+                          f"more than {low} athletes: {people[1]}" if low else people[1]))
+    body = _join(parts, "；", "; ")
+    return (f"代表团团部人员：{body[0]}；超出的人员不享受优惠待遇（提醒）",
+            f"Delegation staff: {body[1]}; people beyond it lose the preferential terms (a warning)")
+
+
+def _documents(r: d.DocumentsRule, n: _Names):
+    docs = ("、".join(n.documents.get(x, (x, x))[0] for x in r.documents),
+            ", ".join(n.documents.get(x, (x, x))[1] for x in r.documents))
+    who = WHO[r.who]
+    if r.events:
+        ev = n.events_of(r.events)
+        who = (f"{ev[0]}的{who[0]}", f"{who[1]} of {ev[1]}")
+    due = ("报名时提交", "with the entry") if r.due == "entry" else ("报到时出示", "at check-in")
+    return f"{who[0]}须{due[0]}：{docs[0]}", f"{_upper(who[1])}: {docs[1]}, {due[1]}"
+
+
+def _id_required(r: d.IdRequiredRule, n: _Names):
+    who = WHO[r.who]
+    return f"{who[0]}须填写证件号码", f"{_upper(who[1])}: an identity number is required"
+
+
+def _accepted_id_types(r: d.AcceptedIdTypesRule, n: _Names):
+    who = WHO[r.who]
+    types = ("、".join(n.id_types.get(x, (x, x))[0] for x in r.types), ", ".join(n.id_types.get(x, (x, x))[1] for x in r.types))
+    return f"{who[0]}只接受以下证件：{types[0]}", f"{_upper(who[1])}: only {types[1]} accepted"
+
+
+SENTENCES: dict[type, Callable] = {
+    d.AgeBracketRule: _age_bracket, d.QuotaRule: _quota, d.TeamMakeupRule: _team_makeup, d.BoardRule: _boards,
+    d.ExclusiveRule: _exclusive, d.OneOfRule: _one_of, d.RatingExceptionRule: _rating_exception,
+    d.TeamSizeRule: _team_size, d.EntryMinimumRule: _entry_minimum, d.EntryRequiresRule: _entry_requires,
+    d.CompulsoryRule: _compulsory, d.OfficialsRatioRule: _officials_ratio, d.CrossGenderRule: _cross_gender,
+    d.CompanionRequiredRule: _companion_required, d.EventUnitsRule: _event_units, d.RegistrationRule: _registration,
+    d.UniversityRule: _university, d.OfficialsRule: _officials, d.StaffRatioRule: _staff_ratio,
+    d.DocumentsRule: _documents, d.IdRequiredRule: _id_required, d.AcceptedIdTypesRule: _accepted_id_types,
+}
+
+
+def _participation(definition: d.GamesDefinition, n: _Names) -> list[Line]:
+    part, out = definition.participation, []
+    if part.unit_kinds:
+        kinds = [n.unit_kinds.get(k, (k, k)) for k in part.unit_kinds]
+        text = _join(kinds, "、", ", ")
+        out.append(Line("participation", f"以下单位可报名：{text[0]}", f"Units that may enter: {text[1]}"))
+    if part.invited:
+        name = (part.invited_name.zh, part.invited_name.en) if part.invited_name else ("特邀单位", "invited units")
+        listed = n.units_of(part.invited)
+        out.append(Line("participation", f"{name[0]}：{listed[0]}", f"{_upper(name[1])}: {listed[1]}"))
+    if part.open_units:
+        out.append(Line("participation", "俱乐部、学校等单位可以自己的名义报名", "Clubs, schools and other open units may enter in their own name"))
+    if part.individuals:
+        out.append(Line("participation", "个人可以单独报名", "A person may enter alone"))
+    if definition.capacity:
+        out.append(Line("participation", f"参赛名额共 {definition.capacity} 个，先报先得，额满后进入候补",
+                        f"{definition.capacity} places, first come first served; later entries wait-listed"))
+    return out
+
+
+def _stages(definition: d.GamesDefinition) -> list[Line]:
+    s, out = definition.stages, []
+    for field, zh, en in (("declaration_closes", "报项（项目和人数）", "Declaration (events and numbers)"),
+                          ("names_closes", "报名（姓名）", "Names"),
+                          ("substitutions_closes", "更换人员", "Substitutions"),
+                          ("changes_close", "一切变更", "Every change")):
+        value = getattr(s, field)
+        if value is not None:
+            at = _instant(value)
+            out.append(Line("stages", f"{zh}截止：{at[0]}之前", f"{en}: before {at[1]}"))
+    if s.changes_need_approval and (s.names_closes or s.substitutions_closes):
+        out.append(Line("stages", "报名截止后更换人员须经组委会批准", "After the names close, a substitution needs the organisers' approval"))
+    if s.replacing_after_submission_needs_approval:
+        out.append(Line("stages", "报名提交后，更换运动员须经组委会批准（并交变更费）",
+                        "Once submitted, an athlete is replaced only by an approved substitution (with its fee)"))
+    d0, d1 = _day(definition.dates.start), _day(definition.dates.end)
+    out.append(Line("stages", f"比赛日期：{d0[0]} 至 {d1[0]}", f"Play: {d0[1]} to {d1[1]}"))
+    return out
+
+
+def read_back(definition: d.GamesDefinition, units: dict[str, tuple[str, str]] | None = None) -> list[Line]:
+    """Every line of the Games' read-back, section by section, rules in the definition's
+    order. `units`: unit code -> (zh, en) name, so that invited units read by name."""
+    n = _Names(definition, units or {})
+    lines = _participation(definition, n) + _stages(definition)
+    for rule in definition.rules:
+        zh, en = SENTENCES[type(rule)](rule, n)
+        if rule.note:
+            zh, en = f"{zh}（{rule.note}）", f"{en} ({rule.note})"
+        lines.append(Line("rules", zh, en, clause=rule.clause, kind=rule.kind))
+    return lines

@@ -1,0 +1,90 @@
+"""The regulation read back (issue 26, 2): every rule of a Games in a sentence, with the
+clause it comes from, generated from the definition; for organisers and for leaders."""
+import datetime as dt
+import typing
+
+import pytest
+import yaml
+from builders import doc, logged_in, stored
+
+from portal.config import FIXTURES
+from portal.rules import definition as d
+from portal.rules.readback import SENTENCES, read_back
+
+WHEN = dt.datetime(2019, 5, 1, tzinfo=dt.UTC)
+
+
+def _definition(slug):
+    return d.GamesDefinition.model_validate(yaml.safe_load((FIXTURES / "games" / f"{slug}.yaml").read_text("utf-8")))
+
+
+def test_every_rule_kind_has_its_sentence():
+    kinds = typing.get_args(typing.get_args(d.Rule)[0])
+    assert set(kinds) == set(SENTENCES)
+
+
+def test_the_chess_regulation_read_back_with_its_clauses():
+    lines = read_back(_definition("nmsg-2019"))
+    rules = {line.zh: line.clause for line in lines if line.section == "rules"}
+    assert rules["每单位国际象棋男子个人限报 4 人"] == "五(二)"
+    assert rules["国际象棋少年男子团体快棋、国际象棋少年女子团体快棋、国际象棋少年男子个人、国际象棋少年女子个人、"
+                 "国际象棋少年混合团体：须在 2003年11月1日 至 2009年10月31日 之间出生（含当日）"] == "四(三)"
+    assert rules["国际象棋大学生团体：每单位限报 1 队，上场队员男 2 人、女 1 人，替补至多男 1 人、女 1 人"] == "五(六)"
+    stages = [line.zh for line in lines if line.section == "stages"]
+    assert "报名（姓名）截止：2019年9月1日 00:00（北京时间）之前" in stages
+    english = [line.en for line in lines]
+    assert "At most 4 entrants per unit in Chess Men's individual" in english
+
+
+def test_every_fixture_reads_back_in_both_languages_and_names_its_clauses():
+    for path in sorted((FIXTURES / "games").glob("*.yaml")):
+        definition = _definition(path.stem)
+        lines = read_back(definition)
+        assert len([x for x in lines if x.section == "rules"]) == len(definition.rules)
+        for line in lines:
+            assert line.zh and line.en and "None" not in line.zh + line.en, (path.stem, line)
+            assert not any("\u4e00" <= ch <= "\u9fff" for ch in line.en) or line.section != "stages", line
+
+
+# One rule of each kind the fixtures do not use, and what its sentence must say.
+KINDS = [
+    ({"kind": "team_size", "events": ["chess.MTR"], "min": 4, "max": 6}, "国际象棋男子团体快棋：每队队员 4 至 6 人", "4 to 6 players"),
+    ({"kind": "entry_minimum", "per": "unit", "min": 3}, "每单位至少报名运动员 3 人", "at least 3 athletes"),
+    ({"kind": "entry_requires", "events": ["chess.MI"], "requires": ["chess.MTR"], "beyond": 2},
+     "国际象棋男子个人报名超过 2 人时，须同时报名国际象棋男子团体快棋", "More than 2 entrants"),
+    ({"kind": "compulsory", "events": ["chess.MI", "chess.WI"], "any_of": True}, "至少报名国际象棋男子个人、国际象棋女子个人中的一项",
+     "at least one of"),
+    ({"kind": "officials_ratio", "roles": ["leader", "coach"], "per_athletes": 6}, "领队、教练：每 6 名运动员至多 1 人",
+     "at most one per 6 athletes"),
+    ({"kind": "cross_gender", "gender": "F", "events": ["chess.MI"]}, "女选手可报名国际象棋男子个人", "Women may enter"),
+    ({"kind": "companion_required", "min_age": 70}, "年满 70 周岁（按比赛首日计算）的运动员须由本代表团随队人员陪同", "aged 70 or more"),
+    ({"kind": "event_units", "events": ["chess.UT"], "unit_kinds": ["university"], "individuals": True},
+     "国际象棋大学生团体仅限高校、个人报名", "Only universities, individuals"),
+    ({"kind": "registration", "year": 2025, "registered_by": "2025-02-28"}, "注册时间截至 2025年2月28日", "2025-02-28"),
+]
+
+
+@pytest.mark.parametrize(("rule", "zh", "en"), KINDS, ids=[k[0]["kind"] for k in KINDS])
+def test_a_rule_of_each_kind_says_its_parameters(rule, zh, en):
+    raw = yaml.safe_load((FIXTURES / "games" / "nmsg-2019.yaml").read_text("utf-8"))
+    raw["rules"] = [{**rule, "clause": "六(一)"}]
+    line = [x for x in read_back(d.GamesDefinition.model_validate(raw)) if x.section == "rules"][0]
+    assert zh in line.zh and en in line.en and line.clause == "六(一)", line
+
+
+def test_organisers_and_leaders_read_the_rules_back(app, db):
+    from builders import account
+    with app.app_context():
+        delegation = stored("nmsg-2019", doc("nmsg-2019"), WHEN)
+        account("rb-leader", "leader", delegation=delegation)
+        account("rb-org", "organiser", games=["nmsg-2019"])
+        db.session.commit()
+        delegation_id = delegation.id
+    organiser, leader = logged_in(app, "rb-org"), logged_in(app, "rb-leader")
+    with app.app_context():
+        page = organiser.get("/org/games/nmsg-2019/regulation").get_data(as_text=True)
+    assert "每单位国际象棋男子个人限报 4 人" in page and "规程 五(二)" in page
+    assert "未注明条款" in page  # the boards rules name no clause: the organiser sees it
+    with app.app_context():
+        mine = leader.get(f"/d/{delegation_id}/regulation")
+    assert mine.status_code == 200 and "每单位国际象棋男子个人限报 4 人" in mine.get_data(as_text=True)
