@@ -160,6 +160,12 @@ def db(app):
             _db.session.execute(_db.text(f"DELETE FROM {table}"))
         for row in _db.session.query(Delegation).all():
             _db.session.delete(row)
+        # Games a test set up in the screens (the fixtures' stay for the whole session).
+        from portal.games.models import Games
+        from portal.games.services import all_fixture_slugs
+        _db.session.execute(_db.text("DELETE FROM games_version"))
+        for row in _db.session.query(Games).filter(Games.slug.not_in(all_fixture_slugs())).all():
+            _db.session.delete(row)
         _db.session.commit()
 
 

@@ -57,17 +57,21 @@ def people(app, db):
     account("a11y-l", "leader", delegation=d, password="yellow-mountain-pine-19", name="领队")
     account("a11y-o", "organiser", password="yellow-mountain-pine-19", name="组委会")
     account("a11y-a", "accountant", password="yellow-mountain-pine-19", name="财务")
+    account("a11y-adm", "admin", password="yellow-mountain-pine-19", name="管理员")
     return d
 
 
 PAGES = {
     "a11y-l": ["/d/{d}", "/d/{d}/declarations", "/d/{d}/people", "/d/{d}/entries", "/d/{d}/roles",
-               "/d/{d}/people/p1", "/d/{d}/upload", "/d/{d}/substitutions", "/d/{d}/statement"],
+               "/d/{d}/people/p1", "/d/{d}/upload", "/d/{d}/substitutions", "/d/{d}/statement", "/d/{d}/regulation"],
     "a11y-o": ["/org/", "/org/games/nmsg-2019", "/org/queue", "/org/d/{d}", "/org/audit", "/org/accounts",
                "/org/accounts/bulk", "/org/games/nmsg-2019/results", "/org/games/nmsg-2019/draw",
                "/org/games/nmsg-2019/cards", "/org/scan", "/org/scan?code=hainan", "/org/games/nmsg-2019/checkin",
                "/org/games/youth-gomoku-2015/meeting", "/org/games/nmsg-2019/results/chess.MI",
-               "/org/games/nmsg-2019/draw?event=chess.MI", "/org/units"],
+               "/org/games/nmsg-2019/draw?event=chess.MI", "/org/units", "/org/games/nmsg-2019/regulation",
+               "/org/games/nmsg-2019/setup", "/org/games/nmsg-2019/setup/rules/10",
+               "/org/games/nmsg-2019/setup/rules/new?kind=officials"],
+    "a11y-adm": ["/org/staff", "/org/games/new"],
     "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
 }
 
@@ -118,4 +122,22 @@ def test_a_conflict_between_two_leaders_is_accessible(server, browser, people, w
     overflow = second.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     for page in pages:
         page.close()
+    assert problems == [] and overflow <= 1, (problems, overflow)
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_an_amendment_previewed_is_accessible(server, browser, people, width):  # noqa: F811
+    """The set-up page at its fullest: an amendment of a published Games previewed, with the
+    rules it changes and the delegations it affects, before it is confirmed."""
+    page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
+    login(page, server, "a11y-o", "yellow-mountain-pine-19")
+    page.goto(f"{server}/org/games/nmsg-2019/setup/rules/4")  # at most 3 women in the individual event
+    page.fill("input[name=p_max]", "1")
+    page.click("button[name=op][value=save]")
+    page.wait_for_selector("#preview")
+    text = page.inner_text("#preview")
+    problems = _violations(page)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    page.close()
+    assert "限报 1 人" in text and "限报 3 人" in text
     assert problems == [] and overflow <= 1, (problems, overflow)

@@ -80,7 +80,10 @@ TABLE = {
     ("accounts.staff_games", "POST"): (L, D, D, D, D),
     ("accounts.bulk_leaders", "GET"): ORG, ("accounts.bulk_leaders", "POST"): ORG,
     ("games.units", "GET"): ORG, ("games.units", "POST"): ORG,
-    ("games.regulation", "GET"): (L, D, D, A, A), ("delegations.regulation", "GET"): LEADER_READ,
+    ("games.regulation", "GET"): (L, D, D, A, A),
+    ("setup.new_games", "GET"): (L, D, D, D, D), ("setup.new_games", "POST"): (L, D, D, D, D),
+    ("setup.setup", "GET"): ORG, ("setup.save_section", "POST"): ORG, ("setup.publish", "POST"): ORG,
+    ("setup.edit_rule", "GET"): ORG, ("setup.edit_rule", "POST"): ORG, ("delegations.regulation", "GET"): LEADER_READ,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),
     ("money.report_xlsx", "GET"): (L, D, D, A, A),
@@ -143,7 +146,7 @@ def world(app, db):
     card = card_code(da.id, "p1", "")
     return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
-            "filename": "app.css", "line_id": line.id, "action": "unlock", "request_id": req.id,
+            "filename": "app.css", "line_id": line.id, "section": "basics", "index": 0, "action": "unlock", "request_id": req.id,
             "card": card}
 
 

@@ -43,7 +43,7 @@ def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ("o
             if d is None:
                 abort(404)
             if current_user.role == "leader":
-                if not leader or current_user.delegation_id != d.id:
+                if not leader or current_user.delegation_id != d.id or d.games.status == "draft":
                     abort(404)  # do not even confirm that another unit's delegation exists
             else:
                 scope.require(d.games_id)  # the staff of another Games find nothing here

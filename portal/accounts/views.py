@@ -57,7 +57,7 @@ def login():
             remember_device(response, result.user, result.device)
             return response
     open_games = []
-    for g in db.session.scalars(select(Games).order_by(Games.slug)):
+    for g in db.session.scalars(select(Games).where(Games.status == "published").order_by(Games.slug)):
         definition = definition_of(g)
         if definition.participation.individuals and not definition.participation.unit_kinds \
                 and stage_at(definition.stages, now()).stage in ("declaration", "names"):

@@ -6,10 +6,11 @@ import datetime as dt
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from ..append_only import append_only
 from ..db_types import UTCDateTime
 from ..extensions import db
 
-__all__ = ["Unit", "University", "Games", "Sport", "Event"]
+__all__ = ["Unit", "University", "Games", "Sport", "Event", "GamesVersion"]
 
 
 def utcnow() -> dt.datetime:
@@ -53,6 +54,9 @@ class Games(db.Model):
     # The validated fixture, as JSON: the rules engine's input.
     definition: Mapped[dict] = mapped_column(JSON)
     loaded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # draft: being set up, invisible to leaders; published: open (every change after it is
+    # an amendment, kept in games_version).
+    status: Mapped[str] = mapped_column(String(20), default="published", server_default="published")
 
     sports: Mapped[list[Sport]] = relationship(back_populates="games", cascade="all, delete-orphan")
     events: Mapped[list[Event]] = relationship(back_populates="games", cascade="all, delete-orphan",
@@ -83,3 +87,20 @@ class Event(db.Model):
     kind: Mapped[str] = mapped_column(String(20))
     position: Mapped[int] = mapped_column(default=0)
     games: Mapped[Games] = relationship(back_populates="events")
+
+
+@append_only
+class GamesVersion(db.Model):
+    """Each saved state of a Games definition: the first publication, then each amendment
+    (补充通知) with its number and reason. Append-only: a version is never changed."""
+
+    __tablename__ = "games_version"
+    __table_args__ = (UniqueConstraint("games_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    definition: Mapped[dict] = mapped_column(JSON)
+    amendment: Mapped[str | None] = mapped_column(String(100))  # "补充通知（一）"
+    reason: Mapped[str | None] = mapped_column(String(1000))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    created_by: Mapped[str] = mapped_column(String(100))

@@ -195,6 +195,16 @@ def _load_games(slug_or_path: str) -> Games:
     if games is None:
         games = Games(slug=definition.slug)
         db.session.add(games)
+    store_definition(games, definition)
+    db.session.commit()
+    _definitions.pop(definition.slug, None)
+    return games
+
+
+def store_definition(games: Games, definition: GamesDefinition) -> None:
+    """Make the Games row say what `definition` says: names, the definition itself, its
+    sports and events. A new `loaded_at` tells every process (and the judged cache) that
+    the rules changed. The caller commits."""
     games.series, games.edition = definition.series, definition.edition
     games.name_zh, games.name_en = definition.name.zh, definition.name.en
     games.definition = definition.model_dump(mode="json")
@@ -216,9 +226,7 @@ def _load_games(slug_or_path: str) -> Games:
             games.events.append(row)
     for row in events.values():
         games.events.remove(row)
-    db.session.commit()
     _definitions.pop(definition.slug, None)
-    return games
 
 
 def _load_fixture_units(path, definition) -> None:

@@ -85,7 +85,7 @@ def _rule_errors_on_fields(games, document: dict, form, problems: list) -> bool:
 @rate_limit("RATE_LIMIT_REGISTER")
 def register(slug):
     games = find_games(slug)
-    if games is None:
+    if games is None or games.status == "draft":  # a Games being set up is not open yet
         abort(404)
     definition = definition_of(games)
     if not definition.participation.individuals:

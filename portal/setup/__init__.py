@@ -1,0 +1,1 @@
+"""Setting up a Games in the screens: create, edit each section, publish, amend."""

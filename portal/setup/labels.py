@@ -1,0 +1,67 @@
+"""What each part of a Games definition is called on the set-up screens, in Chinese and
+English: a refusal names the field as the organiser sees it ("第 4 条规则：最多人数"), never
+as the definition spells it (rules[3].max)."""
+from __future__ import annotations
+
+import re
+
+TOP = {
+    "slug": ("网址代码", "slug"), "series": ("系列", "series"), "edition": ("届次", "edition"),
+    "name": ("比赛名称", "name"), "venue": ("比赛地点", "venue"), "dates": ("日期", "dates"),
+    "participation": ("参赛单位", "who may enter"), "stages": ("报名阶段", "stages"),
+    "capacity": ("名额上限", "places"), "companions_per_athlete": ("每名运动员随队人员数", "companions per athlete"),
+    "sports": ("大项", "sports"), "events": ("小项", "events"), "rules": ("规则", "rules"),
+    "money": ("费用", "money"), "rooms": ("房型", "room types"), "stay": ("住宿期限", "stay"),
+    "leaders_meeting": ("领队会议", "leaders' meeting"), "contacts": ("联系方式", "contacts"),
+    "units": ("本届新增单位", "units added"), "document_kinds": ("材料种类", "document kinds"),
+    "id_types": ("证件种类", "identity documents"), "unit_kind_names": ("单位类别", "kinds of unit"),
+    "awards": ("奖励", "awards"), "competition": ("竞赛办法", "competition"), "sanctions": ("处罚", "sanctions"),
+    "rooms_required_for": ("须入住指定酒店的人员", "who must stay in the hotel"), "regulation": ("规程文件", "regulation"),
+}
+FIELDS = {
+    "zh": ("中文", "Chinese"), "en": ("英文", "English"), "start": ("开始日期", "first day"),
+    "end": ("结束日期", "last day"), "report": ("报到日期", "arrival day"), "depart": ("离会日期", "departure day"),
+    "report_opens": ("报到开始", "check-in opens"), "report_closes": ("报到截止", "check-in closes"),
+    "entry_list_published": ("公布参赛名单", "entry list published"),
+    "declaration_closes": ("报项截止", "declaration closes"), "names_closes": ("报名截止", "names close"),
+    "substitutions_closes": ("更换人员截止", "substitutions close"), "changes_close": ("一切变更截止", "all changes close"),
+    "unit_kinds": ("单位类别", "kinds of unit"), "invited": ("特邀单位", "invited units"),
+    "open_units": ("俱乐部等单位", "open units"), "individuals": ("个人报名", "individuals"),
+    "code": ("代码", "code"), "sport": ("大项", "sport"), "gender": ("性别", "gender"), "kind": ("种类", "kind"),
+    "events": ("项目", "events"), "max": ("最多人数", "at most"), "min": ("最少人数", "at least"),
+    "born_from": ("出生日期不早于", "born on or after"), "born_to": ("出生日期不晚于", "born on or before"),
+    "max_teams": ("每单位最多队数", "teams per unit"), "starters": ("上场人数", "starters"),
+    "max_reserves": ("替补人数上限", "reserves"), "max_reserves_by_gender": ("各性别替补上限", "reserves by gender"),
+    "min_by_gender": ("各性别最少人数", "at least by gender"), "members_entered_in": ("队员须兼报的个人项目", "members' individual events"),
+    "requires_unit": ("仅限单位报名", "units only"), "boards": ("台数", "boards"), "board_gender": ("指定性别的台次", "boards by gender"),
+    "says": ("规程原话", "the regulation's words"), "min_rating": ("等级分下限", "minimum rating"),
+    "list": ("等级分表日期", "rating list"), "count": ("计数方式", "counted"), "per": ("按", "per"),
+    "requires": ("须同时报名的项目", "required entries"), "beyond": ("超过人数", "beyond"), "any_of": ("任选其一", "any one of"),
+    "roles": ("角色", "roles"), "per_athletes": ("每多少名运动员", "per athletes"), "rounding": ("取整", "rounding"),
+    "at_least": ("至少", "at least"), "min_age": ("年龄下限", "minimum age"), "age_on": ("年龄计算日", "age on"),
+    "who": ("适用人员", "who"), "units": ("指定单位", "units"), "year": ("注册年度", "year"),
+    "sports": ("大项", "sports"), "registered_by": ("注册截止日期", "registered by"), "ownership": ("办学性质", "ownership"),
+    "full_time": ("全日制", "full-time"), "not_graduated_before": ("未毕业日期", "not graduated before"),
+    "tiers": ("档次", "tiers"), "documents": ("材料", "documents"), "due": ("提交时间", "due"),
+    "types": ("证件种类", "identity documents"), "clause": ("规程条款", "clause"), "note": ("备注", "note"),
+    "fees": ("费用项目", "fees"), "amount": ("金额", "amount"), "capacity": ("名额上限", "places"),
+    "changes_need_approval": ("更换须经批准", "changes need approval"),
+}
+_PART = re.compile(r"([A-Za-z_]+)|\[(\d+)\]")
+
+
+def field_label(loc: str) -> tuple[str, str]:
+    """"rules[3].max" -> ("第 4 条规则：最多人数", "rule 4: at most")."""
+    zh, en = [], []
+    parts = _PART.findall(loc or "")
+    for i, (name, index) in enumerate(parts):
+        if index:
+            n = int(index) + 1
+            if zh and parts[i - 1][0] in TOP:
+                zh[-1], en[-1] = f"第 {n} 条{zh[-1]}" if parts[i - 1][0] == "rules" else f"{zh[-1]}第 {n} 项", \
+                    f"{en[-1].rstrip('s')} {n}"
+            continue
+        label = (TOP if i == 0 else FIELDS).get(name) or FIELDS.get(name) or (name, name)
+        zh.append(label[0])
+        en.append(label[1])
+    return "：".join(zh) or "整个设置", ": ".join(en) or "the whole definition"

@@ -1,0 +1,174 @@
+"""A rule of any kind as a form: its parameters read off the kind's own model (so a new
+kind has its form without a new template), each with its name in words, and the form's
+values back into the rule's definition. Structured parameters (an officials rule's tiers)
+are typed as a few lines of YAML beside an example."""
+from __future__ import annotations
+
+import datetime as dt
+import types
+import typing
+from dataclasses import dataclass
+
+import yaml
+
+from ..rules import definition as d
+from ..rules.readback import WHO
+from .labels import FIELDS
+
+KIND_NAMES = {
+    "age_bracket": ("年龄组（出生日期）", "age group (birth dates)"), "quota": ("每单位限报人数", "entrants per unit"),
+    "team_makeup": ("团体赛组队", "team make-up"), "boards": ("台次", "boards"), "exclusive": ("不得兼项", "no other event"),
+    "one_of": ("只能报其中一项", "one of these events"), "rating_exception": ("等级分例外", "rating exception"),
+    "team_size": ("每队人数", "team size"), "entry_minimum": ("最少报名人数", "entry minimum"),
+    "entry_requires": ("须同时报名", "entry requires another"), "compulsory": ("必报项目", "compulsory events"),
+    "officials_ratio": ("官员按运动员人数", "officials per athletes"), "cross_gender": ("跨性别报名", "cross-gender entry"),
+    "companion_required": ("须家属陪同", "companion required"), "event_units": ("项目限定单位", "who may enter an event"),
+    "registration": ("注册", "registration"), "university": ("高校资格", "university eligibility"),
+    "officials": ("官员名额（按项目数）", "officials by events entered"), "staff_ratio": ("团部人员", "delegation staff"),
+    "documents": ("须交材料", "documents"), "id_required": ("须填证件号", "ID number required"),
+    "accepted_id_types": ("受理的证件", "accepted identity documents"),
+}
+CHOICE_NAMES = {
+    "M": ("男", "men"), "F": ("女", "women"), "X": ("混合", "mixed"), "entry": ("报名时", "with the entry"),
+    "checkin": ("报到时", "at check-in"), "event": ("每个项目", "each event"), "team": ("每队", "each team"),
+    "unit": ("整个单位", "the whole unit"), "all": ("全部队员", "all players"), "starters": ("上场队员", "starters"),
+    "up": ("不足部分按 1 人计", "round up"), "down": ("不足部分不计", "round down"), "leader": ("领队", "leader"),
+    "coach": ("教练", "coach"), "leader_coach": ("领队兼教练", "leader-coach"), **WHO,
+}
+EXAMPLES = {
+    "tiers": {"officials": "- {min_events: 6, leaders: 1, coaches: 1}\n- {min_events: 0, leader_coaches: 1}",
+              "staff_ratio": "- {max_athletes: 30, head: 1, staff: 2}\n- {head: 1, deputy_head: 1, staff_per_athletes: 10}"},
+    "board_gender": "4: F",
+}
+
+
+def rule_kinds() -> dict[str, type]:
+    """kind -> its model, in the engine's order."""
+    return {typing.get_args(c.model_fields["kind"].annotation)[0]: c for c in typing.get_args(typing.get_args(d.Rule)[0])}
+
+
+@dataclass
+class Param:
+    name: str
+    widget: str  # events, sport, sports, int, date, bool, choice, choices, gender_int, gender_event, text2, str, list, yaml
+    label: tuple[str, str]
+    choices: list[str] | None = None
+    required: bool = False
+    example: str | None = None
+
+
+def _strip_none(annotation):
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        return args[0]
+    return annotation
+
+
+def params(kind: str) -> list[Param]:
+    model = rule_kinds()[kind]
+    out = []
+    for name, field in model.model_fields.items():
+        if name == "kind":
+            continue
+        a = _strip_none(field.annotation)
+        origin, args = typing.get_origin(a), typing.get_args(a)
+        label = FIELDS.get(name, (name, name))
+        p = Param(name, "str", label, required=field.is_required())
+        if name in ("events", "requires"):
+            p.widget = "events"
+        elif name == "sport":
+            p.widget = "sport"
+        elif name == "sports":
+            p.widget = "sports"
+        elif a is int:
+            p.widget = "int"
+        elif a is dt.date:
+            p.widget = "date"
+        elif a is bool:
+            p.widget = "bool"
+        elif origin is typing.Literal:
+            p.widget, p.choices = "choice", list(args)
+        elif origin is list and args and typing.get_origin(args[0]) is typing.Literal:
+            p.widget, p.choices = "choices", list(typing.get_args(args[0]))
+        elif origin is dict and args and args[1] is int and typing.get_origin(args[0]) is typing.Literal:
+            p.widget = "gender_int"
+        elif origin is dict and args and args[1] is str:
+            p.widget = "gender_event"
+        elif a is d.Text:
+            p.widget = "text2"
+        elif origin is list and args and args[0] is str:
+            p.widget = "list"
+        elif a is str:
+            p.widget = "str"
+        else:
+            p.widget = "yaml"
+            example = EXAMPLES.get(name)
+            p.example = example.get(kind) if isinstance(example, dict) else example
+        out.append(p)
+    # What the rule says first, where it comes from last.
+    return [p for p in out if p.name not in ("clause", "note")] + [p for p in out if p.name in ("clause", "note")]
+
+
+class FormProblem(ValueError):
+    def __init__(self, name: str, zh: str, en: str):
+        super().__init__(en)
+        self.name, self.zh, self.en = name, zh, en
+
+
+def read(kind: str, form) -> dict:
+    """The rule the form describes, as its definition (checked by the definition itself)."""
+    rule: dict = {"kind": kind}
+    for p in params(kind):
+        key = f"p_{p.name}"
+        if p.widget in ("events", "sports", "choices"):
+            values = [v for v in form.getlist(key) if v]
+            if values or p.required:
+                rule[p.name] = values
+        elif p.widget == "bool":
+            rule[p.name] = form.get(key) == "on"
+        elif p.widget in ("gender_int", "gender_event"):
+            pair = {g: (form.get(f"{key}_{g}") or "").strip() for g in ("M", "F")}
+            pair = {g: v for g, v in pair.items() if v}
+            if pair:
+                try:
+                    rule[p.name] = {g: int(v) for g, v in pair.items()} if p.widget == "gender_int" else pair
+                except ValueError:
+                    raise FormProblem(p.name, f"{p.label[0]}应为整数", f"{p.label[1]} must be whole numbers") from None
+        elif p.widget == "text2":
+            zh, en = (form.get(f"{key}_zh") or "").strip(), (form.get(f"{key}_en") or "").strip()
+            if zh or en:
+                rule[p.name] = {"zh": zh, "en": en or zh}
+        elif p.widget == "list":
+            text = (form.get(key) or "").replace("，", ",").replace("、", ",")
+            values = [v.strip() for v in text.split(",") if v.strip()]
+            if values or p.required:
+                rule[p.name] = values
+        elif p.widget == "yaml":
+            text = (form.get(key) or "").strip()
+            if text:
+                try:
+                    rule[p.name] = yaml.safe_load(text)
+                except yaml.YAMLError:
+                    raise FormProblem(p.name, f"{p.label[0]}的格式不对，请参照示例", f"{p.label[1]}: not in the example's form") \
+                        from None
+        else:
+            value = (form.get(key) or "").strip()
+            if value:
+                rule[p.name] = value
+    return rule
+
+
+def values(rule: dict) -> dict:
+    """A stored rule's parameters as the form shows them."""
+    out = {}
+    for p in params(rule["kind"]):
+        v = rule.get(p.name)
+        if v is None:
+            continue
+        if p.widget == "yaml":
+            out[p.name] = yaml.safe_dump(v, allow_unicode=True, default_flow_style=None, sort_keys=False).strip()
+        elif p.widget == "list":
+            out[p.name] = "、".join(str(x) for x in v)
+        else:
+            out[p.name] = v
+    return out

@@ -1,0 +1,194 @@
+"""The set-up screens of a Games: a new Games (an administrator's), then each section of
+its definition in a form (the Games' organisers'): basics, stages, who may enter, events,
+rules one by one, and the rest as a short YAML text. Each save is checked whole and a
+refusal names the field; once published, a save is an amendment, previewed first (what it
+changes in words, whom it affects) and kept as a version."""
+from __future__ import annotations
+
+import copy
+import datetime as dt
+
+import yaml
+from flask import abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+from sqlalchemy import select
+
+from ..accounts.access import roles
+from ..audit.current import actor
+from ..clock import now
+from ..extensions import db
+from ..games.models import Games
+from ..games.services import definition_of, unit_names
+from ..outcome import Refusal
+from ..rules.checks.eligibility import unit_kind_names
+from ..rules.readback import read_back
+from ..web import is_en
+from . import rule_form, services
+from .blueprint import bp
+from .impact import impact
+from .sections import ADVANCED_KEYS, as_day_and_hour, read_section
+
+ORG = ("organiser", "admin")
+
+
+@bp.route("/org/games/new", methods=["GET", "POST"])
+@roles("admin")
+def new_games():
+    all_games = list(db.session.scalars(select(Games).order_by(Games.slug)))
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        if not FlaskForm().validate_on_submit():
+            abort(400)
+        source = next((x for x in all_games if x.slug == request.form.get("copy_of")), None)
+        try:
+            games = services.create_games(
+                request.form.get("slug", ""), request.form.get("name_zh", ""), request.form.get("name_en", ""), actor(),
+                copy_of=source, years_later=_int(request.form.get("years_later"), 1),
+                start=_date(request.form.get("start")), end=_date(request.form.get("end")))
+        except Refusal as refusal:
+            errors[refusal.code] = refusal.message[1] if is_en() else refusal.message[0]
+            if refusal.details and refusal.details.get("problems"):
+                errors["definition"] = "；".join(f"{p[0]}：{p[2]}" for p in refusal.details["problems"][:5])
+        else:
+            flash(_("已创建草稿：领队还看不到这届比赛，设置好后再发布。"), "success")
+            return redirect(url_for(".setup", slug=games.slug))
+    return render_template("setup/new.html", all_games=all_games, errors=errors, form=FlaskForm()), \
+        (422 if errors else 200)
+
+
+def _int(value, default):
+    try:
+        return max(0, min(int(value), 20))
+    except (TypeError, ValueError):
+        return default
+
+
+def _date(value) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat((value or "").strip()) if value else None
+    except ValueError:
+        return None
+
+
+def _page(games: Games, *, section: str | None = None, problems=None, preview=None, status: int = 200):
+    definition = definition_of(games)
+    english = unit_names("en")
+    lines = read_back(definition, {c: (n, english.get(c, n)) for c, n in unit_names().items()})
+    rule_lines = [x for x in lines if x.section == "rules"]
+    return render_template(
+        "setup/setup.html", g=games, d=definition, raw=games.definition, section=section, problems=problems or [],
+        preview=preview, rule_lines=rule_lines, kinds=rule_form.KIND_NAMES, unit_kinds=unit_kind_names(definition),
+        advanced=yaml.safe_dump({k: games.definition[k] for k in ADVANCED_KEYS if games.definition.get(k) not in (None, [], {})},
+                                allow_unicode=True, sort_keys=False, default_flow_style=None),
+        versions=services.versions(games), day_and_hour=as_day_and_hour, form=FlaskForm()), status
+
+
+@bp.get("/org/games/<slug>/setup")
+@roles(*ORG)
+def setup(slug):
+    return _page(g.games)
+
+
+@bp.post("/org/games/<slug>/setup/<section>")
+@roles(*ORG)
+def save_section(slug, section):
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    games = g.games
+    try:
+        data = read_section(copy.deepcopy(games.definition), section, request.form)
+    except ValueError as problem:
+        zh, en = getattr(problem, "zh", str(problem)), getattr(problem, "en", str(problem))
+        return _page(games, section=section, problems=[(zh, en)], status=422)
+    return _save(games, data, section)
+
+
+def _save(games: Games, data: dict, section: str):
+    """Save (or, for a published Games, first preview) the definition `data`."""
+    published = games.status == "published"
+    if published and request.form.get("do") != "confirm":
+        try:
+            after = services.validate(data)
+        except Refusal as refusal:
+            return _page(games, section=section, problems=_problems(refusal), status=422)
+        preview = {"diff": services.readback_diff(definition_of(games), after),
+                   "impact": impact(games, after, now()), "form": request.form}
+        return _page(games, section=section, preview=preview)
+    out = services.save_definition(games, data, actor(), amendment=request.form.get("amendment"),
+                                   reason=request.form.get("reason"))
+    if not out.ok:
+        refusal = Refusal(out.code or "", *(out.message or ("", "")), details=out.details)
+        return _page(games, section=section, problems=_problems(refusal), status=422)
+    if out.details and out.details.get("unchanged"):
+        flash(_("没有改动。"), "info")
+    else:
+        flash(_("已发布补充通知，新的规则即时生效。") if published else _("已保存。"), "success")
+    return redirect(url_for(".setup", slug=games.slug) + f"#{section}")
+
+
+def _problems(refusal: Refusal) -> list[tuple[str, str]]:
+    found = (refusal.details or {}).get("problems")
+    if found:
+        return [(f"{p[0]}：{p[2]}", f"{p[1]}: {p[3]}") for p in found]
+    return [refusal.message or ("", "")]
+
+
+@bp.route("/org/games/<slug>/setup/rules/new", methods=["GET", "POST"], defaults={"index": None})
+@bp.route("/org/games/<slug>/setup/rules/<int:index>", methods=["GET", "POST"])
+@roles(*ORG)
+def edit_rule(slug, index):
+    """One rule in a form; "new" with ?kind= adds a rule of that kind."""
+    games = g.games
+    rules = list(games.definition.get("rules") or [])
+    if index is None:
+        kind = request.values.get("kind", "")
+        if kind not in rule_form.rule_kinds():  # choose the kind first, in the rules section
+            return redirect(url_for(".setup", slug=games.slug) + "#rules")
+        current = {"kind": kind}
+    elif index < len(rules):
+        current = rules[index]
+        kind = current["kind"]
+    else:
+        abort(404)
+    problems = []
+    if request.method == "POST":
+        if not FlaskForm().validate_on_submit():
+            abort(400)
+        if request.form.get("op") == "delete" and index is not None:
+            data = copy.deepcopy(games.definition)
+            data["rules"].pop(index)
+            return _save(games, data, "rules")
+        try:
+            rule = rule_form.read(kind, request.form)
+        except rule_form.FormProblem as problem:
+            problems = [(problem.zh, problem.en)]
+        else:
+            data = copy.deepcopy(games.definition)
+            data.setdefault("rules", [])
+            if index is None:
+                data["rules"].append(rule)
+            else:
+                data["rules"][index] = rule
+            return _save(games, data, "rules")
+    definition = definition_of(games)
+    sentence = None
+    if index is not None:
+        sentence = [x for x in read_back(definition) if x.section == "rules"][index]
+    return render_template("setup/rule.html", g=games, d=definition, kind=kind, index=index, sentence=sentence,
+                           params=rule_form.params(kind), values=rule_form.values(current) if request.method == "GET"
+                           else None, names=rule_form.CHOICE_NAMES, kind_name=rule_form.KIND_NAMES.get(kind, (kind, kind)),
+                           problems=problems, form=FlaskForm()), (422 if problems else 200)
+
+
+@bp.post("/org/games/<slug>/publish")
+@roles(*ORG)
+def publish(slug):
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    out = services.publish(g.games, actor())
+    if out.ok:
+        flash(_("已发布：领队现在可以看到这届比赛并报名。此后的修改须作为补充通知。"), "success")
+    else:
+        flash(out.message[1] if is_en() else out.message[0], "error")
+    return redirect(url_for(".setup", slug=slug))

@@ -1,0 +1,166 @@
+"""A committee sets up next year's championship in the screens (issue 26, 1 and 3): a copy
+of the last edition with every date moved on, a draft leaders cannot see, each section
+saved and checked with the field named, rules added in forms, publication, then an
+amendment previewed (its words, whom it affects) and kept as a version."""
+import datetime as dt
+import re
+
+from builders import account, doc, logged_in, person
+
+PASSWORD = "password-123"
+EDITION_2015 = 2015  # youth-gomoku-2015 numbers its edition by its year
+
+
+def _token(app, client, url):
+    with app.app_context():
+        page = client.get(url).get_data(as_text=True)
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+
+
+def _get(app, client, url):
+    with app.app_context():
+        return client.get(url)
+
+
+def _post(app, client, url, data, page=None):
+    token = _token(app, client, page or url)
+    with app.app_context():
+        return client.post(url, data={"csrf_token": token, **data})
+
+
+def _games(slug):
+    from portal.extensions import db
+    from portal.games.models import Games
+    db.session.rollback()
+    return db.session.query(Games).filter_by(slug=slug).one()
+
+
+def test_next_years_championship_from_the_last_edition(app, db):
+    with app.app_context():
+        account("root", "admin", name="管理员")
+        db.session.commit()
+    admin = logged_in(app, "root")
+    refused = _post(app, admin, "/org/games/new", {"slug": "Youth 2017", "name_zh": "x"})
+    assert refused.status_code == 422 and "网址代码只能用小写字母" in refused.get_data(as_text=True)
+    made = _post(app, admin, "/org/games/new", {"slug": "youth-gomoku-2017", "name_zh": "2017年全国少年儿童五子棋锦标赛",
+                                                "name_en": "2017 National Youth Gomoku Championships",
+                                                "copy_of": "youth-gomoku-2015", "years_later": "2"})
+    assert made.status_code == 302 and made.headers["Location"].endswith("/org/games/youth-gomoku-2017/setup")
+    with app.app_context():
+        from portal.games.services import definition_of
+        games = _games("youth-gomoku-2017")
+        definition = definition_of(games)
+        assert games.status == "draft" and definition.edition == EDITION_2015 + 2
+        assert definition.dates.start == dt.date(2017, 7, 15)  # 2015-07-15 two years on
+        assert definition.stages.names_closes == dt.datetime(2017, 7, 9, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+        age = next(r for r in definition.rules if r.kind == "age_bracket")
+        assert age.born_from == dt.date(2000, 1, 1)  # the age groups move with the Games
+    # A draft is not open to anyone registering or logging in.
+    anonymous = app.test_client()
+    assert "2017年全国少年儿童五子棋锦标赛" not in _get(app, anonymous, "/login").get_data(as_text=True)
+    assert _get(app, anonymous, "/register/youth-gomoku-2017").status_code == 404
+
+    # The administrator gives it an organiser, who sets it up.
+    with app.app_context():
+        account("yg-org", "organiser", games=["youth-gomoku-2017"])
+        db.session.commit()
+    org = logged_in(app, "yg-org")
+    setup = "/org/games/youth-gomoku-2017/setup"
+    page = _get(app, org, setup).get_data(as_text=True)
+    assert "草稿：领队看不到" in page and 'value="2017-07-08"' in page and 'value="24:00"' in page
+    # A last day before the first: refused, the field named, nothing saved.
+    bad = _post(app, org, setup + "/basics", {"name_zh": "2017年全国少年儿童五子棋锦标赛", "name_en": "x",
+                                             "start": "2017-07-15", "end": "2017-07-01"}, page=setup)
+    assert bad.status_code == 422 and "结束日期早于开始日期" in bad.get_data(as_text=True)
+    # Names now close on 10 July at 17:00, China time.
+    r = _post(app, org, setup + "/stages", {"names_closes_day": "2017-07-10", "names_closes_hour": "17:00",
+                                           "substitutions_closes_day": "2017-07-12", "substitutions_closes_hour": "24:00",
+                                           "changes_close_day": "2017-07-12", "changes_close_hour": "24:00",
+                                           "changes_need_approval": "on"}, page=setup)
+    assert r.status_code == 302
+    with app.app_context():
+        from portal.games.services import definition_of
+        stages = definition_of(_games("youth-gomoku-2017")).stages
+        assert stages.names_closes == dt.datetime(2017, 7, 10, 9, tzinfo=dt.UTC)
+        assert stages.declaration_closes is None
+    wrong_hour = _post(app, org, setup + "/stages", {"names_closes_day": "2017-07-10", "names_closes_hour": "25:00"},
+                       page=setup)
+    assert wrong_hour.status_code == 422 and "报名截止的时间应为 0:00 至 24:00" in wrong_hour.get_data(as_text=True)
+
+    # A rule in a form: at most 2 boys per unit in junior A, from clause 八(一).
+    add = "/org/games/youth-gomoku-2017/setup/rules/new?kind=quota"
+    form = _get(app, org, add).get_data(as_text=True)
+    assert "每单位限报人数" in form and "gomoku.MJA" in form
+    r = _post(app, org, add, {"op": "save", "p_events": ["gomoku.MJA"], "p_max": "2", "p_clause": "八(一)"})
+    assert r.status_code == 302
+    readback = _get(app, org, "/org/games/youth-gomoku-2017/regulation").get_data(as_text=True)
+    assert "每单位五子棋男子少年甲组限报 2 人" in readback and "规程 八(一)" in readback
+    # A rule the definition refuses: the field named as the screen names it.
+    r = _post(app, org, add, {"op": "save", "p_events": ["gomoku.MJA"], "p_max": "-1"})
+    text = r.get_data(as_text=True)
+    assert r.status_code == 422 and "规则：最多人数" in text and "应不小于 0" in text
+
+    # Publication opens it; from then on a change is an amendment.
+    assert _post(app, org, "/org/games/youth-gomoku-2017/publish", {}, page=setup).status_code == 302
+    with app.app_context():
+        assert _games("youth-gomoku-2017").status == "published"
+    assert _get(app, anonymous, "/register/youth-gomoku-2017").status_code == 200
+
+    # A delegation enters two boys in junior A: within the quota of 2.
+    with app.app_context():
+        from builders import individual, stored
+        stored("youth-gomoku-2017", doc("youth-gomoku-2017", unit="zhejiang", people=[
+            person("b1", born="2004-03-01", year=2017), person("b2", born="2004-04-01", year=2017)],
+            entries=[individual("gomoku.MJA", "b1", "b2")]), dt.datetime(2017, 6, 1, tzinfo=dt.UTC))
+    # The amendment lowers the quota to 1: previewed first, saved only when confirmed.
+    rules = _games_rules(app)
+    index = next(i for i, x in enumerate(rules) if x["kind"] == "quota")
+    edit = f"/org/games/youth-gomoku-2017/setup/rules/{index}"
+    preview = _post(app, org, edit, {"op": "save", "p_events": ["gomoku.MJA"], "p_max": "1", "p_clause": "八(一)"})
+    text = preview.get_data(as_text=True)
+    assert preview.status_code == 200 and "补充通知：修改的影响" in text
+    assert "每单位五子棋男子少年甲组限报 1 人" in text and "每单位五子棋男子少年甲组限报 2 人" in text
+    assert "浙江" in text  # the delegation that would newly break the rule
+    assert _games_rules(app)[index]["max"] == 2  # nothing saved yet
+    no_number = _post(app, org, edit, {"op": "save", "p_events": ["gomoku.MJA"], "p_max": "1", "do": "confirm"})
+    assert no_number.status_code == 422 and "补充通知" in no_number.get_data(as_text=True)
+    done = _post(app, org, edit, {"op": "save", "p_events": ["gomoku.MJA"], "p_max": "1", "p_clause": "八(一)",
+                                  "do": "confirm", "amendment": "补充通知（一）", "reason": "场地所限"})
+    assert done.status_code == 302
+    assert _games_rules(app)[index]["max"] == 1
+    with app.app_context():
+        from portal.audit.models import AuditLog
+        from portal.games.models import GamesVersion
+        games = _games("youth-gomoku-2017")
+        versions = db.session.query(GamesVersion).filter_by(games_id=games.id).order_by(GamesVersion.number).all()
+        assert [(v.number, v.amendment) for v in versions] == [(1, None), (2, "补充通知（一）")]
+        row = db.session.query(AuditLog).filter_by(action="games.amend").one()
+        assert row.games_slug == "youth-gomoku-2017" and "补充通知（一）" in row.reason
+        assert "每单位五子棋男子少年甲组限报 1 人" in row.after["added"]
+    page = _get(app, org, setup).get_data(as_text=True)
+    assert "补充通知（一）" in page and "场地所限" in page
+
+
+def _games_rules(app):
+    with app.app_context():
+        return list(_games("youth-gomoku-2017").definition["rules"])
+
+
+def test_a_blank_games_needs_its_dates_and_the_staff_of_another_games_cannot_touch_it(app, db):
+    with app.app_context():
+        account("root2", "admin", name="管理员")
+        account("other-org", "organiser", games=["nmsg-2019"])
+        db.session.commit()
+    admin = logged_in(app, "root2")
+    r = _post(app, admin, "/org/games/new", {"slug": "hz-chess-2027", "name_zh": "杭州市国际象棋锦标赛"})
+    assert r.status_code == 422 and "请填写比赛的开始和结束日期" in r.get_data(as_text=True)
+    r = _post(app, admin, "/org/games/new", {"slug": "hz-chess-2027", "name_zh": "杭州市国际象棋锦标赛",
+                                             "start": "2027-05-01", "end": "2027-05-03"})
+    assert r.status_code == 302
+    other = logged_in(app, "other-org")
+    assert _get(app, other, "/org/games/hz-chess-2027/setup").status_code == 404
+    # Publishing with no events is refused: leaders would have nothing to enter.
+    r = _post(app, admin, "/org/games/hz-chess-2027/publish", {}, page="/org/games/hz-chess-2027/setup")
+    assert r.status_code == 302
+    with app.app_context():
+        assert _games("hz-chess-2027").status == "draft"
