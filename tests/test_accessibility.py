@@ -70,7 +70,7 @@ PAGES = {
                "/org/games/youth-gomoku-2015/meeting", "/org/games/nmsg-2019/results/chess.MI",
                "/org/games/nmsg-2019/draw?event=chess.MI", "/org/units", "/org/games/nmsg-2019/regulation",
                "/org/games/nmsg-2019/setup", "/org/games/nmsg-2019/setup/rules/10",
-               "/org/games/nmsg-2019/setup/rules/new?kind=officials"],
+               "/org/games/nmsg-2019/setup/rules/new?kind=officials", "/org/games/nmsg-2019/try"],
     "a11y-adm": ["/org/staff", "/org/games/new"],
     "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
 }

@@ -1,6 +1,9 @@
 """The regulation read back (issue 26, 2): every rule of a Games in a sentence, with the
 clause it comes from, generated from the definition; for organisers and for leaders."""
 import datetime as dt
+import html
+import json
+import re
 import typing
 
 import pytest
@@ -9,6 +12,7 @@ from builders import doc, logged_in, stored
 
 from portal.config import FIXTURES
 from portal.rules import definition as d
+from portal.rules.idnumber import make
 from portal.rules.readback import SENTENCES, read_back
 
 WHEN = dt.datetime(2019, 5, 1, tzinfo=dt.UTC)
@@ -88,3 +92,30 @@ def test_organisers_and_leaders_read_the_rules_back(app, db):
     with app.app_context():
         mine = leader.get(f"/d/{delegation_id}/regulation")
     assert mine.status_code == 200 and "每单位国际象棋男子个人限报 4 人" in mine.get_data(as_text=True)
+
+
+def test_organisers_try_a_sample_delegation_against_the_rules(app, db):
+    from builders import account
+    with app.app_context():
+        account("try-org", "organiser", games=["nmsg-2019"])
+        db.session.commit()
+    client = logged_in(app, "try-org")
+    with app.app_context():
+        page = client.get("/org/games/nmsg-2019/try").get_data(as_text=True)
+    assert "示例1号" in page and "chess.MI" in page
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    sample = json.loads(html.unescape(re.search(r'<textarea id="document" name="document"[^>]*>(.*?)</textarea>', page, re.S).group(1)))
+    # Five men in the men's individual event, where four are allowed (五(二)).
+    first = sample["people"][0]
+    sample["people"] = [{**first, "ref": f"m{i}", "name": f"男{i}",
+                         "id_number": make("330102", dt.date(1990, 1, 1), 11 + 2 * i)}
+                        for i in range(5)]
+    sample["entries"] = [{"event": "chess.MI", "people": [f"m{i}" for i in range(5)]}]
+    with app.app_context():
+        result = client.post("/org/games/nmsg-2019/try", data={"csrf_token": token,
+                                                                "document": json.dumps(sample, ensure_ascii=False)})
+    text = result.get_data(as_text=True)
+    assert result.status_code == 200 and "QUOTA_EXCEEDED" in text
+    with app.app_context():
+        bad = client.post("/org/games/nmsg-2019/try", data={"csrf_token": token, "document": "{not json"})
+    assert "示例不是有效的 JSON" in bad.get_data(as_text=True)

@@ -167,15 +167,18 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
 
 def check_document(data: Any, at: dt.datetime | None = None,
                    exclude_delegation_id: int | None = None, *, stored: bool = True,
-                   reveal: bool = False) -> tuple[dict, int]:
+                   reveal: bool = False, drafts: bool = False) -> tuple[dict, int]:
     """The `check` report for a decoded document, and the exit status (0, 1 or 2).
-    `stored` and `reveal` as for `judge`."""
+    `stored` and `reveal` as for `judge`; a draft Games is unknown unless `drafts` (its
+    staff trying their rules)."""
     doc, problems = parse_document(data)
     games_slug = doc.games if doc else None
     unit = doc.unit if doc else (data.get("unit") if isinstance(data, dict) else None)
     if doc is None:
         return report(games_slug, unit, problems), UNUSABLE
     games = find_or_load_games(doc.games) if doc.games else None
+    if games is not None and games.status == "draft" and not drafts:
+        games = None  # not open yet: as if it did not exist
     if games is None:
         if doc.games:
             problems.append(schema_error("games", f"未知的比赛“{doc.games}”", f"unknown Games {doc.games!r}"))

@@ -19,7 +19,7 @@ from ..audit.current import actor
 from ..clock import now
 from ..extensions import db
 from ..form_choices import options
-from ..games.services import read_back_of
+from ..games.services import read_back_of, regulation_clauses
 from ..money.services import entry_valid, totals
 from ..outcome import Status
 from ..web import time_left
@@ -165,4 +165,6 @@ def _documents_sent(ws: Workspace) -> list[tuple[str, str, bytes]]:
 @delegation_view(*STAFF)
 def regulation(d):
     """The Games' rules in sentences, each with its clause: what the portal checks."""
-    return render("workspace/regulation.html", Workspace(d), read_back=read_back_of(d.games))
+    clauses, known_refs = regulation_clauses(d.games)
+    return render("workspace/regulation.html", Workspace(d), read_back=read_back_of(d.games), clauses=clauses,
+                  known_refs=known_refs)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..append_only import append_only
@@ -57,6 +57,9 @@ class Games(db.Model):
     # draft: being set up, invisible to leaders; published: open (every change after it is
     # an amendment, kept in games_version).
     status: Mapped[str] = mapped_column(String(20), default="published", server_default="published")
+    # The regulation's own text (pasted, or read from its Word or PDF file), shown to leaders
+    # with each clause addressable (rules/clauses.py).
+    regulation_text: Mapped[str | None] = mapped_column(Text)
 
     sports: Mapped[list[Sport]] = relationship(back_populates="games", cascade="all, delete-orphan")
     events: Mapped[list[Event]] = relationship(back_populates="games", cascade="all, delete-orphan",

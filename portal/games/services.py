@@ -196,6 +196,12 @@ def _load_games(slug_or_path: str) -> Games:
         games = Games(slug=definition.slug)
         db.session.add(games)
     store_definition(games, definition)
+    if definition.regulation:  # the regulation's text, beside the fixture, shown with its clauses
+        text_path = FIXTURES / "regulations" / definition.regulation
+        if not text_path.is_file() or text_path.parent != FIXTURES / "regulations":
+            raise FixtureError(path, "regulation", f"fixtures/regulations/ 里没有这个文件：{definition.regulation} / "
+                                                   f"no such file in fixtures/regulations/: {definition.regulation}")
+        games.regulation_text = text_path.read_text(encoding="utf-8")
     db.session.commit()
     _definitions.pop(definition.slug, None)
     return games
@@ -380,3 +386,10 @@ def read_back_of(games: Games) -> dict[str, list]:
     for line in read_back(definition_of(games), names):
         by_section[line.section].append(line)
     return by_section
+
+
+def regulation_clauses(games: Games) -> tuple[list, set[str]]:
+    """The regulation's text in its clauses (rules/clauses.py), and the references found."""
+    from ..rules.clauses import split
+    clauses = split(games.regulation_text or "")
+    return clauses, {c.ref for c in clauses if c.ref}

@@ -11,7 +11,7 @@ from ..accounts.access import roles
 from ..audit.current import actor
 from ..extensions import db
 from .models import Unit
-from .services import read_back_of
+from .services import read_back_of, regulation_clauses
 from .unit_sheet import known_kinds, read_units_sheet, save_units
 
 bp = Blueprint("games", __name__)
@@ -49,4 +49,6 @@ def regulation(slug):
     """The regulation read back (规程解读): every rule in a sentence with its clause, for the
     organiser to proof-read against the regulation's text."""
     games = g.games  # the access decorator found it, among the Games this account serves
-    return render_template("games/readback.html", g=games, read_back=read_back_of(games))
+    clauses, known_refs = regulation_clauses(games)
+    return render_template("games/readback.html", g=games, read_back=read_back_of(games), clauses=clauses,
+                           known_refs=known_refs)

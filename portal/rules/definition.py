@@ -470,7 +470,8 @@ class GamesDefinition(Strict):
     series: str
     edition: int
     name: Text
-    regulation: str | None = None
+    # The regulation's text file under fixtures/regulations/ (its clauses shown to leaders).
+    regulation: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,100}$")
     venue: Text | None = None
     dates: Dates
     participation: Participation

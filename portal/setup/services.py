@@ -88,6 +88,7 @@ def create_games(slug: str, name_zh: str, name_en: str, actor: Actor, *, copy_of
             data.update(slug=slug, name={"zh": name_zh, "en": name_en or name_zh},
                         edition=int(data.get("edition") or 0) + years_later)
             data.pop("units", None)  # a copy adds no units of its own: the first Games already did
+            data.pop("regulation", None)  # a new edition has its own regulation
         else:
             if start is None or end is None:
                 raise Refusal("start", "请填写比赛的开始和结束日期", "Give the first and last day of play")
@@ -154,6 +155,23 @@ def publish(games: Games, actor: Actor) -> Outcome:
                                 reason="发布 / published", created_by=actor.label))
     record(actor, "games.publish", "games", games.slug).games_slug = games.slug
     return Outcome(ok=True)
+
+
+@transactional
+def set_regulation_text(games: Games, text: str, actor: Actor) -> Outcome:
+    """The regulation's own text, kept with the Games and shown with its clauses."""
+    games = lock_row(Games, games.id)
+    text = (text or "").replace("\r\n", "\n").strip()
+    if len(text) > MAX_REGULATION:
+        raise Refusal("text", f"规程文本太长（最多 {MAX_REGULATION:,} 字）", f"The text is too long (at most {MAX_REGULATION:,})")
+    before = len(games.regulation_text or "")
+    games.regulation_text = text or None
+    record(actor, "games.regulation", "games", games.slug, before={"characters": before},
+           after={"characters": len(text)}).games_slug = games.slug
+    return Outcome(ok=True)
+
+
+MAX_REGULATION = 500_000
 
 
 def versions(games: Games) -> list[GamesVersion]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import json
 
 import yaml
 from flask import abort, flash, g, redirect, render_template, request, url_for
@@ -17,17 +18,22 @@ from sqlalchemy import select
 from ..accounts.access import roles
 from ..audit.current import actor
 from ..clock import now
+from ..delegations.services import check_document
 from ..extensions import db
-from ..games.models import Games
+from ..games.models import Games, Unit
 from ..games.services import definition_of, unit_names
 from ..outcome import Refusal
 from ..rules.checks.eligibility import unit_kind_names
+from ..rules.clauses import split
+from ..rules.jsontext import JsonTextError, load_json
 from ..rules.readback import read_back
 from ..web import is_en
 from . import rule_form, services
 from .blueprint import bp
 from .impact import impact
-from .sections import ADVANCED_KEYS, as_day_and_hour, read_section
+from .regulation_file import MAX_BYTES, read_regulation
+from .sample import sample_document
+from .sections import ADVANCED_KEYS, SectionProblem, as_day_and_hour, read_section
 
 ORG = ("organiser", "admin")
 
@@ -134,6 +140,31 @@ def _problems(refusal: Refusal) -> list[tuple[str, str]]:
     return [refusal.message or ("", "")]
 
 
+@bp.post("/org/games/<slug>/setup/regulation-text")
+@roles(*ORG)
+def regulation_text(slug):
+    """The regulation's text: pasted, or read from its Word, PDF or text file."""
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    games = g.games
+    text = request.form.get("text") or ""
+    upload = request.files.get("file")
+    if upload and upload.filename:
+        data = upload.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            return _page(games, section="regulation", problems=[("文件太大（最多 10 MB）", "The file is too big (10 MB at most)")],
+                         status=422)
+        try:
+            text = read_regulation(data, upload.filename)
+        except SectionProblem as problem:
+            return _page(games, section="regulation", problems=[(problem.zh, problem.en)], status=422)
+    out = services.set_regulation_text(games, text, actor())
+    if not out.ok:
+        return _page(games, section="regulation", problems=[out.message], status=422)
+    flash(_("已保存规程原文，共 %(n)d 条。", n=sum(1 for c in split(text) if c.ref)), "success")
+    return redirect(url_for(".setup", slug=games.slug) + "#regulation")
+
+
 @bp.route("/org/games/<slug>/setup/rules/new", methods=["GET", "POST"], defaults={"index": None})
 @bp.route("/org/games/<slug>/setup/rules/<int:index>", methods=["GET", "POST"])
 @roles(*ORG)
@@ -179,6 +210,35 @@ def edit_rule(slug, index):
                            params=rule_form.params(kind), values=rule_form.values(current) if request.method == "GET"
                            else None, names=rule_form.CHOICE_NAMES, kind_name=rule_form.KIND_NAMES.get(kind, (kind, kind)),
                            problems=problems, form=FlaskForm()), (422 if problems else 200)
+
+
+@bp.route("/org/games/<slug>/try", methods=["GET", "POST"])
+@roles(*ORG)
+def try_rules(slug):
+    """A sample delegation judged by the Games' rules as they stand (a draft too), before
+    anyone enters: nothing is stored and no other delegation is compared."""
+    games = g.games
+    definition = definition_of(games)
+    text, report = request.form.get("document") or "", None
+    if request.method == "POST":
+        if not FlaskForm().validate_on_submit():
+            abort(400)
+        try:
+            data = load_json(text.encode("utf-8")[:MAX_SAMPLE])
+        except JsonTextError as exc:
+            report = {"problem": (f"示例不是有效的 JSON：{exc.zh}", f"The sample is not valid JSON: {exc.en}")}
+        else:
+            if isinstance(data, dict):
+                data["games"] = games.slug  # always these Games
+            report, _status = check_document(data, now(), stored=False, drafts=True)
+    else:
+        unit = db.session.scalar(select(Unit.code).where(Unit.kind.in_(definition.participation.unit_kinds or ["-"]))
+                                 .order_by(Unit.code).limit(1))
+        text = json.dumps(sample_document(definition, unit), ensure_ascii=False, indent=2)
+    return render_template("setup/try.html", g=games, d=definition, text=text, report=report, form=FlaskForm())
+
+
+MAX_SAMPLE = 2 * 1024 * 1024
 
 
 @bp.post("/org/games/<slug>/publish")
