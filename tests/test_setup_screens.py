@@ -139,6 +139,17 @@ def test_next_years_championship_from_the_last_edition(app, db):
         assert "每单位五子棋男子少年甲组限报 1 人" in row.after["added"]
     page = _get(app, org, setup).get_data(as_text=True)
     assert "补充通知（一）" in page and "场地所限" in page
+    # The leader of the delegation reads it on his dashboard, his entry judged by the new rule.
+    with app.app_context():
+        from portal.delegations.models import Delegation
+        delegation = db.session.query(Delegation).filter_by(unit_code="zhejiang", games_id=_games("youth-gomoku-2017").id).one()
+        account("zj-2017", "leader", delegation=delegation)
+        db.session.commit()
+        delegation_id = delegation.id
+    leader = logged_in(app, "zj-2017")
+    dashboard = _get(app, leader, f"/d/{delegation_id}").get_data(as_text=True)
+    assert "组委会发布的补充通知" in dashboard and "补充通知（一）" in dashboard and "场地所限" in dashboard
+    assert "QUOTA_EXCEEDED" in dashboard
 
 
 def _games_rules(app):
@@ -164,3 +175,31 @@ def test_a_blank_games_needs_its_dates_and_the_staff_of_another_games_cannot_tou
     assert r.status_code == 302
     with app.app_context():
         assert _games("hz-chess-2027").status == "draft"
+        from builders import stored
+        early = stored("hz-chess-2027", doc("hz-chess-2027", unit="zhejiang"), dt.datetime(2027, 1, 5, tzinfo=dt.UTC))
+        account("hz-leader", "leader", delegation=early)
+        db.session.commit()
+        early_id = early.id
+    # A leader whose account was made early finds nothing until the Games are published.
+    leader = logged_in(app, "hz-leader")
+    assert _get(app, leader, f"/d/{early_id}").status_code == 404
+    assert "比赛尚未发布" in _get(app, leader, "/").get_data(as_text=True)
+
+
+def test_invited_units_are_typed_by_name_and_an_unknown_one_is_named(app, db):
+    with app.app_context():
+        account("root4", "admin", name="管理员")
+        db.session.commit()
+    admin = logged_in(app, "root4")
+    assert _post(app, admin, "/org/games/new", {"slug": "inv-2027", "name_zh": "邀请赛", "start": "2027-05-01",
+                                                "end": "2027-05-02"}).status_code == 302
+    setup = "/org/games/inv-2027/setup"
+    r = _post(app, admin, setup + "/participation", {"invited": "浙江、jiangsu", "capacity": "40"}, page=setup)
+    assert r.status_code == 302
+    with app.app_context():
+        games = _games("inv-2027")
+        assert games.definition["participation"]["invited"] == ["zhejiang", "jiangsu"]
+        assert games.definition["capacity"] == 40
+    r = _post(app, admin, setup + "/participation", {"invited": "浙江、火星棋院"}, page=setup)
+    assert r.status_code == 422 and "火星棋院" in r.get_data(as_text=True)
+    assert 'value="浙江省、江苏省"' in _get(app, admin, setup).get_data(as_text=True)

@@ -19,6 +19,7 @@ from ..audit.current import actor
 from ..clock import now
 from ..extensions import db
 from ..form_choices import options
+from ..games.models import GamesVersion
 from ..games.services import read_back_of, regulation_clauses
 from ..money.services import entry_valid, totals
 from ..outcome import Status
@@ -56,7 +57,11 @@ def dashboard(d):
     if place is not None and place.status == "waitlisted":
         position = 1 + db.session.scalar(select(func.count(Place.id)).where(
             Place.games_id == place.games_id, Place.status == "waitlisted", Place.seq < place.seq))
+    # The amendments of the regulation since it was published, newest first (issue 26, 3).
+    amendments = db.session.scalars(select(GamesVersion).where(
+        GamesVersion.games_id == d.games_id, GamesVersion.number > 1).order_by(GamesVersion.number.desc()).limit(5)).all()
     return render("workspace/dashboard.html", ws, rows=rows, counts=Counter(v.code for v in ws.violations),
+                  amendments=amendments,
                   submit_form=VersionedForm(), time_left=time_left(ws.stage.closes, ws.at), money=totals(d),
                   valid=entry_valid(d), place=place, position=position)
 

@@ -65,11 +65,16 @@ def as_day_and_hour(value: str | None) -> tuple[str, str]:
     return at.date().isoformat(), at.strftime("%H:%M")
 
 
-def read_section(data: dict, section: str, form) -> dict:
+def read_section(data: dict, section: str, form, units: dict[str, str] | None = None) -> dict:
+    """`units`: each unit's code and its Chinese and English names -> its code (the invited
+    units may be typed by name)."""
     reader = READERS.get(section)
     if reader is None:
         raise SectionProblem("没有这一部分", "No such section")
-    reader(data, form)
+    if section == "participation":
+        _participation(data, form, units or {})
+    else:
+        reader(data, form)
     return data
 
 
@@ -107,11 +112,18 @@ def _stages(data: dict, form) -> None:
     data["stages"] = {k: v for k, v in stages.items() if v is not None}
 
 
-def _participation(data: dict, form) -> None:
+def _participation(data: dict, form, units: dict[str, str] | None = None) -> None:
     part = dict(data.get("participation") or {})
     part["unit_kinds"] = [k for k in form.getlist("unit_kinds") if k][:40]
     text = _text(form, "invited", 4000).replace("，", ",").replace("、", ",").replace("\n", ",")
-    part["invited"] = [x.strip() for x in text.split(",") if x.strip()][:MAX_ROWS]
+    typed = [x.strip() for x in text.split(",") if x.strip()][:MAX_ROWS]
+    if units is not None:
+        unknown = [x for x in typed if x not in units]
+        if unknown:
+            raise SectionProblem(f"特邀单位中有单位名单里没有的：{'、'.join(unknown[:5])}（请先在“参赛单位”页面添加）",
+                                 f"Invited units not on the list of units: {', '.join(unknown[:5])} (add them on the Units page first)")
+        typed = list(dict.fromkeys(units[x] for x in typed))
+    part["invited"] = typed
     part["open_units"] = form.get("open_units") == "on"
     part["individuals"] = form.get("individuals") == "on"
     data["participation"] = part

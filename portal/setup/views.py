@@ -87,7 +87,8 @@ def _page(games: Games, *, section: str | None = None, problems=None, preview=No
         preview=preview, rule_lines=rule_lines, kinds=rule_form.KIND_NAMES, unit_kinds=unit_kind_names(definition),
         advanced=yaml.safe_dump({k: games.definition[k] for k in ADVANCED_KEYS if games.definition.get(k) not in (None, [], {})},
                                 allow_unicode=True, sort_keys=False, default_flow_style=None),
-        versions=services.versions(games), day_and_hour=as_day_and_hour, form=FlaskForm()), status
+        versions=services.versions(games), day_and_hour=as_day_and_hour,
+        invited_names=[unit_names().get(c, c) for c in definition.participation.invited], form=FlaskForm()), status
 
 
 @bp.get("/org/games/<slug>/setup")
@@ -102,8 +103,15 @@ def save_section(slug, section):
     if not FlaskForm().validate_on_submit():
         abort(400)
     games = g.games
+    units = None
+    if section == "participation":  # invited units typed by code or by name
+        units = {}
+        for code, zh, en in db.session.execute(select(Unit.code, Unit.name_zh, Unit.name_en)):
+            units.update({code: code, zh: code, en: code})
+            for short in (zh.removesuffix("省"), zh.removesuffix("市")):  # "浙江" for 浙江省
+                units.setdefault(short, code)
     try:
-        data = read_section(copy.deepcopy(games.definition), section, request.form)
+        data = read_section(copy.deepcopy(games.definition), section, request.form, units)
     except ValueError as problem:
         zh, en = getattr(problem, "zh", str(problem)), getattr(problem, "en", str(problem))
         return _page(games, section=section, problems=[(zh, en)], status=422)

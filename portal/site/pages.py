@@ -29,6 +29,8 @@ def init(app: Flask) -> None:
         if not current_user.is_authenticated:
             return redirect(url_for("accounts.login"))
         if current_user.role == "leader":
+            if current_user.delegation is not None and current_user.delegation.games.status == "draft":
+                return render_template("errors/not_published.html")  # made early, before publication
             if current_user.delegation_id:
                 return redirect(url_for("delegations.dashboard", delegation_id=current_user.delegation_id))
             return render_template("errors/no_delegation.html")
