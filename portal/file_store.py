@@ -45,15 +45,25 @@ def put(key: str, content: bytes | Iterable[bytes], content_type: str = "applica
     db.session.add(row)
     db.session.flush()
     pieces = [content] if isinstance(content, bytes | bytearray) else content
-    seq, size, buffer = 0, 0, b""
+    seq, size, pending = 0, 0, bytearray()
+
+    def write(data: bytes) -> None:
+        nonlocal seq
+        db.session.execute(insert(StoredChunk.__table__).values(file_id=row.id, seq=seq, data=data))
+        seq += 1
     for piece in pieces:
-        buffer += piece
-        while len(buffer) >= CHUNK:  # written as it comes: no chunk stays in the session
-            db.session.execute(insert(StoredChunk.__table__).values(file_id=row.id, seq=seq, data=bytes(buffer[:CHUNK])))
-            buffer, seq, size = buffer[CHUNK:], seq + 1, size + CHUNK
-    if buffer or seq == 0:
-        db.session.execute(insert(StoredChunk.__table__).values(file_id=row.id, seq=seq, data=bytes(buffer)))
-        size += len(buffer)
+        view = memoryview(piece)  # sliced, never copied whole: a chunk at a time in memory
+        while view:
+            take = CHUNK - len(pending)
+            pending += view[:take]
+            view = view[take:]
+            if len(pending) == CHUNK:
+                write(bytes(pending))
+                size += CHUNK
+                pending.clear()
+    if pending or seq == 0:
+        write(bytes(pending))
+        size += len(pending)
     row.size = size
     db.session.flush()
     return row
@@ -105,8 +115,9 @@ def purge(prefix: str, older_than: dt.datetime) -> int:
     return len(ids)
 
 
-def stored_download(key: str, download_name: str, mimetype: str):
-    """A response streaming the stored file, a chunk at a time, as an attachment."""
+def stored_download(key: str, download_name: str, mimetype: str, inline: bool = False):
+    """A response streaming the stored file, a chunk at a time, as an attachment (or shown
+    in the browser, `inline`: a photo)."""
     from urllib.parse import quote
 
     from flask import Response, current_app
@@ -122,4 +133,5 @@ def stored_download(key: str, download_name: str, mimetype: str):
             with app.app_context():
                 yield from chunks(key, start=1)
     return Response(stream(), mimetype=mimetype, headers={
-        "Content-Disposition": f"attachment; filename*=UTF-8''{quote(download_name)}", "Content-Length": str(size)})
+        "Content-Disposition": f"{'inline' if inline else 'attachment'}; filename*=UTF-8''{quote(download_name)}",
+        "Content-Length": str(size)})

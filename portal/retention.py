@@ -14,7 +14,7 @@ from sqlalchemy.exc import OperationalError, ProgrammingError
 from . import file_store
 from .audit.services import Actor, record
 from .db_tx import write_transaction
-from .delegations.files import UploadedFile
+from .delegations.files import UploadedFile, key_of
 from .delegations.models import Delegation, Person
 from .extensions import db
 from .games.models import Games
@@ -96,8 +96,9 @@ def apply_retention(upload_folder: str, today: dt.date, keep_days: int, *, slug:
         if dry_run:
             continue
         for f in files:
+            file_store.delete(key_of(f))  # the bytes go with their row, in one transaction
             ext = {"application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png"}.get(f.content_type, "bin")
-            try:
+            try:  # a copy an older portal kept in this machine's instance folder (before 0029)
                 os.remove(os.path.join(upload_folder, str(f.delegation_id), f"{f.sha256}.{ext}"))
             except FileNotFoundError:
                 pass

@@ -34,9 +34,8 @@ def test_cards_photos_and_the_scan(app, db, monkeypatch):
     document = delegation_document("zhejiang", 30, 12)
     d = svc.import_document(games, document, dt.datetime(2009, 8, 1, tzinfo=CHINA), Actor("t")).delegation
     assert svc.approve(d, Actor("组委会"), dt.datetime(2009, 8, 2, tzinfo=CHINA)).ok
-    folder = app.config["UPLOAD_FOLDER"]
     for ref, data in (("p1", _png(300, 400)), ("p2", _png(40, 50))):
-        digest = store(folder, d.id, data, "png")
+        digest = store(d.id, data, "png")
         db.session.add(UploadedFile(delegation_id=d.id, person_ref=ref, kind="photo", filename="a.png",
                                     content_type="image/png", size=len(data), sha256=digest, uploaded_by="t"))
     db.session.commit()

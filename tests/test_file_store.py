@@ -27,3 +27,21 @@ def test_purge_takes_only_what_is_old_and_under_the_prefix(app, db):
     assert file_store.purge("pending/", dt.datetime.now(dt.UTC) - dt.timedelta(days=1)) == 1
     db.session.commit()
     assert not file_store.exists("pending/a") and file_store.exists("pending/b") and file_store.exists("jobs_other/c")
+
+
+def test_the_store_benchmark_runs_at_ci_size(tmp_path):
+    """benchmarks/file_store.py at a size CI can afford: it runs, and a file in the store
+    never needs the whole file in memory (the peak stays near two chunks)."""
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "INSTANCE_PATH")}
+    out = subprocess.run([sys.executable, "benchmarks/file_store.py", "--sizes", "6"], cwd=root, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    peaks = {m.group(1): float(m.group(2)) for m in re.finditer(r"MB  (store: \w+(?: out)?)\s+[\d.]+ ms\s+peak\s+([\d.]+) MB",
+                                                                  out.stdout)}
+    assert set(peaks) == {"store: write", "store: stream out"} and peaks["store: stream out"] <= 3

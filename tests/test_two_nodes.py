@@ -3,6 +3,7 @@ node keeps, the other finds. An upload confirmed on the other node, a job's outp
 downloaded from the other node."""
 import io
 import json
+import os
 
 import pytest
 from builders import account, doc, individual, logged_in, person
@@ -82,3 +83,47 @@ def test_a_job_output_made_on_one_node_downloads_from_the_other(app, db, node_b)
     with node_b.app_context():
         got = b.get(f"/jobs/{job_id}/download")
     assert got.status_code == 200 and got.get_data()[:2] == b"PK"
+
+
+def test_a_photo_uploaded_on_one_node_is_served_and_printed_by_the_other(app, db, node_b, monkeypatch):
+    """Issue 23 (1): an ID photo taken by node A is no file of A's disk: node B shows it to the
+    organiser and puts it on the card."""
+    import datetime as dt
+
+    from PIL import Image
+
+    from portal.audit.services import Actor
+    from portal.delegations.files import UploadedFile
+    from portal.games.services import find_games
+    from portal.workflow.services import approve, new_delegation, save, submit
+    china = dt.timezone(dt.timedelta(hours=8))
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, tzinfo=china))
+    node_b.config["FIXED_NOW"] = app.config["FIXED_NOW"]
+    d = save(new_delegation(find_games("nmsg-2019"), "hainan"), doc(
+        "nmsg-2019", unit="hainan", people=[person("p1", year=2019, unit="hainan", name="林一")],
+        entries=[individual("chess.MI", "p1")]), Actor("t"), dt.datetime(2019, 5, 1, tzinfo=china)).delegation
+    account("hn-photo", "leader", delegation=d)
+    account("photo-org", "organiser")
+    buffer = io.BytesIO()
+    Image.new("RGB", (300, 400), "white").save(buffer, "PNG")
+    leader = logged_in(app, "hn-photo")
+    with app.app_context():
+        r = leader.post(f"/d/{d.id}/people/p1/documents", content_type="multipart/form-data",
+                        data={"version": d.version, "kind": "photo", "file": (io.BytesIO(buffer.getvalue()), "me.png")})
+    assert r.status_code == 302
+    assert not os.path.exists(os.path.join(app.config["UPLOAD_FOLDER"], str(d.id)))
+    db.session.rollback()
+    f = db.session.query(UploadedFile).filter_by(delegation_id=d.id).one()
+    assert submit(d, Actor("t"), dt.datetime(2019, 5, 21, tzinfo=china)).ok
+    assert approve(d, Actor("组委会"), dt.datetime(2019, 8, 2, tzinfo=china)).ok
+    organiser = logged_in(node_b, "photo-org")
+    with node_b.app_context():
+        shown = organiser.get(f"/d/{d.id}/files/{f.id}")
+    assert shown.status_code == 200 and shown.get_data() == buffer.getvalue()
+    assert shown.headers["Content-Disposition"].startswith("inline")
+    from portal.venue.cards import cards_for
+    with node_b.app_context():
+        [card] = cards_for(find_games("nmsg-2019"), d.id)
+        pdf = organiser.get(f"/org/games/nmsg-2019/cards.pdf?delegation={d.id}")
+    assert card.name == "林一" and card.photo_problem is None and card.photo_key
+    assert pdf.status_code == 200 and b"/Subtype /Image" in pdf.get_data()

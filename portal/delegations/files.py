@@ -1,15 +1,16 @@
-"""Uploaded documents (ID copies, photos, certificates): checked by content and size,
-stored under the instance folder, recorded in the database."""
+"""Uploaded documents (ID copies, photos, certificates): checked by content and size, kept
+in the file store every node shares (file_store.py, key documents/<delegation>/<sha256>.<ext>,
+committed or rolled back with the row that names them), recorded in the database."""
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import os
 import warnings
 
 from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from .. import file_store
 from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
@@ -86,29 +87,29 @@ def _too_large(w: int, h: int) -> tuple[str, str]:
             f"the image is too large ({w}×{h} px); upload at most 50 megapixels and {MAX_SIDE} px a side")
 
 
-def store(folder: str, delegation_id: int, data: bytes, ext: str) -> str:
+EXTENSIONS = dict(SIGNATURES.values())
+CONTENT_TYPES = {ext: content_type for content_type, ext in EXTENSIONS.items()}
+
+
+def document_key(delegation_id: int, sha256: str, ext: str) -> str:
+    return f"documents/{delegation_id}/{sha256}.{ext}"
+
+
+def store(delegation_id: int, data: bytes, ext: str) -> str:
+    """Keep a document's bytes in the shared store, in the caller's transaction; its SHA-256.
+    Content-addressed: the same file uploaded twice is stored once."""
     digest = hashlib.sha256(data).hexdigest()
-    path = os.path.join(folder, str(delegation_id))
-    os.makedirs(path, mode=0o700, exist_ok=True)
-    for made in (folder, path):  # also folders made before this rule
-        os.chmod(made, 0o700)
-    target = os.path.join(path, f"{digest}.{ext}")
-    if not os.path.exists(target):
-        write_private(target, data)
+    key = document_key(delegation_id, digest, ext)
+    if not file_store.exists(key):
+        file_store.put(key, data, CONTENT_TYPES.get(ext, "application/octet-stream"))
     return digest
 
 
-EXTENSIONS = dict(SIGNATURES.values())
+def key_of(f: UploadedFile) -> str:
+    return document_key(f.delegation_id, f.sha256, EXTENSIONS.get(f.content_type, "bin"))
 
 
-def document_path(folder: str, f: UploadedFile) -> str | None:
-    """Where a stored document's bytes are, or None when they are missing."""
-    path = os.path.join(folder, str(f.delegation_id), f"{f.sha256}.{EXTENSIONS[f.content_type]}")
-    return path if os.path.exists(path) else None
-
-
-def write_private(path: str, data: bytes) -> None:
-    """Create a file readable and writable by the owner only (ID copies, pending uploads)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
+def stored_key(f: UploadedFile) -> str | None:
+    """The store's key of a document's bytes, or None when they are missing."""
+    key = key_of(f)
+    return key if file_store.exists(key) else None

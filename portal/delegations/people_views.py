@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import abort, current_app, flash, redirect, request, send_file, url_for
+from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from pypinyin import lazy_pinyin
 from sqlalchemy import select
@@ -13,6 +13,7 @@ from ..accounts.access import delegation_view
 from ..audit.current import actor
 from ..clock import now
 from ..extensions import db
+from ..file_store import stored_download
 from ..games.services import definition_of
 from ..privacy import mask_id, record_access, sees_full_ids
 from ..rules import idnumber
@@ -22,7 +23,7 @@ from ..web import is_en
 from ..workflow import services as workflow
 from . import edit, picker
 from .blueprint import bp
-from .files import UploadedFile, document_path
+from .files import UploadedFile, stored_key
 from .forms import PersonForm, VersionedForm
 from .names import VIOLATION_LABELS, document_names_of
 from .services import export_document
@@ -215,7 +216,7 @@ def upload_document(d, ref):
         flash("；".join(str(e) for errs in form.errors.values() for e in errs), "error")
     else:
         out = workflow.add_document(d, ref, form.kind.data, form.file.data.read(), form.file.data.filename,
-                           current_app.config["UPLOAD_FOLDER"], actor(), now())
+                                    actor(), now())
         flash(_("材料已上传。") if out.ok else refusal_text(out), "success" if out.ok else "error")
     return redirect(url_for(".person", delegation_id=d.id, ref=ref))
 
@@ -226,13 +227,12 @@ def file(d, file_id):
     f = db.session.get(UploadedFile, file_id)
     if f is None or f.delegation_id != d.id:
         abort(404)
-    path = document_path(current_app.config["UPLOAD_FOLDER"], f)
-    if path is None:
+    key = stored_key(f)
+    if key is None:
         abort(404)
     name = next((p.name for p in d.people if p.ref == f.person_ref), f.person_ref)
     record_access("personal_data.download", [(f.person_ref, name)], delegation=d, what=f.kind)
-    return send_file(path, mimetype=f.content_type, download_name=f.filename,
-                     as_attachment=f.content_type == "application/pdf")
+    return stored_download(key, f.filename, f.content_type, inline=f.content_type != "application/pdf")
 
 
 @bp.get("/<int:delegation_id>/people/search")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from flask import abort, current_app, flash, redirect, request, url_for
+from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf import FlaskForm
@@ -143,8 +143,7 @@ def substitutions(d):
             flash(_("请选择或填写替换人员。"), "error")
         if incoming:
             out = workflow.request_substitution(d, form.event.data, form.out_ref.data, incoming,
-                                                form.reason.data, actor(), now(), documents=_documents_sent(ws),
-                                                folder=current_app.config["UPLOAD_FOLDER"])
+                                                form.reason.data, actor(), now(), documents=_documents_sent(ws))
             if out.ok:
                 flash(_("更换申请已提交，等待组委会批准。"), "success")
                 return redirect(url_for(".substitutions", delegation_id=d.id))

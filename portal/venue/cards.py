@@ -7,16 +7,15 @@ companions register "便于统一制作证件"."""
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select
 
+from .. import file_store
 from ..delegations.edit import entry_people
-from ..delegations.files import UploadedFile, image_problem
+from ..delegations.files import UploadedFile, image_problem, key_of
 from ..delegations.models import Delegation, DelegationStatus, Person
 from ..delegations.services import export_document, export_documents
 from ..extensions import db
@@ -43,7 +42,7 @@ class Card:
     unit: str
     role: str
     events: list[str] = field(default_factory=list)
-    photo_path: str | None = None
+    photo_key: str | None = None  # the photo in the file store (delegations/files.py)
     photo_problem: str | None = None
     code: str = ""
 
@@ -94,7 +93,6 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
         select(Person.delegation_id, Person.ref, Person.card_serial).where(
             Person.delegation_id.in_([d.id for d in delegations])))}
     out = []
-    folder = current_app.config["UPLOAD_FOLDER"]
     documents = export_documents(delegations)
     for d in delegations:
         doc = documents[d.id]
@@ -121,30 +119,51 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
             elif f.content_type not in ("image/jpeg", "image/png"):
                 card.photo_problem = "照片不是图片文件（JPG 或 PNG）/ the photo is not an image"
             else:
-                path = os.path.join(folder, str(d.id), f"{f.sha256}.{'jpg' if f.content_type == 'image/jpeg' else 'png'}")
-                card.photo_problem = _photo_problem(path)
+                key = key_of(f)
+                card.photo_problem = _photo_problem(key)
                 if card.photo_problem is None:
-                    card.photo_path = path
+                    card.photo_key = key
             out.append(card)
     return out
 
 
-@lru_cache(maxsize=20000)  # files are named by their SHA-256: a path's content never changes
-def _photo_problem(path: str) -> str | None:
-    """Why a stored photo cannot go on a card, or None: unreadable, too many pixels to decode
-    safely (a photo stored before uploads were checked for it), or too small to recognise."""
+def _photo_problem(key: str) -> str | None:
+    """Why a stored photo cannot go on a card, or None: missing, unreadable, too many pixels
+    to decode safely (a photo stored before uploads were checked for it), or too small."""
+    if key in _photo_problems:
+        return _photo_problems[key]
+    data = file_store.read(key)
+    problem = "照片文件不见了，请重新上传 / the photo's file is missing: upload it again" if data is None \
+        else _image_problem(data)
+    if len(_photo_problems) < 20_000:  # keys name the content (its SHA-256): an answer never changes
+        _photo_problems[key] = problem
+    return problem
+
+
+_photo_problems: dict[str, str | None] = {}
+
+
+def _image_problem(data: bytes) -> str | None:
     from PIL import Image
-    problem = image_problem(path)
+    problem = image_problem(io.BytesIO(data))
     if problem is not None:
         return f"{problem[0]} / {problem[1]}"
     try:
-        with Image.open(path) as im:
+        with Image.open(io.BytesIO(data)) as im:
             w, h = im.size
     except OSError:
         return "照片文件损坏或无法读取 / the photo cannot be read"
     if w < MIN_PHOTO[0] or h < MIN_PHOTO[1]:
         return f"照片太小（{w}×{h} 像素，至少 {MIN_PHOTO[0]}×{MIN_PHOTO[1]}）/ the photo is too small ({w}×{h} px)"
     return None
+
+
+def _photo_image(key: str, cache: dict):
+    """A stored photo as reportlab draws it, read once per document."""
+    if key not in cache:
+        from reportlab.lib.utils import ImageReader
+        cache[key] = ImageReader(io.BytesIO(file_store.read(key) or b""))
+    return cache[key]
 
 
 def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
@@ -160,6 +179,7 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
     c.setTitle(f"{games.name_zh} 参赛证")
     w, h = (page[0], page[1]) if layout == "a6" else (105 * mm, A4[1] / 4)
     per_page = 1 if layout == "a6" else 8
+    photos: dict = {}  # each photo read from the store and decoded once per document
 
     def slot(i):
         if layout == "a6":
@@ -181,8 +201,8 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
         c.drawString(x + 4 * mm, y + h - 12 * mm, zh)
         c.setFillColor(HexColor("#000000"))
         px, py, pw, ph = x + 4 * mm, y + 6 * mm, 25 * mm, 35 * mm
-        if card.photo_path:
-            c.drawImage(card.photo_path, px, py, pw, ph, preserveAspectRatio=True, anchor="c")
+        if card.photo_key:
+            c.drawImage(_photo_image(card.photo_key, photos), px, py, pw, ph, preserveAspectRatio=True, anchor="c")
         else:
             c.setStrokeColor(HexColor("#999999"))
             c.setLineWidth(0.5)

@@ -204,18 +204,17 @@ def _only_documents_added(before: dict, data: dict) -> bool:
 
 
 @transactional
-def add_document(delegation: Delegation, ref: str, kind: str, data: bytes, filename: str | None, folder: str,
+def add_document(delegation: Delegation, ref: str, kind: str, data: bytes, filename: str | None,
                  actor: Actor, at: dt.datetime) -> Outcome:
     """A document (ID copy, photo, certificate) for one person: checked by its content, its
     bytes stored, its kind added to the person and its file row written in one transaction,
-    so that a refusal leaves neither a kind without a file nor a file row without its kind.
-    (The bytes are content-addressed: a file left by a rolled-back upload is the same file
-    the next upload of it would write.)"""
+    so that a refusal leaves neither a kind without a file nor a file row without its kind,
+    nor bytes without either (they are in the shared store, in the same transaction)."""
     content_type, ext = check_upload(data)
     if content_type is None:
         zh, en = ext
         raise Refusal("input", zh, en, delegation=delegation)
-    digest = store(folder, delegation.id, data, ext)
+    digest = store(delegation.id, data, ext)
     saved = save(delegation, add_document_kind(export_document(delegation), ref, kind), actor, at)
     name = os.path.basename(filename or f"{kind}.{ext}")[:200]
     db.session.add(UploadedFile(delegation_id=delegation.id, person_ref=ref, kind=kind, filename=name,
@@ -473,11 +472,10 @@ def _check_substitution_window(d: Delegation, at: dt.datetime) -> None:
 
 @transactional
 def request_substitution(delegation: Delegation, event: str, out_ref: str, incoming: dict, reason: str,
-                         actor: Actor, at: dt.datetime, documents: list[tuple[str, str, bytes]] = (),
-                         folder: str | None = None) -> Outcome:
+                         actor: Actor, at: dt.datetime, documents: list[tuple[str, str, bytes]] = ()) -> Outcome:
     """Ask to replace `out_ref` in `event` by `incoming` (a person of the delegation, or a new
-    one with the documents the regulation asks of him: (kind, file name, bytes), stored in
-    `folder` with the request and judged with it)."""
+    one with the documents the regulation asks of him: (kind, file name, bytes), stored
+    with the request and judged with it)."""
     if not reason or not reason.strip():
         raise Refusal("input", "请说明更换理由。", "Give the reason for the substitution.", delegation=delegation)
     checked = []
@@ -510,7 +508,7 @@ def request_substitution(delegation: Delegation, event: str, out_ref: str, incom
     db.session.add(sub)
     db.session.flush()
     for kind, filename, data, content_type, ext in checked:  # the new person's documents, with the request
-        digest = store(folder, d.id, data, ext)
+        digest = store(d.id, data, ext)
         db.session.add(UploadedFile(delegation_id=d.id, person_ref=incoming["ref"], kind=kind,
                                     filename=os.path.basename(filename or f"{kind}.{ext}")[:200],
                                     content_type=content_type, size=len(data), sha256=digest, uploaded_by=actor.label))

@@ -70,12 +70,12 @@ def test_a_stored_image_bomb_is_listed_before_printing_and_the_pdf_still_prints(
     games, d = _approved(app, db)
     data = bomb_png()
     # as a photo stored before uploads were checked for it
-    digest = store(app.config["UPLOAD_FOLDER"], d.id, data, "png")
+    digest = store(d.id, data, "png")
     db.session.add(UploadedFile(delegation_id=d.id, person_ref="p1", kind="photo", filename="bomb.png",
                                 content_type="image/png", size=len(data), sha256=digest, uploaded_by="t"))
     db.session.commit()
     cards = {c.ref: c for c in cards_for(games, d.id)}
-    assert "像素尺寸过大" in cards["p1"].photo_problem and cards["p1"].photo_path is None
+    assert "像素尺寸过大" in cards["p1"].photo_problem and cards["p1"].photo_key is None
     organiser = login(app, "organiser")
     page = get(app, organiser, f"/org/games/nmsg-2009/cards?delegation={d.id}")
     assert page.status_code == 200 and "像素尺寸过大" in page.get_data(as_text=True)

@@ -130,9 +130,10 @@ def test_a_document_download_is_audited(app, world, db, no_csrf, monkeypatch):
     from portal.delegations.files import UploadedFile
     db.session.rollback()
     f = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id)).one()
-    path = os.path.join(app.config["UPLOAD_FOLDER"], str(d.id), f"{f.sha256}.png")
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
+    # The bytes are in the shared store (no node's disk), named by their content.
+    from portal import file_store
+    assert file_store.read(f"documents/{d.id}/{f.sha256}.png") == png
+    assert not os.path.exists(os.path.join(app.config["UPLOAD_FOLDER"], str(d.id)))
     organiser = login(app, "organiser")
     assert get(app, organiser, f"/d/{d.id}/files/{f.id}").status_code == 200
     [row] = _access_rows(db, "personal_data.download")
@@ -182,9 +183,12 @@ def test_pending_uploads_older_than_a_day_are_purged(app, tmp_path, cli):
 def test_retention_masks_id_numbers_and_deletes_documents_after_the_games(app, world, db, cli):
     from sqlalchemy import select
 
+    from portal import file_store
     from portal.delegations.files import UploadedFile
     from portal.delegations.models import Person
     d = world["a"]
+    # One copy in the store, and one an older portal left on this node's disk.
+    file_store.put(f"documents/{d.id}/{'ab' * 32}.png", b"\x89PNG", "image/png")
     folder = os.path.join(app.config["UPLOAD_FOLDER"], str(d.id))
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "ab" * 32 + ".png")
@@ -199,11 +203,12 @@ def test_retention_masks_id_numbers_and_deletes_documents_after_the_games(app, w
     dry = cli.invoke(args=["privacy", "retention", "--at", "2020-06-01", "--games", "nmsg-2019", "--dry-run"])
     assert "would delete 1 documents" in dry.output and "would mask 3 ID numbers" in dry.output
     db.session.rollback()
-    assert os.path.exists(path) and all("*" not in p.id_number for p in db.session.scalars(select(Person)))
+    assert os.path.exists(path) and file_store.exists(f"documents/{d.id}/{'ab' * 32}.png")
+    assert all("*" not in p.id_number for p in db.session.scalars(select(Person)))
     done = cli.invoke(args=["privacy", "retention", "--at", "2020-06-01", "--games", "nmsg-2019"])
     assert done.exit_code == 0 and "deleted 1 documents" in done.output, done.output
     db.session.rollback()
-    assert not os.path.exists(path)
+    assert not os.path.exists(path) and not file_store.exists(f"documents/{d.id}/{'ab' * 32}.png")
     assert db.session.scalars(select(UploadedFile)).all() == []
     numbers = [p.id_number for p in db.session.scalars(select(Person))]
     assert numbers and all(re.fullmatch(r"\d{4}\*{10}\d{3}[\dX]", n) for n in numbers)
