@@ -3,24 +3,38 @@ a fresh database, and instants read as the regulation writes them."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 
 import click
 from dateutil import parser as dateparser
-from sqlalchemy import inspect
 
 from .engine_time import CHINA
 from .extensions import db
 from .reference_lock import reference_lock
 
+MIGRATIONS = os.path.join(os.path.dirname(__file__), "..", "migrations")
+_heads: set[str] = set()  # the scripts' heads do not change while the process runs
+
+
+def schema_current() -> bool:
+    """Whether the database's schema is at the migrations' head."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    if not _heads:
+        _heads.update(ScriptDirectory(MIGRATIONS).get_heads())
+    with db.engine.connect() as conn:
+        return set(MigrationContext.configure(conn).get_current_heads()) == _heads
+
 
 def ensure_schema() -> None:
-    """Create or upgrade the schema when a command runs on a fresh database (one process
-    at a time; the others wait, then find it there)."""
-    if "alembic_version" in inspect(db.engine).get_table_names():
+    """Create or upgrade the schema when a command runs on a database that is not at the
+    migrations' head (one process at a time; the others wait, then find it done). Not
+    merely "the version table exists": another process may be half-way through."""
+    if schema_current():
         return
     with reference_lock():
         db.engine.dispose()  # look again on a fresh connection, inside the lock
-        if "alembic_version" not in inspect(db.engine).get_table_names():
+        if not schema_current():
             from flask_migrate import upgrade
             upgrade()
 

@@ -5,21 +5,10 @@ from __future__ import annotations
 
 import os
 
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from flask import Flask, current_app, jsonify
 
+from ..cli_support import schema_current as _schema_current
 from ..extensions import db, limiter
-
-MIGRATIONS = os.path.join(os.path.dirname(__file__), "..", "..", "migrations")
-_heads: set[str] = set()  # the scripts' heads do not change while the process runs
-
-
-def _schema_current() -> bool:
-    if not _heads:
-        _heads.update(ScriptDirectory(MIGRATIONS).get_heads())
-    with db.engine.connect() as conn:
-        return set(MigrationContext.configure(conn).get_current_heads()) == _heads
 
 
 def _redis_answers() -> bool:
