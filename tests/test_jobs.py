@@ -242,3 +242,70 @@ def test_a_big_bank_statement_is_imported_in_the_background(app, db):
         assert _db.session.scalar(select(func.count()).select_from(BankLine)) == 9001
         from portal.file_store import StoredFile
         assert not _db.session.scalars(select(StoredFile.key).where(StoredFile.key.startswith("jobs/upload-"))).all()
+
+
+def test_two_workers_on_one_queue_run_a_job_delivered_twice_once(app, games_with_entries, monkeypatch):
+    """Issue 23 (5): several `flask jobs worker` processes share one queue; a job the queue
+    hands out twice (a worker restarted mid-delivery) is run by exactly one of them."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from redis import Redis
+    from rq import Queue
+
+    from portal.extensions import db
+    from portal.file_store import StoredFile
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    connection = Redis.from_url(url)
+    connection.ping()
+    queue_name = app.config["JOBS_QUEUE"]
+    monkeypatch.setitem(app.config, "JOBS_BACKEND", "rq")
+    try:
+        client = _client(app, "jobs-org")
+        job_id = _start(app, client)
+        Queue(queue_name, connection=connection).enqueue("portal.jobs.worker.perform", job_id, result_ttl=0)
+        env = {**os.environ, "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"], "JOBS_QUEUE": queue_name,
+               "REDIS_URL": url, "SECRET_KEY": app.config["SECRET_KEY"], "JOBS_BACKEND": "rq"}
+        root = Path(__file__).resolve().parent.parent
+        workers = [subprocess.Popen([sys.executable, "-m", "flask", "--app", "app", "jobs", "worker", "--burst"],
+                                    cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+        for w in workers:
+            _out, err = w.communicate(timeout=240)
+            assert w.returncode == 0, err[-2000:]
+        status = _wait(client, job_id, seconds=5)
+        assert status["status"] == "done", status
+        with app.app_context():
+            outputs = db.session.query(StoredFile).filter(StoredFile.key.startswith(f"jobs/{job_id}-")).count()
+        assert outputs == 1  # made once, by one worker
+    finally:
+        monkeypatch.setitem(app.config, "JOBS_BACKEND", "thread")
+
+
+def test_a_job_whose_worker_died_is_failed_not_left_running(app, games_with_entries, cli):
+    """Issue 23 (5): a running job that stops beating (its worker was killed) reads as
+    failed at once, with what to do, and `flask jobs sweep` (each worker, at start) writes it
+    down."""
+    import datetime as dt
+
+    from portal.extensions import db
+    from portal.jobs.models import Job
+    with app.app_context():
+        owner = db.session.execute(db.text("SELECT id FROM user_account WHERE username = 'jobs-org'")).scalar()
+        long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=11)
+        job = Job(kind="games_workbook", params={"games": "nmsg-2009"}, user_id=owner, status="running", title="t",
+                  started_at=long_ago, heartbeat_at=long_ago)
+        alive = Job(kind="games_workbook", params={"games": "nmsg-2009"}, user_id=owner, status="running", title="t",
+                    started_at=long_ago, heartbeat_at=dt.datetime.now(dt.UTC))
+        db.session.add_all([job, alive])
+        db.session.commit()
+        job_id, alive_id = job.id, alive.id
+    client = _client(app, "jobs-org")
+    status = client.get(f"/jobs/{job_id}/status").get_json()
+    assert status["status"] == "failed" and "请重新开始" in status["error"]
+    assert "后台任务中断了" in client.get(f"/jobs/{job_id}").get_data(as_text=True)
+    assert client.get(f"/jobs/{alive_id}/status").get_json()["status"] == "running"
+    result = cli.invoke(args=["jobs", "sweep"])
+    assert result.exit_code == 0 and "1 jobs marked failed" in result.output
+    with app.app_context():
+        assert db.session.get(Job, job_id).status == "failed" and db.session.get(Job, alive_id).status == "running"

@@ -6,6 +6,7 @@ few writes a second, on a connection of its own so that the job's reading transa
 never committed under it)."""
 from __future__ import annotations
 
+import datetime as dt
 import os
 import secrets
 import threading
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flask import current_app
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from .. import file_store
 from ..db_tx import write_transaction
@@ -58,6 +59,7 @@ def submit(kind: str, params: dict, user_id: int | None, title: str) -> Job:
     if kind not in KINDS:
         raise ValueError(f"unknown job kind {kind!r}")
     with write_transaction():
+        sweep_stale()
         job = Job(kind=kind, params=params, user_id=user_id, title=title[:200])
         db.session.add(job)
         db.session.flush()
@@ -108,12 +110,16 @@ def file_key(job: Job) -> str | None:
 
 
 def run(job_id: int) -> None:
-    """Run one job to its end (done or failed); never raises."""
-    with write_transaction():
-        job = db.session.get(Job, job_id)
-        if job is None or job.status != "queued":
-            return
-        job.status, job.started_at = "running", utcnow()
+    """Run one job to its end (done or failed); never raises. Claimed with one conditional
+    UPDATE: of several workers handed the same job (a queue delivering twice, a restarted
+    worker), exactly one runs it."""
+    started = utcnow()
+    with db.engine.begin() as conn:
+        claimed = conn.execute(update(Job.__table__).where(Job.__table__.c.id == job_id,
+                                                           Job.__table__.c.status == "queued")
+                               .values(status="running", started_at=started, heartbeat_at=started)).rowcount
+    if claimed != 1:
+        return
     job = db.session.get(Job, job_id)
     last = [0.0]
 
@@ -122,7 +128,7 @@ def run(job_id: int) -> None:
         if not force and now - last[0] < 0.3:
             return
         last[0] = now
-        values = {"done_count": done}
+        values = {"done_count": done, "heartbeat_at": utcnow()}
         if total is not None:
             values["total_count"] = total
         with db.engine.begin() as conn:
@@ -145,6 +151,28 @@ def run(job_id: int) -> None:
             job = db.session.get(Job, job_id)
             job.status, job.finished_at = "failed", utcnow()
             job.error = f"{type(exc).__name__}: {exc}"[:500]
+
+
+STALE_AFTER = dt.timedelta(minutes=10)  # no progress for this long: its worker is gone
+STOPPED = ("后台任务中断了（运行它的服务器停止了），请重新开始这项任务。"
+           " / The job stopped (the server running it went away): start it again.")
+
+
+def is_stale(job: Job, at: dt.datetime | None = None) -> bool:
+    beat = job.heartbeat_at or job.started_at
+    return job.status == "running" and beat is not None and (at or utcnow()) - beat > STALE_AFTER
+
+
+def sweep_stale(at: dt.datetime | None = None) -> int:
+    """Fail every running job whose worker stopped beating; how many. Run by each worker as
+    it starts, at each new job, and by `flask jobs sweep`."""
+    limit = (at or utcnow()) - STALE_AFTER
+    table = Job.__table__
+    with write_transaction():  # joins the caller's (a new job's) when there is one
+        return db.session.execute(update(table).where(
+            table.c.status == "running",
+            or_(table.c.heartbeat_at < limit, table.c.heartbeat_at.is_(None) & (table.c.started_at < limit)))
+            .values(status="failed", error=STOPPED, finished_at=at or utcnow())).rowcount
 
 
 def jobs_of(user_id: int, limit: int = 10) -> list[Job]:

@@ -15,7 +15,7 @@ from ..extensions import db
 from ..file_store import stored_download
 from ..games.models import Games
 from .models import Job
-from .services import file_key, submit
+from .services import STOPPED, file_key, is_stale, submit
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
@@ -37,6 +37,9 @@ def start(kind: str, params: dict, title: str):
 
 
 def status_of(job: Job) -> dict:
+    if is_stale(job):  # its worker died: say so now (a worker or the next job writes it down)
+        return {"id": job.id, "status": "failed", "percent": job.percent, "done": job.done_count,
+                "total": job.total_count, "error": STOPPED, "download": None}
     return {"id": job.id, "status": job.status, "percent": job.percent, "done": job.done_count,
             "total": job.total_count, "error": job.error if job.status == "failed" else None,
             "download": url_for("jobs.download", job_id=job.id) if job.status == "done" else None}
@@ -45,7 +48,8 @@ def status_of(job: Job) -> dict:
 @bp.get("/<int:job_id>")
 @login_required
 def show(job_id):
-    return render_template("jobs/job.html", job=_own(job_id))
+    job = _own(job_id)
+    return render_template("jobs/job.html", job=job, state=status_of(job))
 
 
 @bp.get("/<int:job_id>/status")
