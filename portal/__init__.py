@@ -10,7 +10,7 @@ from sqlalchemy.engine import Engine
 
 from .clock import configure as configure_clock
 from .config import database_url
-from .extensions import csrf, db, limiter, migrate
+from .extensions import csrf, db, limiter, mail, migrate
 from .gc_tuning import init_gc_tuning
 from .ids import DatabaseIdConverter
 
@@ -50,6 +50,18 @@ def create_app(config: dict | None = None) -> Flask:
         RATE_LIMIT_FORMS=os.environ.get("RATE_LIMIT_FORMS", "10 per minute;60 per hour"),
         RATE_LIMIT_REGISTER=os.environ.get("RATE_LIMIT_REGISTER", "5 per minute;30 per hour"),
         RATE_LIMIT_API=os.environ.get("RATE_LIMIT_API", "60 per minute;1000 per hour"),
+        # E-mail (Flask-Mailman): SMTP where MAIL_SERVER is set; else each message is written
+        # to a file under instance/mail (the embedded default), and `flask notify send` says where.
+        MAIL_BACKEND=os.environ.get("MAIL_BACKEND") or ("smtp" if os.environ.get("MAIL_SERVER") else "file"),
+        MAIL_FILE_PATH=os.path.join(app.instance_path, "mail"),
+        MAIL_SERVER=os.environ.get("MAIL_SERVER", "localhost"),
+        MAIL_PORT=int(os.environ.get("MAIL_PORT", 25)),
+        MAIL_USE_TLS=os.environ.get("MAIL_USE_TLS", "0") in ("1", "true", "yes"),
+        MAIL_USE_SSL=os.environ.get("MAIL_USE_SSL", "0") in ("1", "true", "yes"),
+        MAIL_USERNAME=os.environ.get("MAIL_USERNAME"),
+        MAIL_PASSWORD=os.environ.get("MAIL_PASSWORD"),
+        MAIL_DEFAULT_SENDER=os.environ.get("MAIL_DEFAULT_SENDER", "noreply@localhost"),
+        MAIL_TIMEOUT=int(os.environ.get("MAIL_TIMEOUT", 30)),
     )
     if config:
         app.config.update(config)
@@ -67,6 +79,7 @@ def create_app(config: dict | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"),
                      render_as_batch=True)
+    mail.init_app(app)
     limiter.init_app(app)  # before CSRF: a request without a token still counts against the limit
     csrf.init_app(app)
     app.json.ensure_ascii = False
@@ -79,6 +92,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .games.views import bp as games_bp
     from .jobs.views import bp as jobs_bp
     from .money.views import bp as money_bp
+    from .notify.views import bp as notify_bp
     from .results.views import bp as results_bp
     from .setup.views import bp as setup_bp
     from .site import bp as site_bp, init_site
@@ -90,7 +104,7 @@ def create_app(config: dict | None = None) -> Flask:
     init_unavailable(app)
     init_gc_tuning(app)
     for blueprint in (site_bp, accounts_bp, api_bp, delegations_bp, workflow_bp, money_bp,
-                      jobs_bp, results_bp, venue_bp, games_bp, setup_bp):
+                      jobs_bp, results_bp, venue_bp, games_bp, setup_bp, notify_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
     from .retention import purge_instance_files

@@ -19,6 +19,7 @@ from .engine_time import CHINA
 from .games import cli as games_cli
 from .games.services import all_fixture_slugs, ensure_reference_data, import_universities, load_games, load_units
 from .jobs.cli import jobs_cli
+from .notify.cli import notify_cli
 from .retention import apply_retention, purge_pending
 from .rules.jsontext import JsonTextError, load_json
 from .rules.violations import report, report_text, schema_error
@@ -31,6 +32,7 @@ def register_cli(app: Flask) -> None:
     workflow_cli.register(app)
     app.cli.add_command(jobs_cli)
     app.cli.add_command(accounts_cli)
+    app.cli.add_command(notify_cli)
 
     @accounts_cli.command("check-demo")
     def check_demo_cmd():

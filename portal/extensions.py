@@ -2,6 +2,7 @@
 from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from flask_mailman import Mail
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -25,6 +26,7 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
+mail = Mail()
 # Storage (Redis where REDIS_URL is set, else memory) is chosen in the app factory.
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
 

@@ -58,6 +58,13 @@ def people(app, db):
     account("a11y-o", "organiser", password="yellow-mountain-pine-19", name="组委会")
     account("a11y-a", "accountant", password="yellow-mountain-pine-19", name="财务")
     account("a11y-adm", "admin", password="yellow-mountain-pine-19", name="管理员")
+    from portal.notify.models import OutboxMessage
+    db.session.add_all([OutboxMessage(kind="approved", to_address="lingdui@example.cn", to_name="林领队", subject="报名已批准：浙江省",
+                                      body="…", status=status, attempts=n, last_error=error, delegation_id=d.id,
+                                      games_id=d.games_id)
+                        for status, n, error in (("sent", 1, None), ("failed", 6, "ConnectionRefusedError: [Errno 111]"),
+                                                 ("pending", 0, None))])
+    db.session.commit()
     return d
 
 
@@ -70,7 +77,7 @@ PAGES = {
                "/org/games/youth-gomoku-2015/meeting", "/org/games/nmsg-2019/results/chess.MI",
                "/org/games/nmsg-2019/draw?event=chess.MI", "/org/units", "/org/games/nmsg-2019/regulation",
                "/org/games/nmsg-2019/setup", "/org/games/nmsg-2019/setup/rules/10",
-               "/org/games/nmsg-2019/setup/rules/new?kind=officials", "/org/games/nmsg-2019/try"],
+               "/org/games/nmsg-2019/setup/rules/new?kind=officials", "/org/games/nmsg-2019/try", "/org/outbox"],
     "a11y-adm": ["/org/staff", "/org/games/new"],
     "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
 }

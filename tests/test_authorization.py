@@ -81,6 +81,7 @@ TABLE = {
     ("accounts.bulk_leaders", "GET"): ORG, ("accounts.bulk_leaders", "POST"): ORG,
     ("games.units", "GET"): ORG, ("games.units", "POST"): ORG,
     ("games.regulation", "GET"): (L, D, D, A, A),
+    ("notify.outbox", "GET"): ORG, ("notify.retry_message", "POST"): ORG,
     ("setup.new_games", "GET"): (L, D, D, D, D), ("setup.new_games", "POST"): (L, D, D, D, D),
     ("setup.setup", "GET"): ORG, ("setup.try_rules", "GET"): ORG, ("setup.try_rules", "POST"): ORG,
     ("setup.regulation_text", "POST"): ORG, ("setup.save_section", "POST"): ORG, ("setup.publish", "POST"): ORG,
@@ -143,10 +144,15 @@ def world(app, db):
     db.session.commit()
     from portal.venue.cards import card_code
     card = card_code(da.id, "p1", "")
+    from portal.notify.models import OutboxMessage
+    message = OutboxMessage(kind="approved", to_address="l@example.cn", subject="s", body="b", status="failed",
+                            delegation_id=da.id, games_id=games.id)
+    db.session.add(message)
+    db.session.commit()
     return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
             "filename": "app.css", "line_id": line.id, "section": "basics", "index": 0, "action": "unlock", "request_id": req.id,
-            "card": card}
+            "card": card, "message_id": message.id}
 
 
 OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals
@@ -225,7 +231,7 @@ def test_id_numbers_are_masked_in_lists(app, world):
 
 
 # Pages every staff account has, whatever Games it serves: each shows only its own Games.
-STAFF_PAGES = {"workflow.overview", "workflow.queue", "workflow.audit", "accounts.leader_accounts",
+STAFF_PAGES = {"notify.outbox", "workflow.overview", "workflow.queue", "workflow.audit", "accounts.leader_accounts",
                "accounts.bulk_leaders", "games.units", "venue.scan", "money.overview", "money.lines",
                "money.report_xlsx", "money.insurance", "money.rooms", "money.statement_import"}
 # Not a committee's: everyone's own, public, or the login's own steps.

@@ -15,9 +15,13 @@ class PasswordForm(FlaskForm):
     confirm = PasswordField(_l("再次输入新密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
 
 
+EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("请填写有效的电子邮箱，如 lingdui@example.cn"))
+
+
 class InvitationForm(FlaskForm):
     password = PasswordField(_l("设置密码"), validators=[DataRequired(), Length(min=10, max=128)])
     confirm = PasswordField(_l("再次输入密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
+    email = StringField(_l("电子邮箱（接收报名回执、退回和批准通知）"), validators=[Optional(), Length(max=200), EMAIL])
 
 
 class NewLeaderForm(FlaskForm):
@@ -27,6 +31,7 @@ class NewLeaderForm(FlaskForm):
     username = StringField(_l("用户名"), validators=[DataRequired(), Length(min=3, max=80),
                                                    Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
     display_name = StringField(_l("领队姓名"), validators=[DataRequired(), Length(max=100)])
+    email = StringField(_l("领队电子邮箱（填写后自动发送邀请）"), validators=[Optional(), Length(max=200), EMAIL])
 
 
 class NewStaffForm(FlaskForm):

@@ -41,6 +41,9 @@ class User(UserMixin, db.Model):
     totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
     totp_enabled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     recovery_codes: Mapped[list | None] = mapped_column(JSON)
+    # Where the portal writes to this person, and in which language (the one last chosen).
+    email: Mapped[str | None] = mapped_column(String(200))
+    lang: Mapped[str] = mapped_column(String(5), default="zh", server_default="zh")
     delegation = relationship("Delegation")
 
     def get_id(self) -> str:  # Flask-Login: what the session cookie carries

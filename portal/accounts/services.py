@@ -212,10 +212,11 @@ def set_staff_games(user: User, games: list[Games], actor: Actor) -> Outcome:
 
 
 def create_leader(games: Games, unit_code: str | None, club: str, username: str, display_name: str,
-                  actor: Actor) -> tuple[User, str]:
+                  actor: Actor, *, email: str | None = None, link=None) -> tuple[User, str]:
     """A leader's account with its invitation, for a unit of the list or an open club, and
-    the unit's delegation when it has none yet: all in one transaction, or nothing.
-    Refusals carry the form field they are about as their code."""
+    the unit's delegation when it has none yet: all in one transaction, or nothing. With
+    `email`, the invitation (`link(token)`) is also sent there. Refusals carry the form
+    field they are about as their code."""
     with write_transaction():
         username, club = username.strip(), (club or "").strip()
         if db.session.scalar(select(User.id).where(User.username == username)):
@@ -234,7 +235,20 @@ def create_leader(games: Games, unit_code: str | None, club: str, username: str,
             d.version = 1
             db.session.add(d)
             db.session.flush()
-        return create_account(username, display_name, "leader", actor, delegation=d)
+        user, token = create_account(username, display_name, "leader", actor, delegation=d)
+        if email:
+            user.email = email.strip()[:200]
+            from ..notify.services import queue
+            queue("invitation", [(user.email, user.display_name, "zh")], delegation=d, games=definition_of(games),
+                  unit=(d.unit_name or unit_code or "", d.unit_name or unit_code or "") if not unit_code else
+                  _unit_names(unit_code), link=link(token) if link else "", days=INVITATION_DAYS)
+        return user, token
+
+
+def _unit_names(code: str) -> tuple[str, str]:
+    from ..games.models import Unit
+    row = db.session.scalar(select(Unit).where(Unit.code == code))
+    return (row.name_zh, row.name_en) if row else (code, code)
 
 
 @transactional
@@ -252,3 +266,21 @@ def user_for_invitation(token: str) -> User | None:
     if user is None or user.invitation_expires is None or user.invitation_expires < utcnow():
         return None
     return user
+
+
+@transactional
+def set_email(user: User, email: str | None, actor: Actor) -> Outcome:
+    """Where the portal writes to this account's person (audited, before and after)."""
+    email = (email or "").strip()[:200] or None
+    if email != user.email:
+        record(actor, "account.email", "user", user.username, before={"email": user.email}, after={"email": email})
+        user.email = email
+    return Outcome(ok=True)
+
+
+@transactional
+def set_language(user: User, lang: str) -> Outcome:
+    """The language the portal writes to this person in: the one last chosen on its pages."""
+    if lang in ("zh", "en") and user.lang != lang:
+        user.lang = lang
+    return Outcome(ok=True)

@@ -104,8 +104,10 @@ def invitation(token):
         if problem := services.password_problem_for(user, form.password.data):
             form.password.errors.append(problem[0] if not is_en() else problem[1])
         else:
-            services.set_password(user, form.password.data, Actor(user.display_name, user_id=user.id,
-                                                                  ip=request.remote_addr))
+            who = Actor(user.display_name, user_id=user.id, ip=request.remote_addr)
+            services.set_password(user, form.password.data, who)
+            if form.email.data:
+                services.set_email(user, form.email.data, who)
             start_session(user)
             flash(_("密码已设置，欢迎使用。"), "success")
             return redirect(url_for("home"))
@@ -130,8 +132,10 @@ def leader_accounts():
     if form.validate_on_submit():
         games = next(g for g in all_games if g.slug == form.games.data)
         try:
-            _user, token = services.create_leader(games, form.unit.data or None, form.club_name.data or "",
-                                                  form.username.data, form.display_name.data, actor())
+            user, token = services.create_leader(games, form.unit.data or None, form.club_name.data or "",
+                                                 form.username.data, form.display_name.data, actor(),
+                                                 email=form.email.data or None,
+                                                 link=lambda token: external_url("accounts.invitation", token=token))
         except Refusal as refusal:
             getattr(form, refusal.code).errors.append(refusal.message[1] if is_en() else refusal.message[0])
         else:

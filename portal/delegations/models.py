@@ -48,6 +48,8 @@ class Delegation(db.Model):
     unit_code: Mapped[str | None] = mapped_column(String(40))
     # An open unit (club, school) or the person registering alone.
     unit_name: Mapped[str | None] = mapped_column(String(200))
+    # The unit's contact for the organisers' messages, besides its leaders' own addresses.
+    contact_email: Mapped[str | None] = mapped_column(String(200))
     unit_kind: Mapped[str | None] = mapped_column(String(40))
     status: Mapped[DelegationStatus] = mapped_column(String(20), default=DelegationStatus.DRAFT)
     submitted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

@@ -135,10 +135,22 @@ def save_definition(games: Games, data: dict, actor: Actor, *, amendment: str | 
             GamesVersion.games_id == games.id)) or 0)
         db.session.add(GamesVersion(games_id=games.id, number=number, definition=games.definition,
                                     amendment=amendment, reason=reason, created_by=actor.label))
+    if games.status == "published":  # every delegation's leaders are told, in their language
+        _tell_amendment(games, amendment, reason, diff)
     record(actor, "games.amend" if games.status == "published" else "games.edit", "games", games.slug,
            before={"removed": [x[0] for x in diff["removed"]]}, after={"added": [x[0] for x in diff["added"]]},
            reason=" ".join(x for x in (amendment, reason) if x) or None).games_slug = games.slug
     return Outcome(ok=True, details=diff)
+
+
+def _tell_amendment(games: Games, amendment: str, reason: str, diff: dict) -> None:
+    from ..delegations.models import Delegation, DelegationStatus
+    from ..notify.services import recipients_of, tell_delegation
+    for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
+                                                         Delegation.status != DelegationStatus.WITHDRAWN)):
+        if recipients_of(d):
+            tell_delegation(d, "amendment", dedupe=f"amendment:{games.id}:{amendment}:{d.id}", amendment=amendment,
+                            reason=reason, added=diff["added"], removed=diff["removed"])
 
 
 @transactional

@@ -15,6 +15,9 @@ def set_language():
     lang = request.form.get("lang")
     if lang in LANGS:
         session["lang"] = lang
+        if current_user.is_authenticated:  # the portal's e-mail to this person follows it
+            from ..accounts.services import set_language
+            set_language(current_user._get_current_object(), lang)
     return redirect(safe_next(request.form.get("next")))
 
 

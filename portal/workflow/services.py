@@ -32,6 +32,7 @@ from ..rules import parse_document
 from ..rules.definition import TeamMakeupRule
 from ..rules.engine import format_deadline
 from ..rules.violations import Violation, dedupe
+from . import messages
 from .models import Extension, ExtensionRequest, Place, ReviewNote, Sanction, Substitution, Withdrawal
 from .stages import (
     CLOSED,
@@ -258,6 +259,7 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
            after={"status": status, "received_at": when.isoformat()})
     assign_payment_reference(d)
     sync_charges(d, actor)
+    messages.submitted(d, at, waitlisted=status == "waitlisted")  # the receipt, with what was entered
     return Outcome(True, violations, status=Status(status), delegation=d)
 
 
@@ -326,6 +328,7 @@ def approve(delegation: Delegation, actor: Actor, at: dt.datetime) -> Outcome:
            before={"status": "submitted"}, after={"status": "approved"})
     from ..money.services import sync_charges
     sync_charges(d, actor)
+    messages.approved(d, at)
     return Outcome(True, violations, status=Status.APPROVED, delegation=d)
 
 
@@ -346,6 +349,7 @@ def return_for_changes(delegation: Delegation, actor: Actor, notes: list[tuple[s
                                   author=actor.label))
     record(actor, "delegation.return", "delegation", str(d.id), delegation=d,
            before={"status": before}, after={"status": "returned", "notes": [list(n) for n in notes]})
+    messages.returned(d, notes, closes_at(definition_of(d.games).stages, NAMES, extensions_of(d)))
     return Outcome(True, status=Status.RETURNED, delegation=d)
 
 
@@ -372,6 +376,7 @@ def grant_extension(delegation: Delegation, stage: str, until: dt.datetime, reas
             ExtensionRequest.status == "pending")):
         req.status, req.answered_by, req.answered_at = "granted", actor.label, utcnow()
         req.answer = reason.strip()[:1000]
+    messages.extension_granted(d, stage, until, reason.strip())
     return Outcome(True, status=Status.EXTENDED, delegation=d)
 
 
@@ -530,6 +535,8 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
         sub.status, sub.decided_by, sub.decided_at, sub.decision_reason = "rejected", actor.label, at, reason.strip()
         record(actor, "substitution.reject", "substitution", str(sub.id), delegation=d,
                before={"status": "pending"}, after={"status": "rejected"}, reason=reason.strip())
+        messages.substitution_decided(d, sub.event_code, sub.out_name or sub.out_ref, sub.in_person.get("name", ""),
+                                      False, reason.strip())
         return Outcome(True, status=Status.REJECTED, delegation=d)
     before = export_document(d)
     after = apply_substitution(before, sub.event_code, sub.out_ref, sub.in_person,
@@ -548,6 +555,8 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
            before={"changes": document_changes(before, export_document(d))}, after={"status": "approved"})
     charge_fee(d, "person_changed", 1, actor, source_key=f"substitution:{sub.id}",
                description=f"人员变更 {sub.event_code}: {sub.out_ref} → {sub.in_person.get('name', '')}")
+    messages.substitution_decided(d, sub.event_code, sub.out_name or sub.out_ref, sub.in_person.get("name", ""),
+                                  True, sub.decision_reason)
     return Outcome(True, violations, status=Status.APPROVED, delegation=d)
 
 

@@ -1,0 +1,36 @@
+"""The outbox: one row per message to one address, written with the change it tells of."""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..db_types import UTCDateTime
+from ..extensions import db
+from ..games.models import utcnow
+
+__all__ = ["OutboxMessage"]
+
+
+class OutboxMessage(db.Model):
+    __tablename__ = "outbox_message"
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40))  # submitted, returned, approved, ...
+    # The same message is never queued twice (a reminder a scheduler runs twice).
+    dedupe_key: Mapped[str | None] = mapped_column(String(200), unique=True)
+    delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
+    games_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    to_address: Mapped[str] = mapped_column(String(200))
+    to_name: Mapped[str] = mapped_column(String(100), default="")
+    lang: Mapped[str] = mapped_column(String(5), default="zh")
+    subject: Mapped[str] = mapped_column(String(300))
+    body: Mapped[str] = mapped_column(Text)  # plain text, the recipient's language
+    # pending -> sending -> sent | (pending again, later) | failed
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_attempt_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_error: Mapped[str | None] = mapped_column(String(500))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    sent_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

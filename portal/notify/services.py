@@ -1,0 +1,86 @@
+"""Queueing messages: rendered from templates/mail/<kind>.txt in each recipient's language
+(first line "Subject: ...", then the plain-text body), written to the outbox in the
+caller's transaction, so that a change and the message telling of it commit or roll back
+together. Sending is sender.py's."""
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import current_app
+from sqlalchemy import select
+
+from ..delegations.models import Delegation
+from ..extensions import db
+from .models import OutboxMessage
+
+KINDS = ("submitted", "returned", "approved", "substitution_decided", "extension_granted", "amendment",
+         "invitation")
+
+
+def recipients_of(d: Delegation) -> list[tuple[str, str, str]]:
+    """(address, name, language) of whoever speaks for the delegation: its leaders with an
+    address, and the unit's contact (in Chinese)."""
+    from ..accounts.models import User
+    out, seen = [], set()
+    for user in db.session.scalars(select(User).where(User.delegation_id == d.id, User.active.is_(True),
+                                                      User.email.is_not(None)).order_by(User.id)):
+        if user.email.lower() not in seen:
+            seen.add(user.email.lower())
+            out.append((user.email, user.display_name, user.lang or "zh"))
+    if d.contact_email and d.contact_email.lower() not in seen:
+        out.append((d.contact_email, d.unit_name or "", "zh"))
+    return out
+
+
+def render(kind: str, lang: str, **context) -> tuple[str, str]:
+    """(subject, plain-text body) of a message, in `lang`."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown message kind {kind!r}")
+    # The template itself, without the pages' context (no request, no logged-in reader here:
+    # a message is written inside a service, often on the server's command line).
+    lang = lang if lang in ("zh", "en") else "zh"
+    text = current_app.jinja_env.get_template(f"mail/{kind}.txt").render(
+        lang=lang, public_url=current_app.config.get("PUBLIC_URL") or "", **context)
+    first, _sep, body = text.lstrip().partition("\n")
+    return first.removeprefix("Subject:").strip()[:300], body.strip() + "\n"
+
+
+def queue(kind: str, to: list[tuple[str, str, str]], *, delegation: Delegation | None = None,
+          dedupe: str | None = None, **context) -> list[OutboxMessage]:
+    """A message of `kind` to each of `to` (address, name, language), in the caller's
+    transaction. `dedupe`: a message already queued under this key (and address) is not
+    queued again."""
+    made = []
+    for address, name, lang in to:
+        key = f"{dedupe}:{address.lower()}"[:200] if dedupe else None
+        if key and db.session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == key)):
+            continue
+        subject, body = render(kind, lang, name=name, delegation=delegation, **context)
+        message = OutboxMessage(kind=kind, dedupe_key=key, to_address=address, to_name=(name or "")[:100], lang=lang,
+                                subject=subject, body=body, delegation_id=getattr(delegation, "id", None),
+                                games_id=getattr(delegation, "games_id", None))
+        db.session.add(message)
+        made.append(message)
+    return made
+
+
+def tell_delegation(d: Delegation, kind: str, *, dedupe: str | None = None, **context) -> list[OutboxMessage]:
+    """Queue a message of `kind` to everyone who speaks for `d`."""
+    from ..games.services import definition_of
+    definition = definition_of(d.games)
+    return queue(kind, recipients_of(d), delegation=d, dedupe=dedupe, games=definition,
+                 unit=_unit_name(d), **context)
+
+
+def _unit_name(d: Delegation) -> tuple[str, str]:
+    if not d.unit_code:
+        return d.unit_name or "", d.unit_name or ""
+    from ..games.models import Unit
+    row = db.session.scalar(select(Unit).where(Unit.code == d.unit_code))
+    return (row.name_zh, row.name_en) if row else (d.unit_code, d.unit_code)
+
+
+def china_time(at: dt.datetime | None) -> str:
+    if at is None:
+        return ""
+    return at.astimezone(dt.timezone(dt.timedelta(hours=8))).strftime("%Y-%m-%d %H:%M")

@@ -1,0 +1,49 @@
+"""The organisers' view of what the portal wrote to the delegations of their Games: each
+message's state, and those that could not be sent (with why), to send again."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+from sqlalchemy import func, select
+
+from ..accounts import scope
+from ..accounts.access import roles
+from ..db_tx import write_transaction
+from ..extensions import db
+from .models import OutboxMessage
+from .sender import retry
+
+bp = Blueprint("notify", __name__)
+ORG = ("organiser", "admin")
+SHOWN = 200
+STATES = ("pending", "sending", "sent", "failed")
+
+
+@bp.get("/org/outbox")
+@roles(*ORG)
+def outbox():
+    status = request.args.get("status") if request.args.get("status") in STATES else ""
+    mine = scope.games_clause(OutboxMessage.games_id)
+    q = select(OutboxMessage).where(mine)
+    if status:
+        q = q.where(OutboxMessage.status == status)
+    messages = db.session.scalars(q.order_by(OutboxMessage.id.desc()).limit(SHOWN)).all()
+    counts = dict(db.session.execute(select(OutboxMessage.status, func.count()).where(mine)
+                                     .group_by(OutboxMessage.status)).all())
+    return render_template("notify/outbox.html", messages=messages, counts=counts, status=status, form=FlaskForm())
+
+
+@bp.post("/org/outbox/<int:message_id>/retry")
+@roles(*ORG)
+def retry_message(message_id):
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    message = db.session.get(OutboxMessage, message_id)
+    if message is None or not scope.may_see(message.games_id):
+        abort(404)
+    if message.status == "failed":
+        with write_transaction():
+            retry(db.session.get(OutboxMessage, message_id))
+        flash(_("将重新发送。"), "success")
+    return redirect(url_for(".outbox", status="failed"))

@@ -1,0 +1,222 @@
+"""E-mail that is part of the transaction (issue 24, 1): each step writes to the outbox with
+the change, in each recipient's language; the sender delivers to a real SMTP server
+(aiosmtpd, started here), retries with backoff, never sends twice, and what could not be
+sent is shown to the organisers."""
+import datetime as dt
+import email
+import email.policy
+import re
+import socket
+
+import pytest
+from builders import account, doc, individual, logged_in, person, stored
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+class Inbox:
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+        return "250 OK"
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp(app, monkeypatch):
+    from aiosmtpd.controller import Controller
+    inbox = Inbox()
+    port = _free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    for key, value in (("MAIL_BACKEND", "smtp"), ("MAIL_SERVER", "127.0.0.1"), ("MAIL_PORT", port),
+                       ("MAIL_DEFAULT_SENDER", "bisai@example.cn")):
+        monkeypatch.setitem(app.config, key, value)
+    yield inbox, port
+    controller.stop()
+
+
+def _delegation(app, db):
+    d = stored("nmsg-2019", doc("nmsg-2019", people=[person("p1", year=2019, name="陈立"), person("p2", year=2019, name="王浩")],
+                                entries=[individual("chess.MI", "p1", "p2")]), dt.datetime(2019, 5, 1, tzinfo=CHINA))
+    zh = account("zj-mail", "leader", delegation=d, name="陈明")
+    en = account("zj-mail-en", "leader", delegation=d, name="Ming Chen")
+    zh.email, en.email, en.lang = "chenming@example.cn", "ming@example.org", "en"
+    db.session.commit()
+    return d
+
+
+def _send(app):
+    from portal.notify.sender import send_due
+    with app.app_context():
+        return send_due()
+
+
+def test_a_submission_tells_each_leader_in_his_language_once(app, db, smtp):
+    from portal.audit.services import Actor
+    from portal.notify.models import OutboxMessage
+    from portal.workflow.services import submit
+    inbox, _port = smtp
+    d = _delegation(app, db)
+    assert submit(d, Actor("陈明"), dt.datetime(2019, 8, 20, 22, tzinfo=CHINA)).ok
+    queued = {m.to_address: m for m in db.session.query(OutboxMessage).all()}
+    assert set(queued) == {"chenming@example.cn", "ming@example.org"} and all(m.status == "pending" for m in queued.values())
+    assert _send(app) == {"sent": 2, "retry": 0, "failed": 0}
+    by_to = {m["To"].addresses[0].addr_spec: m for m in inbox.messages}
+    zh, en = by_to["chenming@example.cn"], by_to["ming@example.org"]
+    assert zh["Subject"].strip() == "报名已收到：浙江省 · 第四届全国智力运动会 国际象棋" and zh["From"] == "bisai@example.cn"
+    body = zh.get_content()
+    assert "2019-08-20 22:00（北京时间）提交" in body and "国际象棋男子个人：2 人" in body and "人员共 2 人" in body
+    assert en["Subject"].strip() == "Entry received: Zhejiang, 4th National Mind Sports Games - Chess"
+    assert "Chess Men's individual: 2" in en.get_content() and "陈立" not in en["Subject"]
+    assert en.get_content_type() == "text/plain"
+    # The sender runs again (cron twice, two senders): nothing goes twice.
+    assert _send(app) == {"sent": 0, "retry": 0, "failed": 0} and len(inbox.messages) == 2
+
+
+def test_a_refused_step_writes_no_message(app, db, smtp):
+    from portal.audit.services import Actor
+    from portal.notify.models import OutboxMessage
+    from portal.workflow.services import approve
+    d = _delegation(app, db)
+    assert not approve(d, Actor("组委会"), dt.datetime(2019, 8, 21, tzinfo=CHINA)).ok  # not submitted: refused
+    assert db.session.query(OutboxMessage).count() == 0
+
+
+def test_a_return_names_the_people_and_the_reason(app, db, smtp):
+    from portal.audit.services import Actor
+    from portal.workflow.services import return_for_changes, submit
+    inbox, _port = smtp
+    d = _delegation(app, db)
+    assert submit(d, Actor("陈明"), dt.datetime(2019, 8, 20, tzinfo=CHINA)).ok
+    _send(app)
+    inbox.messages.clear()
+    assert return_for_changes(d, Actor("组委会"), [("person", "p2", "请补充身份证复印件")]).ok
+    _send(app)
+    zh = next(m for m in inbox.messages if m["To"].addresses[0].addr_spec == "chenming@example.cn")
+    assert zh["Subject"].strip().startswith("报名被退回修改") and "王浩：请补充身份证复印件" in zh.get_content()
+    assert "截止 2019-08-31 23:59" in zh.get_content()
+
+
+def test_a_mail_server_that_is_down_is_tried_again_then_shown_to_the_organisers(app, db, monkeypatch):
+    from portal.audit.services import Actor
+    from portal.notify import sender
+    from portal.notify.models import OutboxMessage
+    from portal.workflow.services import submit
+    monkeypatch.setitem(app.config, "MAIL_BACKEND", "smtp")
+    monkeypatch.setitem(app.config, "MAIL_SERVER", "127.0.0.1")
+    monkeypatch.setitem(app.config, "MAIL_PORT", _free_port())  # nothing listens there
+    monkeypatch.setitem(app.config, "MAIL_TIMEOUT", 2)
+    d = _delegation(app, db)
+    assert submit(d, Actor("陈明"), dt.datetime(2019, 8, 20, tzinfo=CHINA)).ok
+    start = dt.datetime.now(dt.UTC)
+    with app.app_context():
+        assert sender.send_due(start) == {"sent": 0, "retry": 2, "failed": 0}
+        assert sender.send_due(start) == {"sent": 0, "retry": 0, "failed": 0}  # not due again yet
+        at = start
+        for wait in sender.BACKOFF:
+            at += wait + dt.timedelta(seconds=1)
+            sender.send_due(at)
+    db.session.rollback()
+    rows = db.session.query(OutboxMessage).all()
+    assert {m.status for m in rows} == {"failed"} and all(m.attempts == len(sender.BACKOFF) + 1 for m in rows)
+    assert all("ConnectionRefusedError" in m.last_error for m in rows)
+    account("mail-org", "organiser", games=["nmsg-2019"])
+    account("other-org", "organiser", games=["youth-gomoku-2015"])
+    db.session.commit()
+    organiser = logged_in(app, "mail-org")
+    with app.app_context():
+        page = organiser.get("/org/outbox?status=failed").get_data(as_text=True)
+    assert "发送失败" in page and "chenming@example.cn" in page and "重新发送" in page
+    other = logged_in(app, "other-org")
+    with app.app_context():
+        assert "chenming@example.cn" not in other.get("/org/outbox").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    with app.app_context():
+        other_token = re.search(r'name="csrf_token" value="([^"]+)"',  # the language form's
+                                other.get("/org/outbox").get_data(as_text=True)).group(1)
+    with app.app_context():
+        assert other.post(f"/org/outbox/{rows[0].id}/retry", data={"csrf_token": other_token}).status_code == 404
+    with app.app_context():
+        r = organiser.post(f"/org/outbox/{rows[0].id}/retry", data={"csrf_token": token})
+    assert r.status_code == 302
+    db.session.rollback()
+    assert db.session.get(OutboxMessage, rows[0].id).status == "pending"
+
+
+def test_an_invitation_goes_by_mail_and_its_link_is_not_kept(app, db, smtp, no_csrf, monkeypatch):
+    from portal.notify.models import OutboxMessage
+    inbox, _port = smtp
+    monkeypatch.setitem(app.config, "PUBLIC_URL", "https://baoming.example.cn")
+    account("inv-org", "organiser", games=["nmsg-2019"])
+    db.session.commit()
+    organiser = logged_in(app, "inv-org")
+    with app.app_context():
+        r = organiser.post("/org/accounts", data={"games": "nmsg-2019", "unit": "fujian", "username": "fj-leader",
+                                                  "display_name": "林华", "email": "linhua@example.cn"})
+    assert r.status_code == 200 and "/invite/" in r.get_data(as_text=True)
+    _send(app)
+    [message] = inbox.messages
+    assert message["Subject"].strip() == "第四届全国智力运动会 国际象棋报名账号"
+    link = re.search(r"https://baoming\.example\.cn/invite/\S+", message.get_content()).group(0)
+    assert link in r.get_data(as_text=True)
+    db.session.rollback()
+    assert db.session.query(OutboxMessage).one().body == ""  # the one-time link is not kept
+
+
+def test_the_embedded_default_writes_messages_to_a_folder_and_says_where(app, db, cli, monkeypatch, tmp_path):
+    from portal.audit.services import Actor
+    from portal.workflow.services import submit
+    monkeypatch.setitem(app.config, "MAIL_BACKEND", "file")
+    monkeypatch.setitem(app.config, "MAIL_FILE_PATH", str(tmp_path / "mail"))
+    d = _delegation(app, db)
+    assert submit(d, Actor("陈明"), dt.datetime(2019, 8, 20, tzinfo=CHINA)).ok
+    db.session.commit()
+    result = cli.invoke(args=["notify", "send"])
+    assert result.exit_code == 0 and "sent 2" in result.output and str(tmp_path / "mail") in result.output
+    written = "".join(p.read_text(errors="replace") for p in (tmp_path / "mail").iterdir())
+    assert "chenming@example.cn" in written
+
+
+def test_every_kind_of_message_reads_right_in_both_languages(app, db, smtp):
+    """Each step's message, sent through the real SMTP server, in Chinese and in English:
+    the names and reasons in words, never a code, a slug or "None"."""
+    from portal.audit.services import Actor
+    from portal.setup.services import _tell_amendment
+    from portal.workflow.models import Substitution
+    from portal.workflow.services import approve, decide_substitution, grant_extension, submit
+    inbox, _port = smtp
+    d = _delegation(app, db)
+    assert submit(d, Actor("陈明"), dt.datetime(2019, 8, 20, tzinfo=CHINA)).ok
+    assert approve(d, Actor("组委会"), dt.datetime(2019, 8, 21, tzinfo=CHINA)).ok
+    assert grant_extension(d, "substitutions", dt.datetime(2019, 11, 3, 17, tzinfo=CHINA), "赛区交通管制", Actor("组委会")).ok
+    sub = Substitution(delegation_id=d.id, event_code="chess.MI", out_ref="p2", out_name="王浩",
+                       in_person={"ref": "s1", "name": "赵磊"}, reason="伤病", requested_by="陈明")
+    db.session.add(sub)
+    db.session.commit()
+    assert decide_substitution(sub, False, Actor("组委会"), dt.datetime(2019, 9, 2, tzinfo=CHINA), "替补已报满").ok
+    from portal.db_tx import write_transaction
+    with write_transaction():
+        _tell_amendment(d.games, "补充通知（一）", "场地所限", {"removed": [("每单位国际象棋男子个人限报 4 人", "At most 4 entrants per unit in Chess Men's individual", "五(二)")],
+                                                         "added": [("每单位国际象棋男子个人限报 3 人", "At most 3 entrants per unit in Chess Men's individual", "五(二)")]})
+    _send(app)
+    got = {(m["To"].addresses[0].addr_spec, m["Subject"].strip().split("：")[0].split(":")[0]): m.get_content()
+           for m in inbox.messages}
+    zh = {k[1]: v for k, v in got.items() if k[0] == "chenming@example.cn"}
+    en = {k[1]: v for k, v in got.items() if k[0] == "ming@example.org"}
+    assert set(zh) == {"报名已收到", "报名已批准", "延期", "更换申请被驳回", "补充通知（一）"}, set(zh)
+    assert "2019-11-03 17:00（北京时间）：赛区交通管制" in zh["延期"] and "“更换运动员" in zh["延期"]
+    assert "以 赵磊 替换 王浩" in zh["更换申请被驳回"] and "替补已报满" in zh["更换申请被驳回"]
+    assert "- 每单位国际象棋男子个人限报 3 人" in zh["补充通知（一）"] and "场地所限" in zh["补充通知（一）"]
+    assert set(en) == {"Entry received", "Entry approved", "More time for Substitutions (with approval)", "Substitution rejected",
+                       "补充通知（一）"}, set(en)
+    assert "At most 3 entrants per unit in Chess Men's individual" in en["补充通知（一）"]
+    for text in list(zh.values()) + list(en.values()):
+        assert "None" not in text and "chess.MI" not in text and "nmsg-2019" not in text
