@@ -124,14 +124,15 @@ def stored_download(key: str, download_name: str, mimetype: str, inline: bool = 
     app = current_app._get_current_object()
     size = find(key).size
     first = next(chunks(key), b"")  # read in the request: most files are one chunk
-
-    def stream():
-        # A WSGI server (or test client) takes the first chunk while the request's context
-        # is still open; the rest, read in an app context of the stream's own, after it.
-        yield first
-        if size > len(first):
+    body = first
+    if size > len(first):
+        def body():
+            # A WSGI server (or test client) takes the first chunk while the request's
+            # context is still open; the rest, read in an app context of the stream's own.
+            yield first
             with app.app_context():
                 yield from chunks(key, start=1)
-    return Response(stream(), mimetype=mimetype, headers={
+        body = body()
+    return Response(body, mimetype=mimetype, headers={
         "Content-Disposition": f"{'inline' if inline else 'attachment'}; filename*=UTF-8''{quote(download_name)}",
         "Content-Length": str(size)})

@@ -111,19 +111,21 @@ def test_a_photo_uploaded_on_one_node_is_served_and_printed_by_the_other(app, db
         r = leader.post(f"/d/{d.id}/people/p1/documents", content_type="multipart/form-data",
                         data={"version": d.version, "kind": "photo", "file": (io.BytesIO(buffer.getvalue()), "me.png")})
     assert r.status_code == 302
-    assert not os.path.exists(os.path.join(app.config["UPLOAD_FOLDER"], str(d.id)))
     db.session.rollback()
     f = db.session.query(UploadedFile).filter_by(delegation_id=d.id).one()
+    assert not os.path.exists(os.path.join(app.config["UPLOAD_FOLDER"], str(d.id), f"{f.sha256}.png"))
     assert submit(d, Actor("t"), dt.datetime(2019, 5, 21, tzinfo=china)).ok
     assert approve(d, Actor("组委会"), dt.datetime(2019, 8, 2, tzinfo=china)).ok
+    # Plain ids from here: node A's rows, read inside node B's context, would borrow B's pool.
+    delegation_id, file_id = d.id, f.id
     organiser = logged_in(node_b, "photo-org")
     with node_b.app_context():
-        shown = organiser.get(f"/d/{d.id}/files/{f.id}")
+        shown = organiser.get(f"/d/{delegation_id}/files/{file_id}")
     assert shown.status_code == 200 and shown.get_data() == buffer.getvalue()
     assert shown.headers["Content-Disposition"].startswith("inline")
     from portal.venue.cards import cards_for
     with node_b.app_context():
-        [card] = cards_for(find_games("nmsg-2019"), d.id)
-        pdf = organiser.get(f"/org/games/nmsg-2019/cards.pdf?delegation={d.id}")
+        [card] = cards_for(find_games("nmsg-2019"), delegation_id)
+        pdf = organiser.get(f"/org/games/nmsg-2019/cards.pdf?delegation={delegation_id}")
     assert card.name == "林一" and card.photo_problem is None and card.photo_key
     assert pdf.status_code == 200 and b"/Subtype /Image" in pdf.get_data()

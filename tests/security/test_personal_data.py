@@ -133,7 +133,7 @@ def test_a_document_download_is_audited(app, world, db, no_csrf, monkeypatch):
     # The bytes are in the shared store (no node's disk), named by their content.
     from portal import file_store
     assert file_store.read(f"documents/{d.id}/{f.sha256}.png") == png
-    assert not os.path.exists(os.path.join(app.config["UPLOAD_FOLDER"], str(d.id)))
+    assert not os.path.exists(os.path.join(app.config["UPLOAD_FOLDER"], str(d.id), f"{f.sha256}.png"))
     organiser = login(app, "organiser")
     assert get(app, organiser, f"/d/{d.id}/files/{f.id}").status_code == 200
     [row] = _access_rows(db, "personal_data.download")
