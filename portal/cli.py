@@ -34,6 +34,18 @@ def register_cli(app: Flask) -> None:
     app.cli.add_command(accounts_cli)
     app.cli.add_command(notify_cli)
 
+    @notify_cli.command("due")
+    @click.option("--at", "at", default=None, help="Judge at this instant (ISO 8601; default now).")
+    def notify_due_cmd(at):
+        """Queue the deadline reminders and the organisers' daily digests due now (run it
+        under cron, every 15 minutes say: each is queued once), then `notify send` sends them.
+        Here, not in the notify area: it reads the workflow's stages and judgements."""
+        from .db_tx import write_transaction
+        from .workflow.reminders import due
+        with write_transaction():
+            counts = due(parse_instant(at) if at else now())
+        click.echo(f"queued {counts['reminders']} reminders and {counts['digests']} digests")
+
     @accounts_cli.command("check-demo")
     def check_demo_cmd():
         """Exit 1 while any demo account still opens with the password the README publishes

@@ -24,6 +24,7 @@ TABLE = {
     ("accounts.login", "GET"): ALL, ("accounts.login", "POST"): ALL,
     ("accounts.logout", "POST"): ALL,  # always ends on the login page
     ("accounts.password", "GET"): (L, A, A, A, A), ("accounts.password", "POST"): (L, A, A, A, A),
+    ("accounts.notifications", "GET"): (L, A, A, A, A), ("accounts.notifications", "POST"): (L, A, A, A, A),
     ("accounts.invitation", "GET"): ALL, ("accounts.invitation", "POST"): ALL,
     # The second step of a staff login: without a password step just made, back to the login.
     ("accounts.second_factor", "GET"): (L,) * 5, ("accounts.second_factor", "POST"): (L,) * 5,
@@ -235,7 +236,7 @@ STAFF_PAGES = {"notify.outbox", "workflow.overview", "workflow.queue", "workflow
                "accounts.bulk_leaders", "games.units", "venue.scan", "money.overview", "money.lines",
                "money.report_xlsx", "money.insurance", "money.rooms", "money.statement_import"}
 # Not a committee's: everyone's own, public, or the login's own steps.
-NOT_OF_A_GAMES = {"static", "home", "favicon", "healthz", "readyz", "site.set_language", "api.check", "accounts.login",
+NOT_OF_A_GAMES = {"accounts.notifications", "static", "home", "favicon", "healthz", "readyz", "site.set_language", "api.check", "accounts.login",
                   "accounts.logout", "accounts.password", "accounts.invitation", "accounts.second_factor",
                   "accounts.enrol_second_factor", "workflow.register"}
 

@@ -18,6 +18,7 @@ def upgrade():
     with op.batch_alter_table('user_account') as batch:
         batch.add_column(sa.Column('email', sa.String(length=200), nullable=True))
         batch.add_column(sa.Column('lang', sa.String(length=5), server_default='zh', nullable=False))
+        batch.add_column(sa.Column('reminders', sa.Boolean(), server_default=sa.true(), nullable=False))
     with op.batch_alter_table('delegation') as batch:
         batch.add_column(sa.Column('contact_email', sa.String(length=200), nullable=True))
     op.create_table(
@@ -58,5 +59,6 @@ def downgrade():
     with op.batch_alter_table('delegation') as batch:
         batch.drop_column('contact_email')
     with op.batch_alter_table('user_account') as batch:
+        batch.drop_column('reminders')
         batch.drop_column('lang')
         batch.drop_column('email')

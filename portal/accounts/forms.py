@@ -1,6 +1,6 @@
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, SelectField, SelectMultipleField, StringField
+from wtforms import BooleanField, PasswordField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
 
@@ -41,3 +41,8 @@ class NewStaffForm(FlaskForm):
     display_name = StringField(_l("姓名"), validators=[DataRequired(), Length(max=100)])
     role = SelectField(_l("角色"), validators=[DataRequired()])
     games = SelectMultipleField(_l("负责的比赛"), validators=[Optional()])
+
+
+class NotificationsForm(FlaskForm):
+    email = StringField(_l("电子邮箱"), validators=[Optional(), Length(max=200), EMAIL])
+    reminders = BooleanField(_l("接收截止提醒（报名回执、退回和审核结果总会发送）"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, String, UniqueConstraint, true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..db_types import UTCDateTime
@@ -44,6 +44,8 @@ class User(UserMixin, db.Model):
     # Where the portal writes to this person, and in which language (the one last chosen).
     email: Mapped[str | None] = mapped_column(String(200))
     lang: Mapped[str] = mapped_column(String(5), default="zh", server_default="zh")
+    # Deadline reminders may be turned off; receipts and decisions are always sent.
+    reminders: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
     delegation = relationship("Delegation")
 
     def get_id(self) -> str:  # Flask-Login: what the session cookie carries

@@ -284,3 +284,14 @@ def set_language(user: User, lang: str) -> Outcome:
     if lang in ("zh", "en") and user.lang != lang:
         user.lang = lang
     return Outcome(ok=True)
+
+
+@transactional
+def set_notifications(user: User, email: str | None, reminders: bool, actor: Actor) -> Outcome:
+    """The person's address and whether deadline reminders are sent (audited)."""
+    email = (email or "").strip()[:200] or None
+    before, after = {"email": user.email, "reminders": user.reminders}, {"email": email, "reminders": reminders}
+    if before != after:
+        user.email, user.reminders = email, reminders
+        record(actor, "account.notifications", "user", user.username, before=before, after=after)
+    return Outcome(ok=True)

@@ -25,7 +25,7 @@ from . import scope, second_factor_views, services, staff_views, throttle, two_f
 from .access import roles
 from .blueprint import bp
 from .bulk import create_leader_accounts, read_lines
-from .forms import InvitationForm, LoginForm, NewLeaderForm, PasswordForm
+from .forms import InvitationForm, LoginForm, NewLeaderForm, NotificationsForm, PasswordForm
 from .login_session import remember_device, start_session
 from .models import User
 
@@ -91,6 +91,19 @@ def password():
             flash(_("密码已修改，其他设备上的登录已退出。"), "success")
             return redirect(url_for("home"))
     return render_template("accounts/password.html", form=form)
+
+
+@bp.route("/account/notifications", methods=["GET", "POST"])
+@login_required
+def notifications():
+    """Where the portal writes to this person, and whether it sends deadline reminders."""
+    user = current_user._get_current_object()
+    form = NotificationsForm(obj=user) if request.method == "GET" else NotificationsForm()
+    if form.validate_on_submit():
+        services.set_notifications(user, form.email.data, bool(form.reminders.data), actor())
+        flash(_("已保存通知设置。"), "success")
+        return redirect(url_for("accounts.notifications"))
+    return render_template("accounts/notifications.html", form=form), (422 if form.errors else 200)
 
 
 @bp.route("/invite/<token>", methods=["GET", "POST"])

@@ -14,16 +14,19 @@ from ..extensions import db
 from .models import OutboxMessage
 
 KINDS = ("submitted", "returned", "approved", "substitution_decided", "extension_granted", "amendment",
-         "invitation")
+         "invitation", "reminder", "digest")
 
 
-def recipients_of(d: Delegation) -> list[tuple[str, str, str]]:
+def recipients_of(d: Delegation, reminder: bool = False) -> list[tuple[str, str, str]]:
     """(address, name, language) of whoever speaks for the delegation: its leaders with an
-    address, and the unit's contact (in Chinese)."""
+    address, and the unit's contact (in Chinese). A `reminder` skips leaders who turned
+    reminders off."""
     from ..accounts.models import User
     out, seen = [], set()
-    for user in db.session.scalars(select(User).where(User.delegation_id == d.id, User.active.is_(True),
-                                                      User.email.is_not(None)).order_by(User.id)):
+    q = select(User).where(User.delegation_id == d.id, User.active.is_(True), User.email.is_not(None))
+    if reminder:
+        q = q.where(User.reminders.is_(True))
+    for user in db.session.scalars(q.order_by(User.id)):
         if user.email.lower() not in seen:
             seen.add(user.email.lower())
             out.append((user.email, user.display_name, user.lang or "zh"))
@@ -68,7 +71,7 @@ def tell_delegation(d: Delegation, kind: str, *, dedupe: str | None = None, **co
     """Queue a message of `kind` to everyone who speaks for `d`."""
     from ..games.services import definition_of
     definition = definition_of(d.games)
-    return queue(kind, recipients_of(d), delegation=d, dedupe=dedupe, games=definition,
+    return queue(kind, recipients_of(d, reminder=kind == "reminder"), delegation=d, dedupe=dedupe, games=definition,
                  unit=_unit_name(d), **context)
 
 

@@ -96,6 +96,9 @@ class Stages(Strict):
     # Once submitted, an athlete is replaced only by an approved substitution (with its
     # fee), even before the names deadline; other edits stay free.
     replacing_after_submission_needs_approval: bool = False
+    # Hours before a stage closes at which a delegation with work left is reminded (and the
+    # organisers' daily digest runs in the last of them, up to a week).
+    reminder_hours: list[int] = Field(default=[168, 24, 3], max_length=10)
 
     @field_validator("declaration_closes", "names_closes", "substitutions_closes", "changes_close")
     @classmethod
