@@ -140,3 +140,13 @@ def dedupe(violations: list[Violation]) -> list[Violation]:
             seen.add(v.path)
         out.append(v)
     return out
+
+
+def grouped(violations: list[Violation]) -> list[tuple[str, str, list[Violation]]]:
+    """(code, severity, violations) per rule, errors first, each group in the order found:
+    a page shows a group's count and its first few, not hundreds of lines."""
+    groups: dict[tuple[str, str], list[Violation]] = {}
+    for v in violations:
+        groups.setdefault((v.code, v.severity), []).append(v)
+    return sorted(((code, severity, items) for (code, severity), items in groups.items()),
+                  key=lambda g: (g[1] != ERROR, -len(g[2])))

@@ -7,12 +7,14 @@ from flask import Flask, g
 from flask_babel import get_locale
 from sqlalchemy import select
 
+from ..delegations.names import VIOLATION_LABELS
 from ..extensions import db
 from ..games.models import Unit
 from ..privacy import mask_id, mask_ids_in, sees_full_ids
 from ..rules import clauses
 from ..rules.engine import format_deadline
 from ..rules.standings import shown as exact_shown
+from ..rules.violations import grouped
 from ..web import china_time, in_language
 
 
@@ -26,7 +28,9 @@ def init(app: Flask) -> None:
     app.jinja_env.filters["exact"] = exact_shown  # an exact Fraction printed: 26, 6.5, 8.33
     app.jinja_env.filters["in_language"] = in_language
     # A rule's clause linked to its place in the regulation's text (rules/clauses.py).
-    app.jinja_env.globals.update(clause_refs=clauses.refs_in, clause_anchor=clauses.anchor)
+    app.jinja_env.globals.update(clause_refs=clauses.refs_in, clause_anchor=clauses.anchor,
+                                 violation_groups=grouped,
+                                 violation_label=lambda code: VIOLATION_LABELS.get(code, (code, code)))
 
     @app.context_processor
     def helpers():

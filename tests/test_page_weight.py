@@ -1,0 +1,42 @@
+"""Pages of a size a phone can load (issue 27, 2): a delegation of hundreds whose people
+still lack a document carries hundreds of warnings; its pages group them by rule with the
+count, show the first few and the rest on demand, and stay under 150 KB."""
+import datetime as dt
+import sys
+from pathlib import Path
+
+from builders import account, logged_in
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+def test_hundreds_of_warnings_are_grouped_and_the_pages_stay_small(app, db):
+    from benchmarks.national import delegation_document
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import import_document
+    document = delegation_document("zhejiang", 0, 400)
+    for p in document["people"]:
+        p["documents"] = []  # as real ones are before check-in: no insurance proof yet
+    out = import_document(find_games("nmsg-2009"), document, dt.datetime(2009, 8, 1, tzinfo=CHINA), Actor("t"))
+    assert out.ok, out.violations
+    warnings = [v for v in out.violations if not v.is_error]
+    assert len(warnings) >= 300  # each person still owes the insurance proof
+    account("big-leader", "leader", delegation=out.delegation)
+    account("big-org", "organiser", games=["nmsg-2009"])
+    db.session.commit()
+    d = out.delegation.id
+    leader, organiser = logged_in(app, "big-leader"), logged_in(app, "big-org")
+    sizes = {}
+    for client, url in ((leader, f"/d/{d}/entries"), (leader, f"/d/{d}"), (leader, f"/d/{d}/roles"),
+                        (organiser, f"/org/d/{d}")):
+        with app.app_context():
+            page = client.get(url)
+        assert page.status_code == 200
+        body = page.get_data(as_text=True)
+        sizes[url] = len(page.get_data())
+        missing = sum(1 for v in warnings if v.code == "DOCUMENT_MISSING")
+        assert missing >= 300 and f'<span class="badge warn">{missing}</span>' in body  # the group's count
+        assert "在人员名单中只看有问题的" in body
+    assert max(sizes.values()) < 150_000, sizes
