@@ -14,7 +14,12 @@ jobs_cli = AppGroup("jobs", help="Background jobs.")
 
 @jobs_cli.command("worker")
 @click.option("--burst", is_flag=True, help="Run the jobs waiting now, then stop.")
-def worker(burst: bool) -> None:
+@click.option("--in-process", is_flag=True,
+              help="Run each job in this process (RQ's SimpleWorker) instead of a forked child.")
+def worker(burst: bool, in_process: bool) -> None:
+    """Run background jobs from the portal's queue. Each job runs in a child process forked
+    for it (RQ's Worker), so the memory a big job takes (a 50,000-line statement, a whole
+    Games' cards) is returned when it ends; the child opens its own database connections."""
     from redis import Redis
     from rq import Queue, SimpleWorker
 
@@ -23,8 +28,23 @@ def worker(burst: bool) -> None:
         click.echo(f"{swept} jobs whose worker had stopped marked failed")
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     connection = Redis.from_url(url)
-    # SimpleWorker runs jobs in this process, inside the app context this command has.
-    SimpleWorker([Queue(queue_name(), connection=connection)], connection=connection).work(burst=burst)
+    kind = SimpleWorker if in_process else _forking_worker()
+    kind([Queue(queue_name(), connection=connection)], connection=connection).work(burst=burst)
+
+
+def _forking_worker():
+    from rq import Worker
+
+    from ..extensions import db
+
+    class ForkingWorker(Worker):
+        """RQ's Worker, whose child never uses a database connection of its parent."""
+
+        def main_work_horse(self, job, queue):
+            db.session.registry.clear()  # the parent's session (and its connection) stay the parent's
+            db.engine.dispose(close=False)
+            return super().main_work_horse(job, queue)
+    return ForkingWorker
 
 
 @jobs_cli.command("sweep")
