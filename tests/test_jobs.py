@@ -309,3 +309,33 @@ def test_a_job_whose_worker_died_is_failed_not_left_running(app, games_with_entr
     assert result.exit_code == 0 and "1 jobs marked failed" in result.output
     with app.app_context():
         assert db.session.get(Job, job_id).status == "failed" and db.session.get(Job, alive_id).status == "running"
+
+
+def test_a_big_delegations_cards_are_a_background_job_too(app, games_with_entries, db, monkeypatch):
+    """Issue 27 (3): beyond CARDS_IN_REQUEST people, one delegation's cards are made in the
+    background with progress (the page offers the job, the GET sends there); a small one's
+    still come at once."""
+    from sqlalchemy import select
+
+    from portal.audit.services import Actor
+    from portal.delegations.models import Delegation
+    from portal.venue import views
+    from portal.workflow.services import approve
+    monkeypatch.setattr(views, "CARDS_IN_REQUEST", 50)
+    delegations = db.session.scalars(select(Delegation).order_by(Delegation.id)).all()
+    for d in delegations:
+        assert approve(d, Actor("组委会"), dt.datetime(2009, 8, 21, tzinfo=UTC)).ok
+    db.session.commit()
+    small, big = delegations[0].id, delegations[1].id  # 40 and 60 people
+    client = _client(app, "jobs-org")
+    assert client.get(f"/org/games/nmsg-2009/cards.pdf?delegation={small}").get_data()[:5] == b"%PDF-"
+    r = client.get(f"/org/games/nmsg-2009/cards.pdf?delegation={big}")
+    assert r.status_code == 303 and f"/org/games/nmsg-2009/cards?delegation={big}" in r.headers["Location"]
+    page = client.get(f"/org/games/nmsg-2009/cards?delegation={big}").get_data(as_text=True)
+    assert "生成本代表团证件 PDF" in page
+    token = _token(client, f"/org/games/nmsg-2009/cards?delegation={big}")
+    r = client.post("/org/games/nmsg-2009/cards.pdf", data={"csrf_token": token, "delegation": str(big)})
+    status = _wait(client, int(r.headers["Location"].rstrip("/").split("/")[-1]))
+    assert status["status"] == "done", status
+    data = client.get(status["download"]).get_data()
+    assert data[:5] == b"%PDF-" and data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") == 60 // 8 + 1

@@ -53,8 +53,12 @@ def cards(slug):
         per_delegation[c.delegation_id] = per_delegation.get(c.delegation_id, 0) + 1
     problem_counts = [(did, name, per_delegation[did]) for did, name in delegations if per_delegation.get(did)]
     return render_template("venue/cards.html", games=games, cards=all_cards, delegations=delegations,
+                           in_request=CARDS_IN_REQUEST,
                            delegation_id=delegation_id, roles=card_service.ROLES, problems=problems,
                            problem_counts=problem_counts, shown=200, form=FlaskForm())
+
+
+CARDS_IN_REQUEST = 150  # about a second of drawing; more is a background job
 
 
 @bp.get("/org/games/<slug>/cards.pdf")
@@ -67,6 +71,8 @@ def cards_pdf(slug):
         abort(400)
     layout = "a6" if request.args.get("layout") == "a6" else "a4"
     all_cards = card_service.cards_for(games, delegation_id)
+    if len(all_cards) > CARDS_IN_REQUEST:  # seconds of work: the page offers it as a background job
+        return redirect(url_for(".cards", slug=slug, delegation=delegation_id), 303)
     record_access("personal_data.export", [(c.ref, c.name) for c in all_cards], what="cards.pdf",
                   delegation=db.session.get(Delegation, delegation_id), games_slug=games.slug)
     return send_file(BytesIO(card_service.cards_pdf(games, all_cards, layout)), mimetype="application/pdf",
@@ -84,8 +90,14 @@ def cards_pdf_job(slug):
     if not FlaskForm().validate_on_submit():
         abort(400)
     layout = "a6" if request.form.get("layout") == "a6" else "a4"
-    return start("cards_pdf", {"games": games.slug, "layout": layout},
-                 _("%(name)s 参赛证", name=games.name_en if is_en() else games.name_zh))
+    params = {"games": games.slug, "layout": layout}
+    delegation_id = request.form.get("delegation", type=db_id)
+    if delegation_id:  # one big delegation's cards
+        d = db.session.get(Delegation, delegation_id)
+        if d is None or d.games_id != games.id:
+            abort(404)
+        params["delegation"] = d.id
+    return start("cards_pdf", params, _("%(name)s 参赛证", name=games.name_en if is_en() else games.name_zh))
 
 
 @bp.get("/org/scan")
