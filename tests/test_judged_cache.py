@@ -129,3 +129,38 @@ def test_every_write_raises_the_content_revision(app, db):
     store_document(d, parsed)
     assert d.content_rev > before
     db.session.rollback()
+
+
+def test_a_save_elsewhere_that_touches_no_identity_number_leaves_the_judgement_remembered(app, db, monkeypatch):
+    """Issue 27 (1): on deadline night every other delegation saves; a delegation's
+    judgement stays remembered unless an identity number changed somewhere (then it is
+    judged again, and sees the twin)."""
+    from portal.audit.services import Actor
+    from portal.delegations import judged
+    from portal.delegations.judged import stored_document
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    games = find_games("nmsg-2019")
+    hunan = save(new_delegation(games, "hunan"), doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan")],
+                                                     entries=[individual("chess.MI", "p1")]), Actor("t"), MAY).delegation
+    hubei_doc = doc("nmsg-2019", unit="hubei", people=[person("q1", year=2019, unit="hubei")],
+                    entries=[individual("chess.MI", "q1")])
+    hubei = save(new_delegation(games, "hubei"), hubei_doc, Actor("t"), MAY).delegation
+    calls = []
+    real = judged.check_delegation
+    monkeypatch.setattr(judged, "check_delegation", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert agree(hunan, MAY) == [] and len(calls) == 1  # judged once, then remembered
+
+    # Hubei renames its player: no identity number moves, Hunan's judgement is remembered.
+    renamed = person("q1", year=2019, unit="hubei", name="改名")
+    renamed["id_number"] = hubei_doc["people"][0]["id_number"]
+    save(hubei, doc("nmsg-2019", unit="hubei", people=[renamed], entries=[individual("chess.MI", "q1")]), Actor("t"), MAY)
+    before = len(calls)
+    remembered(hunan, MAY)
+    assert len(calls) == before
+
+    # Hubei now takes Hunan's player's number: Hunan is judged again and sees the twin.
+    twin = person("q1", year=2019, unit="hubei", name="改名")
+    twin["id_number"] = stored_document(hunan)["people"][0]["id_number"]
+    save(hubei, doc("nmsg-2019", unit="hubei", people=[twin], entries=[individual("chess.MI", "q1")]), Actor("t"), MAY)
+    assert "DUPLICATE_PERSON" in agree(hunan, MAY, reveal=True)

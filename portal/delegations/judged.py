@@ -9,7 +9,9 @@ made of everything the pure engine reads, so that a remembered answer is the ans
 - the Games' definition (`loaded_at`) and which of its deadlines have passed at `at`, and
   `at`'s date (identity numbers are read against "today");
 - the other delegations of the Games, whose identity numbers count as duplicates: the
-  count, highest id and sum of `content_rev` of all of them (any write anywhere moves it);
+  count, highest id and sum of `numbers_rev` of all of them (raised only when an identity
+  number is added, removed or changed, or a delegation is withdrawn or comes back; a
+  save elsewhere that touches no number leaves this judgement valid);
 - the unit, the universities list, the sanctions and the rooms allocated, read exactly;
 - whether the reader may see which delegation holds a duplicate number (`reveal`).
 
@@ -92,8 +94,10 @@ def _all_deadlines(games) -> tuple[dt.datetime, ...]:
 
 
 def _games_state(games_id: int) -> tuple:
+    """What of the other delegations a judgement depends on: their identity numbers, which
+    move only with numbers_rev (and a delegation coming or going), not with every save."""
     return tuple(db.session.execute(
-        select(func.count(Delegation.id), func.coalesce(func.sum(Delegation.content_rev), 0), func.max(Delegation.id))
+        select(func.count(Delegation.id), func.coalesce(func.sum(Delegation.numbers_rev), 0), func.max(Delegation.id))
         .where(Delegation.games_id == games_id)).one())
 
 

@@ -19,32 +19,51 @@ from .models import Companion, Declaration, Delegation, Entry, EntryMember, Offi
 _CHILDREN = (Person, Declaration, Entry, Official, StaffMember, Companion)
 
 
-def raise_content_rev(session, delegation_id: int) -> None:
-    session.execute(update(Delegation).where(Delegation.id == delegation_id)
-                    .values(content_rev=Delegation.content_rev + 1)
+def raise_content_rev(session, delegation_id: int, numbers: bool = False) -> None:
+    """`numbers`: an identity number of the delegation was added, removed or changed."""
+    values = {"content_rev": Delegation.content_rev + 1}
+    if numbers:
+        values["numbers_rev"] = Delegation.numbers_rev + 1
+    session.execute(update(Delegation).where(Delegation.id == delegation_id).values(**values)
                     .execution_options(synchronize_session=False))
     _expire(session, delegation_id)
 
 
 def _expire(session, delegation_id: int) -> None:
-    """A loaded Delegation must read the new number, not the one it was loaded with."""
+    """A loaded Delegation must read the new numbers, not the ones it was loaded with."""
     loaded = session.identity_map.get(identity_key(Delegation, delegation_id))
     if loaded is not None:
-        session.expire(loaded, ["content_rev"])
+        session.expire(loaded, ["content_rev", "numbers_rev"])
+
+
+def _numbers_changed(session, obj) -> bool:
+    """A person whose identity number comes, goes or changes."""
+    if not isinstance(obj, Person):
+        return False
+    if obj in session.new or obj in session.deleted:
+        return obj.id_number is not None
+    from sqlalchemy import inspect
+    return inspect(obj).attrs.id_number.history.has_changes()
 
 
 @event.listens_for(Session, "before_flush")
 def _raise_for_flushed_rows(session, flush_context, instances):
     touched: set[int] = set()
+    numbers: set[int] = set()
     delegations: list[Delegation] = []
     for obj in chain(session.new, session.dirty, session.deleted):
         if isinstance(obj, Delegation):
             if obj not in session.new and (obj in session.deleted or session.is_modified(obj)):
                 delegations.append(obj)
+                from sqlalchemy import inspect
+                if inspect(obj).attrs.status.history.has_changes():  # withdrawn numbers stop counting
+                    numbers.add(obj.id)
         elif isinstance(obj, _CHILDREN):
             did = obj.delegation_id if obj.delegation_id is not None else getattr(getattr(obj, "delegation", None), "id", None)
             if did is not None:
                 touched.add(did)
+                if _numbers_changed(session, obj):
+                    numbers.add(did)
         elif isinstance(obj, EntryMember) and obj.entry_id is not None:
             # A new member appended to entry.members makes its Entry dirty (caught above).
             entry = session.get(Entry, obj.entry_id)
@@ -53,8 +72,12 @@ def _raise_for_flushed_rows(session, flush_context, instances):
     for d in delegations:
         if d not in session.deleted:
             d.content_rev = Delegation.content_rev + 1
+            if d.id in numbers:
+                d.numbers_rev = Delegation.numbers_rev + 1
             touched.discard(d.id)
     for did in touched:
         d = session.get(Delegation, did)
         if d is not None and d not in session.deleted:
             d.content_rev = Delegation.content_rev + 1
+            if did in numbers:
+                d.numbers_rev = Delegation.numbers_rev + 1

@@ -28,7 +28,7 @@ def store_document(delegation: Delegation, doc: ParsedDelegation) -> None:
     _set_unit(delegation, doc)
     db.session.flush()
     did = delegation.id
-    person_ids, removed_people = _sync_people(did, doc)
+    person_ids, removed_people, numbers_changed = _sync_people(did, doc)
     _sync_keyed(Declaration, did, ("event_code",), [
         {"event_code": event, "count": count, "position": i} for i, (event, count) in enumerate(doc.declarations)])
     _sync_entries(did, doc, person_ids)
@@ -44,7 +44,7 @@ def store_document(delegation: Delegation, doc: ParsedDelegation) -> None:
     if removed_people:
         # Last: nothing written above points at them any more.
         db.session.execute(delete(Person.__table__).where(Person.__table__.c.id.in_(removed_people)))
-    raise_content_rev(db.session, did)
+    raise_content_rev(db.session, did, numbers=numbers_changed)
     _forget_loaded_rows(delegation)
 
 
@@ -69,13 +69,15 @@ def _person_row(i: int, p) -> dict:
             "documents": sorted(p.documents), "club": p.club, "has_university": bool(p.has_university)}
 
 
-def _sync_people(did: int, doc: ParsedDelegation) -> tuple[dict[str, int], list[int]]:
-    """Update changed people, insert new ones; returns ref -> id and the ids of people gone."""
+def _sync_people(did: int, doc: ParsedDelegation) -> tuple[dict[str, int], list[int], bool]:
+    """Update changed people, insert new ones; returns ref -> id, the ids of people gone,
+    and whether an identity number came, went or changed."""
     t = Person.__table__
     stored = {r["ref"]: r for r in db.session.execute(
         select(t.c.id, t.c.ref, *[t.c[f] for f in PERSON_FIELDS]).where(t.c.delegation_id == did)).mappings()}
     ids: dict[str, int] = {}
     changed, added, reissued = [], [], []
+    renumbered = False
     for i, p in enumerate(doc.people):
         row = _person_row(i, p)
         old = stored.get(p.ref)
@@ -85,6 +87,7 @@ def _sync_people(did: int, doc: ParsedDelegation) -> tuple[dict[str, int], list[
         ids[p.ref] = old["id"]
         if any(_differs(old[f], row[f]) for f in PERSON_FIELDS):
             changed.append({"_id": old["id"], **row})
+            renumbered = renumbered or _differs(old["id_number"], row["id_number"])
             if _differs(old["id_number"], row["id_number"]) or (
                     row["id_number"] is None and _differs(old["name"], row["name"])):
                 reissued.append({"_id": old["id"], "card_serial": new_card_serial()})
@@ -94,7 +97,9 @@ def _sync_people(did: int, doc: ParsedDelegation) -> tuple[dict[str, int], list[
         result = db.session.execute(insert(t).returning(t.c.id, t.c.ref, sort_by_parameter_order=True), added)
         ids.update({ref: pid for pid, ref in result})
     removed = [old["id"] for ref, old in stored.items() if ref not in ids]
-    return ids, removed
+    numbers = renumbered or any(a["id_number"] for a in added) or \
+        any(old["id_number"] for ref, old in stored.items() if ref not in ids)
+    return ids, removed, numbers
 
 
 def _sync_keyed(model, did: int, key: tuple[str, ...], rows: list[dict]) -> None:
