@@ -165,3 +165,40 @@ def test_staff_given_no_games_yet_are_told_so_not_shown_a_404(app, db):
     page = _get(app, client, "/").get_data(as_text=True)
     assert "尚未为您指定比赛" in page and "工作人员" in page
     assert _get(app, client, "/money/").status_code == 404
+
+
+def test_a_unit_another_games_uses_is_not_changed_by_this_games_organisers(app, db):
+    import io
+
+    from builders import csrf_token
+
+    from portal.games.models import Unit
+    db.session.add(Unit(code="hzqy", kind="city", name_zh="杭州棋院", name_en="Hangzhou Qiyuan", province_code="33",
+                        governing_bodies=[], universities=[]))
+    db.session.commit()
+    stored("nmsg-2019", doc("nmsg-2019", unit="hzqy"), WHEN)
+    account("gm-org", "organiser", games=["youth-gomoku-2015"])
+    account("ch-org", "organiser", games=["nmsg-2019"])
+    db.session.commit()
+
+    def upload(client):
+        with app.app_context():
+            token = csrf_token(client.get("/org/units").get_data(as_text=True))
+        with app.app_context():
+            return client.post("/org/units", content_type="multipart/form-data", data={
+                "csrf_token": token, "file": (io.BytesIO("单位名称,类别,所属省份,单位代码\n杭州市棋院,city,浙江省,hzqy\n".encode()),
+                                              "units.csv")})
+    try:
+        refused = upload(logged_in(app, "gm-org"))
+        assert refused.status_code == 422 and "第 2 行：“杭州棋院”" in refused.get_data(as_text=True)
+        db.session.rollback()
+        assert db.session.query(Unit).filter_by(code="hzqy").one().name_zh == "杭州棋院"
+        assert upload(logged_in(app, "ch-org")).status_code == 302
+        db.session.rollback()
+        assert db.session.query(Unit).filter_by(code="hzqy").one().name_zh == "杭州市棋院"
+    finally:
+        from portal.delegations.models import Delegation
+        for d in db.session.query(Delegation).filter_by(unit_code="hzqy"):
+            db.session.delete(d)
+        db.session.query(Unit).filter_by(code="hzqy").delete()
+        db.session.commit()

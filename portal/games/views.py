@@ -11,7 +11,7 @@ from ..accounts.access import roles
 from ..audit.current import actor
 from ..extensions import db
 from .models import Unit
-from .services import read_back_of, regulation_clauses
+from .services import national_units, read_back_of, regulation_clauses
 from .unit_sheet import known_kinds, read_units_sheet, save_units
 
 bp = Blueprint("games", __name__)
@@ -34,6 +34,7 @@ def units():
             problems = [_("文件太大（最多 2 MB）。")]
         else:
             lines, problems = read_units_sheet(data, upload.filename)
+            problems += _protected(lines)
             if not problems:
                 added, changed = save_units(lines, actor())
                 flash(_("已保存单位：新增 %(a)d 个，更新 %(c)d 个。", a=added, c=changed), "success")
@@ -41,6 +42,31 @@ def units():
     rows = db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code)).all()
     return render_template("games/units.html", units=rows, kinds=known_kinds(), form=form, problems=problems), \
         (422 if problems else 200)
+
+
+def _protected(lines) -> list[str]:
+    """An organiser adds units and changes those only his Games use; the national list, and
+    a unit another Games' delegations use, are the administrators' to change."""
+    from flask_login import current_user
+    from sqlalchemy import not_
+
+    from ..accounts import scope
+    from ..delegations.models import Delegation
+    if current_user.role == "admin":
+        return []
+    existing = {u.code: u for u in db.session.scalars(select(Unit).where(Unit.code.in_([x.code for x in lines])))}
+    national = {u["code"] for u in national_units()}
+    elsewhere = set(db.session.scalars(select(Delegation.unit_code).where(
+        Delegation.unit_code.in_(list(existing)), not_(scope.games_clause(Delegation.games_id))).distinct()))
+    out = []
+    for x in lines:
+        row = existing.get(x.code)
+        if row is None or (row.name_zh, row.name_en, row.kind, row.province_code) == (x.name, x.name_en, x.kind, x.province_code):
+            continue
+        if x.code in national or x.code in elsewhere:
+            out.append(_("第 %(row)d 行：“%(name)s”在全国名单中或已有其他比赛使用，只有系统管理员能修改。",
+                         row=x.row, name=row.name_zh))
+    return out
 
 
 @bp.get("/org/games/<slug>/regulation")
