@@ -100,6 +100,8 @@ def create_app(config: dict | None = None) -> Flask:
     from .workflow.views import bp as workflow_bp
 
     init_site(app)
+    from .api.auth import init_api_auth
+    init_api_auth(app)
     from .unavailable import init_unavailable
     init_unavailable(app)
     init_gc_tuning(app)

@@ -1,6 +1,7 @@
 """Every model, imported in one place so that Alembic sees all tables."""
 from .accounts.models import *  # noqa: F403
 from .accounts.throttle import LoginThrottle  # noqa: F401
+from .api.models import ApiToken  # noqa: F401
 from .audit.models import *  # noqa: F403
 from .delegations.files import UploadedFile  # noqa: F401
 from .delegations.identity_checks import IdentityCheck  # noqa: F401

@@ -25,6 +25,15 @@ TABLE = {
     ("accounts.logout", "POST"): ALL,  # always ends on the login page
     ("accounts.password", "GET"): (L, A, A, A, A), ("accounts.password", "POST"): (L, A, A, A, A),
     ("accounts.notifications", "GET"): (L, A, A, A, A), ("accounts.notifications", "POST"): (L, A, A, A, A),
+    ("accounts.api_tokens", "GET"): (L, A, A, A, A), ("accounts.api_tokens", "POST"): (L, A, A, A, A),
+    # One's own token only: a number of anyone else's is not found.
+    ("accounts.revoke_api_token", "POST"): (L, D, D, D, D),
+    # The API's routes take a bearer token, never a session: 401 to every browser session
+    # (the API's own walk with every role's token is tests/test_api.py).
+    ("api.games_list", "GET"): (D,) * 5, ("api.games_detail", "GET"): (D,) * 5,
+    ("api.delegations_list", "GET"): (D,) * 5, ("api.delegation_detail", "GET"): (D,) * 5,
+    ("api.document_get", "GET"): (D,) * 5, ("api.document_put", "PUT"): (D,) * 5,
+    ("api.openapi", "GET"): ALL, ("api.docs", "GET"): ALL,
     ("accounts.invitation", "GET"): ALL, ("accounts.invitation", "POST"): ALL,
     # The second step of a staff login: without a password step just made, back to the login.
     ("accounts.second_factor", "GET"): (L,) * 5, ("accounts.second_factor", "POST"): (L,) * 5,
@@ -153,7 +162,7 @@ def world(app, db):
     return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
             "filename": "app.css", "line_id": line.id, "section": "basics", "index": 0, "action": "unlock", "request_id": req.id,
-            "card": card, "message_id": message.id}
+            "card": card, "message_id": message.id, "token_id": 1}
 
 
 OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals
@@ -198,7 +207,7 @@ def test_every_role_on_every_route(app, world, monkeypatch):
                 with app.app_context():  # a fresh `g` per request, as in production
                     resp = client.open(url, method=method, data={})
                 location = resp.headers.get("Location", "")
-                if resp.status_code in (403, 404):
+                if resp.status_code in (401, 403, 404):
                     got = D
                 elif resp.status_code in (301, 302, 303) and "/login" in location and rule.endpoint != "accounts.logout":
                     got = L
@@ -236,7 +245,9 @@ STAFF_PAGES = {"notify.outbox", "workflow.overview", "workflow.queue", "workflow
                "accounts.bulk_leaders", "games.units", "venue.scan", "money.overview", "money.lines",
                "money.report_xlsx", "money.insurance", "money.rooms", "money.statement_import"}
 # Not a committee's: everyone's own, public, or the login's own steps.
-NOT_OF_A_GAMES = {"accounts.notifications", "static", "home", "favicon", "healthz", "readyz", "site.set_language", "api.check", "accounts.login",
+NOT_OF_A_GAMES = {"accounts.notifications", "accounts.api_tokens", "accounts.revoke_api_token", "api.games_list",
+                  "api.games_detail", "api.delegations_list", "api.delegation_detail", "api.document_get",
+                  "api.document_put", "api.openapi", "api.docs", "static", "home", "favicon", "healthz", "readyz", "site.set_language", "api.check", "accounts.login",
                   "accounts.logout", "accounts.password", "accounts.invitation", "accounts.second_factor",
                   "accounts.enrol_second_factor", "workflow.register"}
 

@@ -21,7 +21,7 @@ from ..links import external_url
 from ..outcome import Refusal
 from ..web import is_en, safe_next
 from ..workflow.stages import stage_at
-from . import scope, second_factor_views, services, staff_views, throttle, two_factor  # noqa: F401  (their routes)
+from . import scope, second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
 from .access import roles
 from .blueprint import bp
 from .bulk import create_leader_accounts, read_lines

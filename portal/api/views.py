@@ -35,3 +35,6 @@ def check():
                                  reveal=user is not None and user.role in ("organiser", "admin"),
                                  drafts=user is not None and user.is_admin)
     return jsonify(rep), 400 if status == UNUSABLE else 200
+
+
+from . import v1  # noqa: E402, F401  (version 1's resources, on this blueprint)

@@ -1,0 +1,48 @@
+"""An account's API tokens: made (shown once), listed, revoked."""
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+
+from ..api.models import ApiToken
+from ..api.tokens import MAX_DAYS, create_token, revoke_token, tokens_of
+from ..audit.current import actor
+from ..extensions import db
+from ..web import is_en
+from .blueprint import bp
+
+
+@bp.route("/account/tokens", methods=["GET", "POST"])
+@login_required
+def api_tokens():
+    user = current_user._get_current_object()
+    made, problems = None, []
+    if request.method == "POST":
+        if not FlaskForm().validate_on_submit():
+            abort(400)
+        try:
+            days = int(request.form.get("days") or 90)
+        except ValueError:
+            days = 0
+        out = create_token(user, request.form.get("name", ""), request.form.get("scope", "read"), days, actor())
+        if out.ok:
+            made = out.details["token"]  # shown on this response only
+        else:
+            problems = [out.message[1] if is_en() else out.message[0]]
+    return render_template("accounts/tokens.html", tokens=tokens_of(user), made=made, problems=problems,
+                           max_days=MAX_DAYS, form=FlaskForm()), (422 if problems else 200)
+
+
+@bp.post("/account/tokens/<int:token_id>/revoke")
+@login_required
+def revoke_api_token(token_id):
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    row = db.session.get(ApiToken, token_id)
+    if row is None or row.user_id != current_user.id:
+        abort(404)
+    revoke_token(row, actor())
+    flash(_("令牌已作废，使用它的系统将无法再连接。"), "success")
+    return redirect(url_for(".api_tokens"))
