@@ -10,7 +10,7 @@ from .file_store import StoredChunk, StoredFile  # noqa: F401
 from .games.models import *  # noqa: F403
 from .jobs.models import Job  # noqa: F401
 from .money.models import *  # noqa: F403
-from .notify.models import OutboxMessage  # noqa: F401
+from .notify.models import OutboxMessage, Webhook  # noqa: F401
 from .results.models import EventResult, OutsideMedal, RoundAbsence  # noqa: F401
 from .venue.models import CheckIn  # noqa: F401
 from .workflow.models import *  # noqa: F403

@@ -155,7 +155,7 @@ def db(app):
         _db.session.rollback()
         # Test clean-up only: the audit log and the ledger are append-only in the app.
         for table in ("audit_log", "ledger_entry", "bank_line", "room_request", "place", "sanction",
-                      "substitution", "withdrawal", "extension", "review_note", "login_throttle", "round_absence", "draw", "outbox_message", "api_token", "games_staff", "user_account",
+                      "substitution", "withdrawal", "extension", "review_note", "login_throttle", "round_absence", "draw", "outbox_message", "webhook", "api_token", "games_staff", "user_account",
                       "stored_chunk", "stored_file"):
             _db.session.execute(_db.text(f"DELETE FROM {table}"))
         for row in _db.session.query(Delegation).all():

@@ -92,6 +92,7 @@ TABLE = {
     ("games.units", "GET"): ORG, ("games.units", "POST"): ORG,
     ("games.regulation", "GET"): (L, D, D, A, A),
     ("notify.outbox", "GET"): ORG, ("notify.retry_message", "POST"): ORG,
+    ("notify.webhooks", "GET"): ORG, ("notify.webhooks", "POST"): ORG, ("notify.remove_webhook", "POST"): ORG,
     ("setup.new_games", "GET"): (L, D, D, D, D), ("setup.new_games", "POST"): (L, D, D, D, D),
     ("setup.setup", "GET"): ORG, ("setup.try_rules", "GET"): ORG, ("setup.try_rules", "POST"): ORG,
     ("setup.regulation_text", "POST"): ORG, ("setup.save_section", "POST"): ORG, ("setup.publish", "POST"): ORG,
@@ -158,11 +159,14 @@ def world(app, db):
     message = OutboxMessage(kind="approved", to_address="l@example.cn", subject="s", body="b", status="failed",
                             delegation_id=da.id, games_id=games.id)
     db.session.add(message)
+    from portal.notify.models import Webhook
+    hook = Webhook(games_id=games.id, url="https://example.cn/hook", secret="s", created_by="t")
+    db.session.add(hook)
     db.session.commit()
     return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
             "filename": "app.css", "line_id": line.id, "section": "basics", "index": 0, "action": "unlock", "request_id": req.id,
-            "card": card, "message_id": message.id, "token_id": 1}
+            "card": card, "message_id": message.id, "token_id": 1, "webhook_id": hook.id}
 
 
 OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals

@@ -220,3 +220,72 @@ def test_every_kind_of_message_reads_right_in_both_languages(app, db, smtp):
     assert "At most 3 entrants per unit in Chess Men's individual" in en["补充通知（一）"]
     for text in list(zh.values()) + list(en.values()):
         assert "None" not in text and "chess.MI" not in text and "nmsg-2019" not in text
+
+
+def test_a_webhook_receives_signed_posts_and_a_failing_one_is_tried_again(app, db, monkeypatch):
+    """Issue 24 (3): an organiser registers a URL; a submission and a manual payment match
+    reach a small server on the loopback as signed POSTs, with no one's personal data."""
+    import hashlib
+    import hmac
+    import http.server
+    import json as _json
+    import threading
+
+    from portal.audit.services import Actor
+    from portal.notify import sender
+    from portal.notify.models import OutboxMessage
+    from portal.workflow.services import submit
+    received, answers = [], [200]
+
+    class Receiver(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            received.append((dict(self.headers), body))
+            self.send_response(answers[0])
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+    server = http.server.HTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        account("hook-org", "organiser", games=["nmsg-2019"])
+        db.session.commit()
+        organiser = logged_in(app, "hook-org")
+        with app.app_context():
+            page = organiser.get("/org/games/nmsg-2019/webhooks").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        url = f"http://127.0.0.1:{server.server_port}/events"
+        with app.app_context():
+            made = organiser.post("/org/games/nmsg-2019/webhooks", data={"csrf_token": token, "url": url})
+        secret = re.search(r'<code id="new-secret">([^<]+)</code>', made.get_data(as_text=True)).group(1)
+        d = _delegation(app, db)
+        assert submit(d, Actor("陈明"), dt.datetime(2019, 8, 20, tzinfo=CHINA)).ok
+        with app.app_context():
+            sender.send_due()
+        hooks = [(h, b) for h, b in received]
+        assert len(hooks) == 1
+        headers, body = hooks[0]
+        assert headers["X-Portal-Event"] == "delegation.submitted"
+        assert headers["X-Portal-Signature"] == "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+        event = _json.loads(body)
+        assert event["delegation"]["id"] == d.id and event["games"] == "nmsg-2019"
+        assert "陈立" not in body.decode() and "id_number" not in body.decode()
+        # The receiver is down: tried again later, not lost.
+        answers[0] = 500
+        from portal.money.models import BankLine
+        from portal.money.services import assign_line
+        line = BankLine(games_id=d.games_id, fingerprint="h" * 64, statement_name="s.csv", row_number=2,
+                        booked_on=dt.date(2019, 8, 21), amount=500, payer="浙江省棋院", memo="")
+        db.session.add(line)
+        db.session.commit()
+        assert assign_line(line, d, Actor("财务")).ok
+        with app.app_context():
+            counts = sender.send_due()
+        assert counts["retry"] == 1
+        db.session.rollback()
+        pending = db.session.query(OutboxMessage).filter_by(kind="webhook", status="pending").one()
+        assert pending.subject == "payment.matched" and "500" in pending.last_error
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -26,6 +26,7 @@ from ..delegations.services import export_document
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of, unit_names
+from ..notify.services import hook, webhooks_of
 from ..outcome import Outcome, Refusal, Status
 from ..rules.checks.delegation import staff_beyond_allowance
 from ..rules.engine import CHINA
@@ -515,6 +516,7 @@ def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all
         for i, j in within.items():
             bank_rows[i].duplicate_of_id = bank_rows[j].id
         counts["possible_duplicates"] = 0
+        hooks = webhooks_of(games.id)  # read once for the whole statement
         for line in bank_rows:
             if line.duplicate_of_id is not None:
                 counts["possible_duplicates"] += 1
@@ -526,6 +528,9 @@ def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all
             post(delegations[line.matched_delegation_id], "payment", line.amount,
                  f"银行到账 {line.booked_on} {line.payer}", actor, source_key=f"bank:{line.id}",
                  bank_line_id=line.id, value_date=line.booked_on)
+            if hooks:
+                hook(delegations[line.matched_delegation_id], "payment.matched", hooks, amount=str(line.amount),
+                     booked_on=line.booked_on.isoformat(), method=line.match_method)
         record(actor, "bank.import", "statement", filename[:200],
                after={"lines": len(lines), "new": len(fresh), "duplicates": len(lines) - len(fresh), **counts,
                       "bad_rows": len(problems)})
@@ -641,6 +646,7 @@ def assign_line(line: BankLine, d: Delegation, actor: Actor) -> Outcome:
     post(d, "payment", line.amount, f"银行到账 {line.booked_on} {line.payer}（手工匹配）", actor,
          source_key=f"bank:{line.id}" + (f":{again}" if again else ""), bank_line_id=line.id,
          value_date=line.booked_on)
+    hook(d, "payment.matched", amount=str(line.amount), booked_on=line.booked_on.isoformat(), method="manual")
     return Outcome(True, status=Status.SAVED, delegation=d)
 
 

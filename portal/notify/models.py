@@ -10,7 +10,7 @@ from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
 
-__all__ = ["OutboxMessage"]
+__all__ = ["OutboxMessage", "Webhook"]
 
 
 class OutboxMessage(db.Model):
@@ -22,7 +22,7 @@ class OutboxMessage(db.Model):
     dedupe_key: Mapped[str | None] = mapped_column(String(200), unique=True)
     delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     games_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    to_address: Mapped[str] = mapped_column(String(200))
+    to_address: Mapped[str] = mapped_column(String(500))  # an e-mail address, or a webhook's URL
     to_name: Mapped[str] = mapped_column(String(100), default="")
     lang: Mapped[str] = mapped_column(String(5), default="zh")
     subject: Mapped[str] = mapped_column(String(300))
@@ -34,3 +34,18 @@ class OutboxMessage(db.Model):
     last_error: Mapped[str | None] = mapped_column(String(500))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     sent_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+
+class Webhook(db.Model):
+    """An organiser's URL told of each submission, approval, substitution decided and payment
+    matched in his Games: a signed POST (HMAC-SHA256 of the body with the secret), sent from
+    the outbox with its retries."""
+
+    __tablename__ = "webhook"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    url: Mapped[str] = mapped_column(String(500))
+    secret: Mapped[str] = mapped_column(String(64))
+    active: Mapped[bool] = mapped_column(default=True)
+    created_by: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)

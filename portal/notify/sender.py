@@ -40,8 +40,11 @@ def send_due(at: dt.datetime | None = None, limit: int = BATCH) -> dict[str, int
             continue
         message = db.session.get(OutboxMessage, message_id)
         try:
-            EmailMessage(subject=message.subject, body=message.body, to=[_address(message)],
-                         from_email=current_app.config.get("MAIL_DEFAULT_SENDER"), connection=connection).send()
+            if message.kind == "webhook":
+                _post_webhook(message)
+            else:
+                EmailMessage(subject=message.subject, body=message.body, to=[_address(message)],
+                             from_email=current_app.config.get("MAIL_DEFAULT_SENDER"), connection=connection).send()
         except Exception as exc:
             attempts = message.attempts
             values = {"last_error": f"{type(exc).__name__}: {exc}"[:500]}
@@ -75,6 +78,27 @@ def _connection():
     if backend == "file":
         return mail.get_connection(backend="file", file_path=config["MAIL_FILE_PATH"])
     return mail.get_connection(backend=backend)
+
+
+def _post_webhook(message: OutboxMessage) -> None:
+    """POST the event's JSON, signed: X-Portal-Signature: sha256=<HMAC of the body with the
+    webhook's secret>. Anything but a 2xx answer is a failed attempt."""
+    import hashlib
+    import hmac
+    import urllib.request
+
+    from .models import Webhook
+    hook = db.session.get(Webhook, int(message.to_name)) if message.to_name.isdigit() else None
+    if hook is None or not hook.active:
+        raise RuntimeError("the webhook was removed")
+    body = message.body.encode("utf-8")
+    signature = hmac.new(hook.secret.encode(), body, hashlib.sha256).hexdigest()
+    request = urllib.request.Request(hook.url, data=body, method="POST", headers={
+        "Content-Type": "application/json", "X-Portal-Event": message.subject,
+        "X-Portal-Delivery": str(message.id), "X-Portal-Signature": f"sha256={signature}"})
+    with urllib.request.urlopen(request, timeout=int(current_app.config.get("MAIL_TIMEOUT") or 30)) as answer:
+        if not 200 <= answer.status < 300:
+            raise RuntimeError(f"answered {answer.status}")
 
 
 def _address(message: OutboxMessage) -> str:

@@ -87,3 +87,57 @@ def china_time(at: dt.datetime | None) -> str:
     if at is None:
         return ""
     return at.astimezone(dt.timezone(dt.timedelta(hours=8))).strftime("%Y-%m-%d %H:%M")
+
+
+def webhooks_of(games_id: int) -> list:
+    from .models import Webhook
+    return list(db.session.scalars(select(Webhook).where(Webhook.games_id == games_id, Webhook.active.is_(True))))
+
+
+def hook(d: Delegation, event: str, hooks: list | None = None, **data) -> int:
+    """A signed POST to each webhook of the delegation's Games, queued in the caller's
+    transaction and sent (with the e-mail's retries) by the sender. The body names the
+    delegation and what happened; no one's personal data (a receiver reads it through the
+    API, with a token of its own)."""
+    import json
+
+    from ..games.models import utcnow
+    hooks = webhooks_of(d.games_id) if hooks is None else hooks
+    for h in hooks:
+        body = {"event": event, "at": utcnow().isoformat(), "games": d.games.slug,
+                "delegation": {"id": d.id, "unit": d.unit_code or d.unit_name, "status": str(d.status),
+                               "version": d.version}, **data}
+        db.session.add(OutboxMessage(kind="webhook", to_address=h.url, to_name=str(h.id), lang="", subject=event,
+                                     body=json.dumps(body, ensure_ascii=False), delegation_id=d.id,
+                                     games_id=d.games_id))
+    return len(hooks)
+
+
+def add_webhook(games_id: int, games_slug: str, url: str, actor) -> tuple:
+    """An organiser registers a URL for his Games; its signing secret is shown once."""
+    import secrets
+    from urllib.parse import urlparse
+
+    from ..audit.services import record
+    from ..db_tx import write_transaction
+    from ..outcome import Refusal
+    from .models import Webhook
+    with write_transaction():
+        url = (url or "").strip()
+        parts = urlparse(url)
+        if parts.scheme not in ("https", "http") or not parts.netloc or len(url) > 500:
+            raise Refusal("url", "请填写完整的网址，以 https:// 开头", "Give a full address starting with https://")
+        secret = secrets.token_hex(24)
+        row = Webhook(games_id=games_id, url=url, secret=secret, created_by=actor.label)
+        db.session.add(row)
+        db.session.flush()
+        record(actor, "webhook.add", "webhook", url[:200], after={"games": games_slug}).games_slug = games_slug
+        return row, secret
+
+
+def remove_webhook(row, actor) -> None:
+    from ..audit.services import record
+    from ..db_tx import write_transaction
+    with write_transaction():
+        row.active = False
+        record(actor, "webhook.remove", "webhook", row.url[:200])

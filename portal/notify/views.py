@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from ..accounts import scope
 from ..accounts.access import roles
+from ..audit.current import actor
 from ..db_tx import write_transaction
 from ..extensions import db
 from .models import OutboxMessage
@@ -47,3 +48,45 @@ def retry_message(message_id):
             retry(db.session.get(OutboxMessage, message_id))
         flash(_("将重新发送。"), "success")
     return redirect(url_for(".outbox", status="failed"))
+
+
+@bp.route("/org/games/<slug>/webhooks", methods=["GET", "POST"])
+@roles(*ORG)
+def webhooks(slug):
+    """The URLs told of each submission, approval, substitution decided and payment matched
+    in these Games (signed POSTs; the secret is shown once, when the URL is added)."""
+    from flask import g
+
+    from ..outcome import Refusal
+    from ..web import is_en
+    from .models import Webhook
+    from .services import add_webhook
+    games, made, problems = g.games, None, []
+    if request.method == "POST":
+        if not FlaskForm().validate_on_submit():
+            abort(400)
+        try:
+            _row, made = add_webhook(games.id, games.slug, request.form.get("url", ""), actor())
+        except Refusal as refusal:
+            problems = [refusal.message[1] if is_en() else refusal.message[0]]
+    hooks = db.session.scalars(select(Webhook).where(Webhook.games_id == games.id, Webhook.active.is_(True))
+                               .order_by(Webhook.id)).all()
+    return render_template("notify/webhooks.html", games=games, hooks=hooks, made=made, problems=problems,
+                           form=FlaskForm()), (422 if problems else 200)
+
+
+@bp.post("/org/games/<slug>/webhooks/<int:webhook_id>/remove")
+@roles(*ORG)
+def remove_webhook(slug, webhook_id):
+    from flask import g
+
+    from .models import Webhook
+    from .services import remove_webhook as remove
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    row = db.session.get(Webhook, webhook_id)
+    if row is None or row.games_id != g.games.id:
+        abort(404)
+    remove(row, actor())
+    flash(_("已删除。"), "success")
+    return redirect(url_for(".webhooks", slug=slug))

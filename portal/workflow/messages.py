@@ -9,7 +9,7 @@ from ..delegations.edit import entry_people
 from ..delegations.models import Delegation
 from ..delegations.services import export_document
 from ..games.services import definition_of
-from ..notify.services import china_time, recipients_of, tell_delegation
+from ..notify.services import china_time, hook, recipients_of, tell_delegation
 from .stages import stage_name
 
 
@@ -20,6 +20,7 @@ def _events(d: Delegation) -> dict[str, tuple[str, str]]:
 
 
 def submitted(d: Delegation, at: dt.datetime, waitlisted: bool) -> None:
+    hook(d, "delegation.submitted", waitlisted=waitlisted)
     if not recipients_of(d):  # nobody to tell: nothing to build
         return
     document, names = export_document(d), _events(d)
@@ -51,6 +52,7 @@ def returned(d: Delegation, notes: list[tuple[str, str | None, str]], closes: dt
 
 
 def approved(d: Delegation, at: dt.datetime) -> None:
+    hook(d, "delegation.approved")
     if not recipients_of(d):  # nobody to tell: nothing to build
         return
     tell_delegation(d, "approved", at=china_time(at))
@@ -58,6 +60,7 @@ def approved(d: Delegation, at: dt.datetime) -> None:
 
 def substitution_decided(d: Delegation, event: str, out_name: str, in_name: str, approved_it: bool,
                          reason: str | None) -> None:
+    hook(d, "substitution.decided", event_code=event, approved=approved_it)
     if not recipients_of(d):
         return
     tell_delegation(d, "substitution_decided", event=_events(d).get(event, (event, event)), out_name=out_name,
