@@ -33,7 +33,15 @@ def test_every_integer_route_answers_404_for_an_id_no_row_can_have(app, world, n
     assert len(routes) >= 30, "the walk should find the integer routes"
     for rule, method in routes:
         url = _url(rule, value)
-        r = get(app, organiser, url) if method == "GET" else post(app, organiser, url, data={})
+        if method == "GET":
+            r = get(app, organiser, url)
+        elif method == "POST":
+            r = post(app, organiser, url, data={})
+        else:  # the API's PUT: werkzeug answers an id its converter refuses with 405 there
+            with app.app_context():
+                r = organiser.open(url, method=method, data={})
+            assert r.status_code in (404, 405), (method, url, r.status_code)
+            continue
         assert r.status_code == 404, (method, url, r.status_code)
 
 
