@@ -289,3 +289,36 @@ def test_a_webhook_receives_signed_posts_and_a_failing_one_is_tried_again(app, d
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_payment_matched_tells_the_leaders_what_is_still_due(app, db, smtp):
+    from portal.audit.services import Actor
+    from portal.money.models import BankLine
+    from portal.money.services import assign_line
+    from portal.workflow.services import submit
+    inbox, _port = smtp
+    d = _delegation(app, db)
+    assert submit(d, Actor("陈明"), dt.datetime(2019, 8, 20, tzinfo=CHINA)).ok
+    line = BankLine(games_id=d.games_id, fingerprint="p" * 64, statement_name="s.csv", row_number=2,
+                    booked_on=dt.date(2019, 8, 21), amount=100, payer="浙江省棋院", memo="")
+    db.session.add(line)
+    db.session.commit()
+    assert assign_line(line, d, Actor("财务")).ok
+    _send(app)
+    paid = {m["To"].addresses[0].addr_spec: m for m in inbox.messages if "100.00" in m["Subject"]}
+    assert set(paid) == {"chenming@example.cn", "ming@example.org"}
+    zh = paid["chenming@example.cn"].get_content()
+    assert "2019-08-21 到账的 ¥100.00 已记入浙江省" in zh and "尚需支付：¥" in zh
+    assert "Still to pay: ¥" in paid["ming@example.org"].get_content()
+
+
+def test_the_deposit_message_reads_right_returned_or_kept(app, db):
+    from portal.games.services import definition_of, find_games
+    from portal.notify.services import render
+    definition = definition_of(find_games("shaanxi-mind-2025"))
+    common = {"games": definition, "unit": ("西安棋院", "Xi'an Qiyuan"), "fee": ("保证金", "deposit"), "amount": "200.00",
+              "name": "王老师"}
+    subject, body = render("deposit", "zh", returned=True, **common)
+    assert subject == "保证金退还：保证金 · 西安棋院" and "¥200.00 已在报到后退还" in body
+    subject, body = render("deposit", "en", returned=False, **common)
+    assert subject == "Deposit kept: deposit, Xi'an Qiyuan" and "is kept, as the regulation says" in body

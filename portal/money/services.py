@@ -26,7 +26,7 @@ from ..delegations.services import export_document
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of, unit_names
-from ..notify.services import hook, webhooks_of
+from ..notify.services import hook, recipients_of, tell_delegation, webhooks_of
 from ..outcome import Outcome, Refusal, Status
 from ..rules.checks.delegation import staff_beyond_allowance
 from ..rules.engine import CHINA
@@ -91,9 +91,9 @@ def forfeit_on_withdrawal(d: Delegation, actor: Actor) -> None:
             continue
         charged = db.session.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
             LedgerEntry.delegation_id == d.id, LedgerEntry.kind == "charge", LedgerEntry.fee_code == fee.code))
-        if charged:
-            post(d, "forfeit", Decimal(charged), f"{fee.name.zh}：退赛不予退还", actor, fee_code=fee.code,
-                 source_key=f"forfeit:{d.id}:{fee.code}")
+        if charged and post(d, "forfeit", Decimal(charged), f"{fee.name.zh}：退赛不予退还", actor, fee_code=fee.code,
+                            source_key=f"forfeit:{d.id}:{fee.code}"):
+            _tell_deposit(d, fee, Decimal(charged), returned=False)
 
 
 # --- what a delegation owes ---------------------------------------------------------------
@@ -331,9 +331,29 @@ def release_deposit(d: Delegation, actor: Actor) -> LedgerEntry | None:
                 LedgerEntry.delegation_id == d.id, LedgerEntry.kind == "forfeit", LedgerEntry.fee_code == fee.code))
             amount = held - Decimal(forfeited)
             if amount > 0:
-                return post(d, "credit", amount, f"{fee.name.zh}：报到后退还", actor, fee_code=fee.code,
-                            source_key=f"release:{d.id}:{fee.code}")
+                entry = post(d, "credit", amount, f"{fee.name.zh}：报到后退还", actor, fee_code=fee.code,
+                             source_key=f"release:{d.id}:{fee.code}")
+                if entry is not None:
+                    _tell_deposit(d, fee, amount, returned=True)
+                return entry
     return None
+
+
+def _tell_deposit(d: Delegation, fee, amount: Decimal, returned: bool) -> None:
+    if recipients_of(d):
+        tell_delegation(d, "deposit", fee=(fee.name.zh, fee.name.en), amount=f"{amount:,.2f}", returned=returned)
+
+
+def _tell_payment(d: Delegation, lines) -> None:
+    """The leaders hear of the transfers matched to their account (one line, or a
+    statement's), with what is still due."""
+    lines = lines if isinstance(lines, list) else [lines]
+    if recipients_of(d):
+        due = max(totals(d)["balance"], Decimal("0.00"))
+        total = sum((x.amount for x in lines), Decimal("0.00"))
+        tell_delegation(d, "payment_matched", amount=f"{Decimal(total):,.2f}",
+                        booked_on="、".join(sorted({x.booked_on.isoformat() for x in lines}))[:60],
+                        balance=f"{due:,.2f}")
 
 
 def _today() -> dt.date:
@@ -517,6 +537,7 @@ def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all
             bank_rows[i].duplicate_of_id = bank_rows[j].id
         counts["possible_duplicates"] = 0
         hooks = webhooks_of(games.id)  # read once for the whole statement
+        paid: dict[int, list] = {}
         for line in bank_rows:
             if line.duplicate_of_id is not None:
                 counts["possible_duplicates"] += 1
@@ -531,6 +552,9 @@ def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all
             if hooks:
                 hook(delegations[line.matched_delegation_id], "payment.matched", hooks, amount=str(line.amount),
                      booked_on=line.booked_on.isoformat(), method=line.match_method)
+            paid.setdefault(line.matched_delegation_id, []).append(line)
+        for delegation_id, matched in paid.items():  # one message a delegation, whatever the lines
+            _tell_payment(delegations[delegation_id], matched)
         record(actor, "bank.import", "statement", filename[:200],
                after={"lines": len(lines), "new": len(fresh), "duplicates": len(lines) - len(fresh), **counts,
                       "bad_rows": len(problems)})
@@ -647,6 +671,7 @@ def assign_line(line: BankLine, d: Delegation, actor: Actor) -> Outcome:
          source_key=f"bank:{line.id}" + (f":{again}" if again else ""), bank_line_id=line.id,
          value_date=line.booked_on)
     hook(d, "payment.matched", amount=str(line.amount), booked_on=line.booked_on.isoformat(), method="manual")
+    _tell_payment(d, line)
     return Outcome(True, status=Status.SAVED, delegation=d)
 
 

@@ -14,7 +14,7 @@ from ..extensions import db
 from .models import OutboxMessage
 
 KINDS = ("submitted", "returned", "approved", "substitution_decided", "extension_granted", "amendment",
-         "invitation", "reminder", "digest")
+         "invitation", "reminder", "digest", "payment_matched", "deposit")
 
 
 def recipients_of(d: Delegation, reminder: bool = False) -> list[tuple[str, str, str]]:
