@@ -203,7 +203,6 @@ def _load_games(slug_or_path: str) -> Games:
                                                    f"no such file in fixtures/regulations/: {definition.regulation}")
         games.regulation_text = text_path.read_text(encoding="utf-8")
     db.session.commit()
-    _definitions.pop(definition.slug, None)
     return games
 
 

@@ -4,8 +4,6 @@ caller's transaction, so that a change and the message telling of it commit or r
 together. Sending is sender.py's."""
 from __future__ import annotations
 
-import datetime as dt
-
 from flask import current_app
 from sqlalchemy import select
 
@@ -82,11 +80,6 @@ def _unit_name(d: Delegation) -> tuple[str, str]:
     row = db.session.scalar(select(Unit).where(Unit.code == d.unit_code))
     return (row.name_zh, row.name_en) if row else (d.unit_code, d.unit_code)
 
-
-def china_time(at: dt.datetime | None) -> str:
-    if at is None:
-        return ""
-    return at.astimezone(dt.timezone(dt.timedelta(hours=8))).strftime("%Y-%m-%d %H:%M")
 
 
 def webhooks_of(games_id: int) -> list:

@@ -9,7 +9,8 @@ from ..delegations.edit import entry_people
 from ..delegations.models import Delegation
 from ..delegations.services import export_document
 from ..games.services import definition_of
-from ..notify.services import china_time, hook, recipients_of, tell_delegation
+from ..notify.services import hook, recipients_of, tell_delegation
+from ..web import china_time
 from .stages import stage_name
 
 

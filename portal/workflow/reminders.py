@@ -21,7 +21,8 @@ from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of, unit_names
 from ..money.services import totals_by_delegation
-from ..notify.services import china_time, queue, recipients_of, tell_delegation
+from ..notify.services import queue, recipients_of, tell_delegation
+from ..web import china_time
 from .services import extensions_of
 from .stages import DECLARATION, NAMES, closes_at, stage_name
 
