@@ -322,3 +322,39 @@ def test_the_deposit_message_reads_right_returned_or_kept(app, db):
     assert subject == "保证金退还：保证金 · 西安棋院" and "¥200.00 已在报到后退还" in body
     subject, body = render("deposit", "en", returned=False, **common)
     assert subject == "Deposit kept: deposit, Xi'an Qiyuan" and "is kept, as the regulation says" in body
+
+
+def test_an_account_made_to_wait_tells_its_owner_once_a_day(app, db, smtp):
+    """Account locked (issue 24, 1): the owner hears of wrong passwords, in his language,
+    once a day however many clients try; a name that does not exist writes nothing."""
+    from portal.accounts.services import attempt_login
+    from portal.notify.models import OutboxMessage
+    inbox, _port = smtp
+    d = _delegation(app, db)
+    t0 = dt.datetime(2026, 12, 1, 2, 0, tzinfo=dt.UTC)
+    with app.test_request_context():
+        for address in ("192.0.2.1", "192.0.2.2"):  # two clients, each made to wait
+            for _i in range(5):
+                attempt_login("zj-mail-en", "wrong", address, at=t0)
+        for _i in range(5):
+            attempt_login("zj-mail", "wrong", "192.0.2.3", at=t0)
+            attempt_login("nobody-here", "wrong", "192.0.2.3", at=t0)
+    db.session.rollback()
+    rows = db.session.query(OutboxMessage).filter_by(kind="account_locked").all()
+    assert sorted(r.to_address for r in rows) == ["chenming@example.cn", "ming@example.org"]
+    assert all(r.delegation_id == d.id for r in rows)
+    _send(app)
+    got = {m["To"].addresses[0].addr_spec: (str(m["Subject"]), m.get_content()) for m in inbox.messages}
+    subject, body = got["ming@example.org"]
+    assert subject == "Wrong passwords for your account zj-mail-en"
+    assert "5 wrong passwords" in body and "wait until 2026-12-01 10:01 (China time)" in body
+    assert "from an address not known to the portal" in body and "192.0.2" not in body
+    subject, body = got["chenming@example.cn"]
+    assert subject == "您的账号 zj-mail 多次密码错误" and "2026-12-01 10:01（北京时间）" in body
+    assert "None" not in body
+    # The next day, a new wait is told again.
+    with app.test_request_context():
+        for _i in range(5):
+            attempt_login("zj-mail", "wrong", "192.0.2.9", at=t0 + dt.timedelta(days=1))
+    db.session.rollback()
+    assert db.session.query(OutboxMessage).filter_by(kind="account_locked", to_address="chenming@example.cn").count() == 2

@@ -74,7 +74,27 @@ def attempt_login(username: str, password: str, ip: str | None, at: dt.datetime 
                    delegation=user.delegation, after={"locked_until": until.isoformat() if until else None,
                                                       "client": "known device" if device else (ip or "")},
                    reason=f"{throttle.FREE_FAILURES} failed logins")
+        if started:
+            _tell_locked(user, username, until, known_device=device is not None, at=at)
     return LoginResult(locked_until=until)
+
+
+def _tell_locked(user: User | None, username: str, until: dt.datetime | None, known_device: bool,
+                 at: dt.datetime) -> None:
+    """The owner hears of a client made to wait (issue 24: account locked), once a day
+    however many clients try. The message is rendered for names that do not exist too, so
+    that the time taken does not tell which names do."""
+    from ..notify.services import queue, render
+    from ..web import china_time
+    context = {"username": (username or "").strip()[:100], "failures": throttle.FREE_FAILURES,
+               "until": china_time(until) if until else "",
+               "client_zh": "在您用过的浏览器上" if known_device else "来自一个陌生的地址",
+               "client_en": "from a browser you have used" if known_device else "from an address not known to the portal"}
+    if user is None or not user.email or not user.active:
+        render("account_locked", "zh", name="", **context)
+        return
+    queue("account_locked", [(user.email, user.display_name, user.lang or "zh")], delegation=user.delegation,
+          dedupe=f"locked:{user.id}:{china_time(at, '%Y-%m-%d')}", **context)
 
 
 def login_waits(users: list[User], at: dt.datetime | None = None) -> dict[int, dt.datetime]:

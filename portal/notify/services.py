@@ -12,7 +12,7 @@ from ..extensions import db
 from .models import OutboxMessage
 
 KINDS = ("submitted", "returned", "approved", "substitution_decided", "extension_granted", "amendment",
-         "invitation", "reminder", "digest", "payment_matched", "deposit")
+         "invitation", "reminder", "digest", "payment_matched", "deposit", "account_locked")
 
 
 def recipients_of(d: Delegation, reminder: bool = False) -> list[tuple[str, str, str]]:
