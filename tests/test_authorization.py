@@ -33,6 +33,9 @@ TABLE = {
     ("api.games_list", "GET"): (D,) * 5, ("api.games_detail", "GET"): (D,) * 5,
     ("api.delegations_list", "GET"): (D,) * 5, ("api.delegation_detail", "GET"): (D,) * 5,
     ("api.document_get", "GET"): (D,) * 5, ("api.document_put", "PUT"): (D,) * 5,
+    ("api.event_entries", "GET"): (D,) * 5, ("api.event_draw", "GET"): (D,) * 5,
+    ("api.event_results", "GET"): (D,) * 5, ("api.event_results_put", "PUT"): (D,) * 5,
+    ("api.delegation_ledger", "GET"): (D,) * 5, ("api.games_payments", "GET"): (D,) * 5,
     ("api.openapi", "GET"): ALL, ("api.docs", "GET"): ALL,
     ("accounts.invitation", "GET"): ALL, ("accounts.invitation", "POST"): ALL,
     # The second step of a staff login: without a password step just made, back to the login.
@@ -251,7 +254,8 @@ STAFF_PAGES = {"notify.outbox", "workflow.overview", "workflow.queue", "workflow
 # Not a committee's: everyone's own, public, or the login's own steps.
 NOT_OF_A_GAMES = {"accounts.notifications", "accounts.api_tokens", "accounts.revoke_api_token", "api.games_list",
                   "api.games_detail", "api.delegations_list", "api.delegation_detail", "api.document_get",
-                  "api.document_put", "api.openapi", "api.docs", "static", "home", "favicon", "healthz", "readyz", "site.set_language", "api.check", "accounts.login",
+                  "api.document_put", "api.event_entries", "api.event_draw", "api.event_results",
+                  "api.event_results_put", "api.delegation_ledger", "api.games_payments", "api.openapi", "api.docs", "static", "home", "favicon", "healthz", "readyz", "site.set_language", "api.check", "accounts.login",
                   "accounts.logout", "accounts.password", "accounts.invitation", "accounts.second_factor",
                   "accounts.enrol_second_factor", "workflow.register"}
 

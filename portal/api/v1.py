@@ -121,7 +121,7 @@ def problem(status: int, title: str, detail: str | None = None, code: str | None
     return response
 
 
-def _require(scope_name: str) -> None:
+def require_token(scope_name: str) -> None:
     current_user.is_authenticated  # noqa: B018 (loads the account from the token, if any)
     token = g.get("api_token")
     if token is None:
@@ -134,14 +134,14 @@ def _require(scope_name: str) -> None:
         db.session.get(type(token), token.id).last_used_at = now()
 
 
-def _visible_games() -> list[Games]:
+def api_games() -> list[Games]:
     if current_user.role == "leader":
         d = current_user.delegation
         return [d.games] if d is not None and d.games.status == "published" else []
     return scope.visible_games()
 
 
-def _delegation(delegation_id: int) -> Delegation:
+def delegation_or_404(delegation_id: int) -> Delegation:
     """The delegation, when this token's account may see it; else 404 (as on the pages)."""
     d = db.session.get(Delegation, delegation_id)
     if d is None:
@@ -152,6 +152,42 @@ def _delegation(delegation_id: int) -> Delegation:
     elif not scope.may_see(d.games_id):
         abort(problem(404, "Not Found"))
     return d
+
+
+def games_or_404(slug: str) -> Games:
+    """The Games, when this token's account may see it; else 404."""
+    games = next((x for x in api_games() if x.slug == slug), None)
+    if games is None:
+        abort(problem(404, "Not Found"))
+    return games
+
+
+def gate(scope_name: str, *roles: str):
+    """spectree's `before` hook: a request whose query or body is not of the shape is first
+    asked for its token, role and Games, so that nobody learns anything from a 422 who
+    would have been refused."""
+    def before(req, _resp, error, *_rest):
+        if error is not None:
+            require_token(scope_name)
+            if roles:
+                require_role(*roles)
+            if (req.view_args or {}).get("slug"):
+                games_or_404(req.view_args["slug"])
+            abort(invalid(error))
+    return before
+
+
+def invalid(error):
+    """A query or body not of the shape, as problem+json naming each field."""
+    fields = [{"field": ".".join(str(x) for x in e.get("loc", ())), "problem": e.get("msg", "")}
+              for e in error.errors(include_url=False, include_input=False)]
+    detail = "; ".join(f"{f['field']}: {f['problem']}" for f in fields)[:1000]
+    return problem(422, "Unprocessable Content", detail, code="invalid", fields=fields)
+
+
+def require_role(*roles: str) -> None:
+    if current_user.role not in roles:
+        abort(problem(403, "Forbidden", f"Not for a token of a {current_user.role}'s account.", code="role"))
 
 
 def _games_item(games: Games) -> dict:
@@ -180,8 +216,8 @@ def _delegation_item(d: Delegation, counts: dict, names: dict, names_en: dict, v
 @spec.validate(resp=Response(HTTP_200=GamesList, HTTP_401=Problem), tags=["games"])
 def games_list():
     """The Games this token's account may see."""
-    _require("read")
-    return jsonify({"games": [_games_item(x) for x in _visible_games()]})
+    require_token("read")
+    return jsonify({"games": [_games_item(x) for x in api_games()]})
 
 
 @bp.get("/games/<slug>")
@@ -189,10 +225,8 @@ def games_list():
 @spec.validate(resp=Response(HTTP_200=GamesDetail, HTTP_404=Problem), tags=["games"])
 def games_detail(slug):
     """A Games: its definition (the regulation as data) and every rule read back in words."""
-    _require("read")
-    games = next((x for x in _visible_games() if x.slug == slug), None)
-    if games is None:
-        return problem(404, "Not Found")
+    require_token("read")
+    games = games_or_404(slug)
     lines = [{"section": section, "zh": x.zh, "en": x.en, "clause": x.clause}
              for section, items in read_back_of(games).items() for x in items]
     return jsonify({**_games_item(games), "definition": games.definition, "read_back": lines})
@@ -200,12 +234,12 @@ def games_detail(slug):
 
 @bp.get("/delegations")
 @rate_limit("RATE_LIMIT_API")
-@spec.validate(query=ListQuery, resp=Response(HTTP_200=DelegationPage), tags=["delegations"])
+@spec.validate(query=ListQuery, resp=Response(HTTP_200=DelegationPage), tags=["delegations"], before=gate("read"))
 def delegations_list():
     """Delegations, a page at a time: a leader's token, his own; staff, their Games'."""
-    _require("read")
+    require_token("read")
     q = request.context.query
-    games = _visible_games()
+    games = api_games()
     if q.games:
         games = [x for x in games if x.slug == q.games]
     ids = [x.id for x in games] or [-1]
@@ -227,8 +261,8 @@ def delegations_list():
 @spec.validate(resp=Response(HTTP_200=DelegationDetail, HTTP_404=Problem), tags=["delegations"])
 def delegation_detail(delegation_id):
     """A delegation's status, counts and every problem (the same codes as the pages)."""
-    _require("read")
-    d = _delegation(delegation_id)
+    require_token("read")
+    d = delegation_or_404(delegation_id)
     found = stored_violations(d, stored_document(d), now(), sees_full_ids())
     item = _delegation_item(d, delegation_counts(d.games), unit_names(), unit_names("en"), found)
     return jsonify({**item, "violations": [v.as_dict() for v in found]})
@@ -241,8 +275,8 @@ def document_get(delegation_id):
     """The delegation as a document (delegation/1), with its version as the ETag. Identity
     numbers in full for its leader and the organisers (the export is recorded), masked for
     anyone else."""
-    _require("read")
-    d = _delegation(delegation_id)
+    require_token("read")
+    d = delegation_or_404(delegation_id)
     document = export_document(d)
     if sees_full_ids():
         record_access("personal_data.export", [(p["ref"], p["name"]) for p in document["people"]], delegation=d,
@@ -263,10 +297,9 @@ def document_put(delegation_id):
     """Replace the delegation's contents with the document, exactly as a leader's upload
     does (the stage, the deadlines, the same validation report in the same codes). Send the
     version read (`If-Match: "<version>"`): a change made meanwhile is refused (412)."""
-    _require("write")
-    d = _delegation(delegation_id)
-    if current_user.role not in ("leader", "organiser", "admin"):
-        return problem(403, "Forbidden", "An accountant's token reads only.", code="role")
+    require_token("write")
+    d = delegation_or_404(delegation_id)
+    require_role("leader", "organiser", "admin")
     match = (request.headers.get("If-Match") or "").strip().strip('"')
     if not match.isdigit():
         return problem(428, "Precondition Required", 'Send If-Match: "<version>" (the ETag of the document read).')

@@ -37,4 +37,4 @@ def check():
     return jsonify(rep), 400 if status == UNUSABLE else 200
 
 
-from . import v1  # noqa: E402, F401  (version 1's resources, on this blueprint)
+from . import v1, v1_events, v1_money  # noqa: E402, F401  (version 1's resources, on this blueprint)

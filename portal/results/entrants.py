@@ -51,6 +51,7 @@ class LeftOut:
     name: str
     unit: str
     why: tuple[str, str]
+    delegation_id: int | None = None
 
 
 def _unit(code, name, names, names_en):
@@ -103,7 +104,7 @@ def players(games, event_code: str) -> tuple[list[Player], list[LeftOut]]:
         elif valid.get(did) is False:
             why = UNPAID
         if why is not None:
-            left.setdefault(key, LeftOut(label, unit, why))
+            left.setdefault(key, LeftOut(label, unit, why, did))
             continue
         player = out.get(key)
         if player is None:

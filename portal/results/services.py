@@ -207,7 +207,7 @@ def match_lines(games: Games, event_code: str, lines: list[Line]) -> tuple[list[
     problems, matched, seen = [], [], {}
     by_key = {p.key: p for p in listed}
     for line in lines:
-        where = f"第 {line.row} 行（{line.name or line.number}）/ row {line.row}"
+        where = f"第 {line.row} 行（{line.name or line.number or line.key or ''}）/ row {line.row}"
         player = None
         if line.key is not None:
             player = by_key.get(line.key)
@@ -255,6 +255,39 @@ def match_lines(games: Games, event_code: str, lines: list[Line]) -> tuple[list[
         seen[player.key] = line.row
         matched.append((line, player))
     return matched, problems
+
+
+def lines_from_items(items: list[dict]) -> tuple[list[Line], list[str]]:
+    """Result lines sent as data (the API): each a place with the player's key, drawn number
+    or name (and unit), and its score and tie-breaks as decimal text. Every problem names
+    its line."""
+    lines, problems = [], []
+    for i, item in enumerate(items[:MAX_ROWS], start=1):
+        line = Line(i, key=item.get("player"), place=item.get("place"), number=item.get("number"),
+                    name=(item.get("name") or "").strip(), unit=(item.get("unit") or "").strip())
+        try:
+            line.score = _exact(str(item["score"])) if item.get("score") not in (None, "") else None
+            for key, value in (item.get("tie_breaks") or {}).items():
+                if key not in TIE_BREAK_NAMES:
+                    raise KeyError(key)
+                exact = _exact(str(value))
+                if exact is not None:
+                    line.tie_breaks[key] = str(Decimal(exact.numerator) / Decimal(exact.denominator))
+        except ValueError as exc:
+            problems.append(f"第 {i} 行：“{exc}”不是数字 / line {i}: {exc} is not a number")
+            continue
+        except KeyError as exc:
+            known = "、".join(zh for zh, _en in TIE_BREAK_NAMES.values())
+            problems.append(f"第 {i} 行：没有“{exc.args[0]}”这种小分（可用：{known}）/ line {i}: "
+                            f"{exc.args[0]!r} is not a tie-break ({', '.join(TIE_BREAK_NAMES)})")
+            continue
+        if line.key is None and line.number is None and not line.name:
+            problems.append(f"第 {i} 行：缺少选手、序号或姓名 / line {i}: no player, number or name")
+            continue
+        lines.append(line)
+    if len(items) > MAX_ROWS:
+        problems.append(f"最多 {MAX_ROWS} 行 / at most {MAX_ROWS} lines")
+    return lines, problems
 
 
 def lines_from_form(form: Mapping, listed: list[Player]) -> tuple[list[Line], list[str]]:
@@ -322,14 +355,14 @@ def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor
         db.session.add_all([EventResult(
             games_id=games.id, event_code=event_code, place=line.place, delegation_id=p.delegation_id,
             label=p.name[:200], entrants=n, entered_by=actor.label, entrant_key=p.key, number=p.number,
-            score=_text(line.score), tie_breaks=line.tie_breaks or None) for line, p in matched])
+            score=decimal_text(line.score), tie_breaks=line.tie_breaks or None) for line, p in matched])
         record(actor, "results.enter", "event", event_code, before={"results": before} if before else None,
-               after={"results": [(line.place, p.name, _text(line.score)) for line, p in matched], "entrants": n,
+               after={"results": [(line.place, p.name, decimal_text(line.score)) for line, p in matched], "entrants": n,
                       "games": games.slug})
     return []
 
 
-def _text(value: Fraction | None) -> str | None:
+def decimal_text(value: Fraction | None) -> str | None:
     if value is None:
         return None
     return str(Decimal(value.numerator) / Decimal(value.denominator)) if value.denominator != 1 else str(value.numerator)
