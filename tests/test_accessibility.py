@@ -54,8 +54,8 @@ def people(app, db):
     listed, _left = players(find_games("nmsg-2019"), "chess.MI")
     assert enter_results(find_games("nmsg-2019"), "chess.MI",
                          [Line(i, key=p.key, place=i, name=p.name) for i, p in enumerate(listed, start=1)], Actor("t")) == []
-    account("a11y-l", "leader", delegation=d, password="yellow-mountain-pine-19", name="领队")
-    account("a11y-o", "organiser", password="yellow-mountain-pine-19", name="组委会")
+    leader = account("a11y-l", "leader", delegation=d, password="yellow-mountain-pine-19", name="领队")
+    organiser = account("a11y-o", "organiser", password="yellow-mountain-pine-19", name="组委会")
     account("a11y-a", "accountant", password="yellow-mountain-pine-19", name="财务")
     account("a11y-adm", "admin", password="yellow-mountain-pine-19", name="管理员")
     from portal.notify.models import OutboxMessage
@@ -65,19 +65,29 @@ def people(app, db):
                         for status, n, error in (("sent", 1, None), ("failed", 6, "ConnectionRefusedError: [Errno 111]"),
                                                  ("pending", 0, None))])
     db.session.commit()
+    # Tokens and a webhook: their pages listed, not empty.
+    from portal.api.tokens import create_token
+    from portal.notify.services import add_webhook
+    for user in (leader, organiser):
+        assert create_token(user, "省体育局报名系统", "write", 30, Actor("t")).ok
+        assert create_token(user, "成绩公告屏", "read", 7, Actor("t")).ok
+    add_webhook(find_games("nmsg-2019").id, "nmsg-2019", "https://results.example.cn/hooks/portal", Actor("t"))
+    db.session.commit()
     return d
 
 
 PAGES = {
     "a11y-l": ["/d/{d}", "/d/{d}/declarations", "/d/{d}/people", "/d/{d}/entries", "/d/{d}/roles",
-               "/d/{d}/people/p1", "/d/{d}/upload", "/d/{d}/substitutions", "/d/{d}/statement", "/d/{d}/regulation"],
+               "/d/{d}/people/p1", "/d/{d}/upload", "/d/{d}/substitutions", "/d/{d}/statement", "/d/{d}/regulation",
+               "/account/notifications", "/account/tokens"],
     "a11y-o": ["/org/", "/org/games/nmsg-2019", "/org/queue", "/org/d/{d}", "/org/audit", "/org/accounts",
                "/org/accounts/bulk", "/org/games/nmsg-2019/results", "/org/games/nmsg-2019/draw",
                "/org/games/nmsg-2019/cards", "/org/scan", "/org/scan?code=hainan", "/org/games/nmsg-2019/checkin",
                "/org/games/youth-gomoku-2015/meeting", "/org/games/nmsg-2019/results/chess.MI",
                "/org/games/nmsg-2019/draw?event=chess.MI", "/org/units", "/org/games/nmsg-2019/regulation",
                "/org/games/nmsg-2019/setup", "/org/games/nmsg-2019/setup/rules/10",
-               "/org/games/nmsg-2019/setup/rules/new?kind=officials", "/org/games/nmsg-2019/try", "/org/outbox"],
+               "/org/games/nmsg-2019/setup/rules/new?kind=officials", "/org/games/nmsg-2019/try", "/org/outbox",
+               "/org/games/nmsg-2019/webhooks", "/account/tokens"],
     "a11y-adm": ["/org/staff", "/org/games/new"],
     "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
 }
