@@ -99,7 +99,7 @@ TABLE = {
     ("setup.new_games", "GET"): (L, D, D, D, D), ("setup.new_games", "POST"): (L, D, D, D, D),
     ("setup.setup", "GET"): ORG, ("setup.try_rules", "GET"): ORG, ("setup.try_rules", "POST"): ORG,
     ("setup.regulation_text", "POST"): ORG, ("setup.save_section", "POST"): ORG, ("setup.publish", "POST"): ORG,
-    ("setup.edit_rule", "GET"): ORG, ("setup.edit_rule", "POST"): ORG, ("delegations.regulation", "GET"): LEADER_READ,
+    ("setup.edit_rule", "GET"): ORG, ("setup.edit_rule", "POST"): ORG, ("setup.version", "GET"): ORG, ("delegations.regulation", "GET"): LEADER_READ,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),
     ("money.report_xlsx", "GET"): (L, D, D, A, A),
@@ -165,11 +165,13 @@ def world(app, db):
     from portal.notify.models import Webhook
     hook = Webhook(games_id=games.id, url="https://example.cn/hook", secret="s", created_by="t")
     db.session.add(hook)
+    from portal.games.models import GamesVersion
+    db.session.add(GamesVersion(games_id=games.id, number=1, definition=games.definition, created_by="t"))
     db.session.commit()
     return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
             "filename": "app.css", "line_id": line.id, "section": "basics", "index": 0, "action": "unlock", "request_id": req.id,
-            "card": card, "message_id": message.id, "token_id": 1, "webhook_id": hook.id}
+            "card": card, "message_id": message.id, "token_id": 1, "webhook_id": hook.id, "number": 1}
 
 
 OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals

@@ -203,3 +203,64 @@ def test_invited_units_are_typed_by_name_and_an_unknown_one_is_named(app, db):
     r = _post(app, admin, setup + "/participation", {"invited": "浙江、火星棋院"}, page=setup)
     assert r.status_code == 422 and "火星棋院" in r.get_data(as_text=True)
     assert 'value="浙江省、江苏省"' in _get(app, admin, setup).get_data(as_text=True)
+
+
+def test_a_delegation_is_judged_by_the_version_in_force_at_each_instant(app, db, monkeypatch, cli):
+    """An amendment applies from its confirmation: four men entered under the old quota of 4
+    break the new quota of 3 from then on, and not as things stood before it (the check at
+    a past instant, the workspace then and now)."""
+    import json
+
+    from builders import individual, stored
+
+    from portal.audit.services import Actor
+    from portal.delegations.services import check_document
+    from portal.games.services import definition_in_force, find_games
+    from portal.setup.services import save_definition
+    china = dt.timezone(dt.timedelta(hours=8))
+    before, confirmed, after = (dt.datetime(2019, 8, d, 10, tzinfo=china) for d in (5, 10, 15))
+    men = [person(f"m{i}", born=f"199{i}-05-05", year=2019) for i in range(1, 5)]
+    document = doc("nmsg-2019", people=men, entries=[individual("chess.MI", *[p["ref"] for p in men])])
+    d = stored("nmsg-2019", document, dt.datetime(2019, 8, 1, tzinfo=china))
+    account("zj-v", "leader", delegation=d)
+    db.session.commit()
+    games = find_games("nmsg-2019")
+    data = json.loads(json.dumps(games.definition))
+    quota = next(r for r in data["rules"] if r["kind"] == "quota" and r.get("events") == ["chess.MI"])
+    quota["max"] = 3
+    assert save_definition(games, data, Actor("组委会"), amendment="补充通知（二）", reason="场地所限", at=confirmed).ok
+    db.session.commit()
+
+    def codes(at):
+        report, _status = check_document(document, at, stored=False)
+        return {v["code"] for v in report["violations"]}
+    assert "QUOTA_EXCEEDED" not in codes(before)
+    assert "QUOTA_EXCEEDED" in codes(after)
+    assert definition_in_force(find_games("nmsg-2019"), before)[0] == 1
+    assert definition_in_force(find_games("nmsg-2019"), after)[0] is None  # the definition as it stands
+    # The `check` command at a past instant reads the version of then, too.
+    path = app.instance_path + "/four-men.json"
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(document, f, ensure_ascii=False)
+    then = cli.invoke(args=["check", path, "--at", before.isoformat()])
+    now = cli.invoke(args=["check", path, "--at", after.isoformat()])
+    assert "QUOTA_EXCEEDED" not in then.output and "QUOTA_EXCEEDED" in now.output
+    # Each version is read and compared, in words.
+    account("v-org", "organiser", games=["nmsg-2019"])
+    account("v-other", "organiser", games=["youth-gomoku-2015"])
+    db.session.commit()
+    org = logged_in(app, "v-org")
+    setup = _get(app, org, "/org/games/nmsg-2019/setup").get_data(as_text=True)
+    assert 'href="/org/games/nmsg-2019/versions/2"' in setup and "补充通知（二）" in setup
+    page = _get(app, org, "/org/games/nmsg-2019/versions/2").get_data(as_text=True)
+    assert "自 2019-08-10 10:00（北京时间）起施行" in page and "现行版本" in page and "场地所限" in page
+    assert "<del>每单位国际象棋男子个人限报 4 人</del>" in page and "<ins>每单位国际象棋男子个人限报 3 人</ins>" in page
+    first = _get(app, org, "/org/games/nmsg-2019/versions/1").get_data(as_text=True)
+    assert "已被后来的补充通知取代" in first and "每单位国际象棋男子个人限报 4 人" in first and "None" not in first
+    assert _get(app, org, "/org/games/nmsg-2019/versions/3").status_code == 404
+    assert _get(app, logged_in(app, "v-other"), "/org/games/nmsg-2019/versions/2").status_code == 404
+    # The workspace, as the clock stands (the remembered judgement follows the version).
+    leader = logged_in(app, "zj-v")
+    for at, shown in ((before, False), (after, True), (before, False)):
+        monkeypatch.setitem(app.config, "FIXED_NOW", at)
+        assert ("QUOTA_EXCEEDED" in _get(app, leader, f"/d/{d.id}/entries").get_data(as_text=True)) is shown, at

@@ -28,7 +28,7 @@ from sqlalchemy import func, select
 
 from ..config import universities_csv
 from ..extensions import db
-from ..games.services import definition_of, unit_info, universities_map
+from ..games.services import definition_in_force, definition_of, unit_info, universities_map
 from ..rules import check_delegation, parse_document
 from ..rules.violations import Violation, dedupe
 from .models import Delegation
@@ -105,13 +105,13 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
     """Parse problems and violations of the stored delegation `d` (whose stored document is
     `doc`), as judge() gives them, from memory while nothing it depends on has changed."""
     games = d.games
-    definition = definition_of(games)
+    version, definition = definition_in_force(games, at)
     universities = universities_map(fallback_csv=universities_csv())
     unit_code = doc.get("unit") if isinstance(doc.get("unit"), str) else None
     unit = unit_info(unit_code) if unit_code else None
     sanctioned = sanctions_for(games, unit_code)
     booked = booked_people(games, d.id)
-    key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, reveal, at.date(),
+    key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, version, reveal, at.date(),
            sum(1 for t in _all_deadlines(games) if at >= t), _games_state(games.id),
            id(universities), repr(unit), tuple(sorted(sanctioned.items())),
            frozenset(booked) if booked is not None else None)

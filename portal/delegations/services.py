@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from ..config import universities_csv
 from ..extensions import db
 from ..games.models import Games
-from ..games.services import definition_of, find_or_load_games, unit_info, unit_names, units_info, universities_map
+from ..games.services import definition_at, definition_of, find_or_load_games, unit_info, unit_names, units_info, universities_map
 from ..money.models import RoomRequest
 from ..rules import check_delegation, parse_document, report
 from ..rules.document import FORMAT, ParsedDelegation
@@ -95,7 +95,7 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
     already holds an identity number (organisers only); `all_numbers`: compare every
     identity number, not only those a save compared (organisers' decisions)."""
     return check_delegation(
-        definition_of(games), doc, at=at,
+        definition_at(games, at), doc, at=at,
         unit=unit_info(doc.unit_code) if doc.unit_code else None,
         universities=universities_map(fallback_csv=universities_csv()),
         other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id, reveal, all_numbers) if stored else {},
@@ -123,7 +123,7 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
     if not delegations:
         return {}
     documents = export_documents(delegations)
-    definition = definition_of(games)
+    definition = definition_at(games, at)
     universities = universities_map(fallback_csv=universities_csv())
     names = unit_names()
     units = units_info({d.unit_code for d in delegations if d.unit_code})

@@ -2,6 +2,7 @@
 as the engine's plain definitions."""
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pandas as pd
@@ -264,6 +265,44 @@ def definition_of(games: Games) -> GamesDefinition:
     definition = GamesDefinition.model_validate(games.definition)
     _definitions[games.slug] = (games.loaded_at, definition)
     return definition
+
+
+_timelines: dict[int, tuple] = {}
+_versions: dict[int, GamesDefinition] = {}
+
+
+def _timeline(games: Games) -> list[tuple[int, dt.datetime, int]]:
+    """(number, in force from, version id) of the Games' published versions, oldest first;
+    read once per stored definition (an amendment stores a new one)."""
+    from .models import GamesVersion
+    cached = _timelines.get(games.id)
+    if cached and cached[0] == (games.loaded_at, games.status):
+        return cached[1]
+    rows = [(n, at if at.tzinfo else at.replace(tzinfo=dt.UTC), i) for n, at, i in db.session.execute(
+        select(GamesVersion.number, GamesVersion.created_at, GamesVersion.id)
+        .where(GamesVersion.games_id == games.id).order_by(GamesVersion.number))]
+    _timelines[games.id] = ((games.loaded_at, games.status), rows)
+    return rows
+
+
+def definition_in_force(games: Games, at: dt.datetime | None) -> tuple[int | None, GamesDefinition]:
+    """The version of the regulation in force at `at` and its definition (issue 26, 3): an
+    amendment applies from the instant it was confirmed, so a delegation judged as it
+    stood before it is judged by the rules of then. None: the definition as it stands."""
+    timeline = _timeline(games) if at is not None else []
+    if not timeline or at >= timeline[-1][1]:
+        return None, definition_of(games)
+    number, _from, version_id = next((v for v in reversed(timeline) if v[1] <= at), timeline[0])
+    definition = _versions.get(version_id)
+    if definition is None:
+        from .models import GamesVersion
+        definition = _versions[version_id] = GamesDefinition.model_validate(
+            db.session.get(GamesVersion, version_id).definition)
+    return number, definition
+
+
+def definition_at(games: Games, at: dt.datetime | None) -> GamesDefinition:
+    return definition_in_force(games, at)[1]
 
 
 def find_games(slug: str) -> Games | None:

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from sqlalchemy import func, select
 
 from ..audit.services import Actor, record
+from ..clock import now
 from ..db_tx import lock_row, transactional, write_transaction
 from ..extensions import db
 from ..games.models import Games, GamesVersion
@@ -114,9 +115,11 @@ def readback_diff(before: GamesDefinition, after: GamesDefinition) -> dict[str, 
 
 @transactional
 def save_definition(games: Games, data: dict, actor: Actor, *, amendment: str | None = None,
-                    reason: str | None = None) -> Outcome:
+                    reason: str | None = None, at: dt.datetime | None = None) -> Outcome:
     """Save the Games' definition as changed on a set-up screen, checked whole. A published
-    Games changes only by an amendment with its number and reason, kept as a new version."""
+    Games changes only by an amendment with its number and reason, kept as a new version in
+    force from `at` (the portal's now): a delegation judged as it stood before then is
+    judged by the version of then."""
     games = lock_row(Games, games.id)
     if data.get("slug") != games.slug:
         raise Refusal("slug", "网址代码创建后不能修改", "The slug cannot change once the Games exists")
@@ -129,12 +132,20 @@ def save_definition(games: Games, data: dict, actor: Actor, *, amendment: str | 
     diff = readback_diff(before, after)
     if after.model_dump(mode="json") == games.definition:
         return Outcome(ok=True, details={"unchanged": True})
+    at = at or now()
+    in_force_since = min(at, games.loaded_at) if games.loaded_at else at
     store_definition(games, after)
     if games.status == "published":
         number = 1 + (db.session.scalar(select(func.max(GamesVersion.number)).where(
             GamesVersion.games_id == games.id)) or 0)
+        if number == 1:  # published from a fixture: what was in force until now is version 1
+            db.session.add(GamesVersion(games_id=games.id, number=1, definition=before.model_dump(mode="json"),
+                                        amendment=None, reason="发布 / published", created_by="系统 (system)",
+                                        created_at=in_force_since))
+            number = 2
         db.session.add(GamesVersion(games_id=games.id, number=number, definition=games.definition,
-                                    amendment=amendment, reason=reason, created_by=actor.label))
+                                    amendment=amendment, reason=reason, created_by=actor.label,
+                                    created_at=at))
     if games.status == "published":  # every delegation's leaders are told, in their language
         _tell_amendment(games, amendment, reason, diff)
     record(actor, "games.amend" if games.status == "published" else "games.edit", "games", games.slug,
@@ -154,7 +165,7 @@ def _tell_amendment(games: Games, amendment: str, reason: str, diff: dict) -> No
 
 
 @transactional
-def publish(games: Games, actor: Actor) -> Outcome:
+def publish(games: Games, actor: Actor, at: dt.datetime | None = None) -> Outcome:
     """Open a draft Games to leaders; its definition as it stands is version 1."""
     games = lock_row(Games, games.id)
     if games.status != "draft":
@@ -164,7 +175,7 @@ def publish(games: Games, actor: Actor) -> Outcome:
         raise Refusal("events", "还没有设置任何比赛项目，发布后领队无项可报", "No events yet: leaders would have nothing to enter")
     games.status = "published"
     db.session.add(GamesVersion(games_id=games.id, number=1, definition=games.definition, amendment=None,
-                                reason="发布 / published", created_by=actor.label))
+                                reason="发布 / published", created_by=actor.label, created_at=at or now()))
     record(actor, "games.publish", "games", games.slug).games_slug = games.slug
     return Outcome(ok=True)
 
@@ -189,3 +200,17 @@ MAX_REGULATION = 500_000
 def versions(games: Games) -> list[GamesVersion]:
     return list(db.session.scalars(select(GamesVersion).where(GamesVersion.games_id == games.id)
                                    .order_by(GamesVersion.number.desc())))
+
+
+def version_with_diff(games: Games, number: int) -> tuple[GamesVersion, GamesDefinition, dict] | None:
+    """A kept version, its definition, and what it changed from the version before it, in
+    the read-back's sentences (version 1: nothing before it)."""
+    rows = {v.number: v for v in db.session.scalars(select(GamesVersion).where(
+        GamesVersion.games_id == games.id, GamesVersion.number.in_((number - 1, number))))}
+    version = rows.get(number)
+    if version is None:
+        return None
+    definition = GamesDefinition.model_validate(version.definition)
+    earlier = rows.get(number - 1)
+    diff = readback_diff(GamesDefinition.model_validate(earlier.definition), definition) if earlier else None
+    return version, definition, diff

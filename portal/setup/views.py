@@ -97,6 +97,20 @@ def setup(slug):
     return _page(g.games)
 
 
+@bp.get("/org/games/<slug>/versions/<int:number>")
+@roles(*ORG)
+def version(slug, number):
+    """A kept version: its rules in sentences, and what it changed from the one before."""
+    found = services.version_with_diff(g.games, number)
+    if found is None:
+        abort(404)
+    row, definition, diff = found
+    english = unit_names("en")
+    lines = read_back(definition, {c: (n, english.get(c, n)) for c, n in unit_names().items()})
+    return render_template("setup/version.html", g=g.games, v=row, d=definition, lines=lines, diff=diff,
+                           latest=services.versions(g.games)[0].number)
+
+
 @bp.post("/org/games/<slug>/setup/<section>")
 @roles(*ORG)
 def save_section(slug, section):
