@@ -129,10 +129,20 @@ def app():
         for slug in all_fixture_slugs():
             load_games(slug)
         import_universities(UNIVERSITIES_CSV)
+        from portal.games.models import Games
+        _FIXTURE_DEFINITIONS.update({row.slug: row.definition for row in _db_session().query(Games)})
     yield app
     from portal.extensions import db as _db
     with app.app_context():  # its pooled connections closed, not left to the collector
         _db.engine.dispose()
+
+
+_FIXTURE_DEFINITIONS: dict[str, dict] = {}  # each fixture Games' definition as loaded
+
+
+def _db_session():
+    from portal.extensions import db as _db
+    return _db.session
 
 
 def _finish_background_jobs() -> None:
@@ -167,6 +177,13 @@ def db(app):
         for row in _db.session.query(Games).filter(Games.slug.not_in(all_fixture_slugs())).all():
             _db.session.delete(row)
         _db.session.commit()
+        # A fixture Games a test amended in the screens is the fixture again for the next.
+        from portal.games.services import load_games
+        for row in _db.session.query(Games).filter(Games.slug.in_(all_fixture_slugs())).all():
+            if row.status != "published" or row.definition != _FIXTURE_DEFINITIONS.get(row.slug, row.definition):
+                load_games(row.slug)
+                _db.session.query(Games).filter_by(slug=row.slug).one().status = "published"
+                _db.session.commit()
 
 
 @pytest.fixture

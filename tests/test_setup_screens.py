@@ -264,3 +264,63 @@ def test_a_delegation_is_judged_by_the_version_in_force_at_each_instant(app, db,
     for at, shown in ((before, False), (after, True), (before, False)):
         monkeypatch.setitem(app.config, "FIXED_NOW", at)
         assert ("QUOTA_EXCEEDED" in _get(app, leader, f"/d/{d.id}/entries").get_data(as_text=True)) is shown, at
+
+
+def _upload(app, client, url, content: str, page: str, **fields):
+    import io
+    token = _token(app, client, page)
+    with app.app_context():
+        return client.post(url, data={"csrf_token": token, "file": (io.BytesIO(content.encode("utf-8")), "特邀单位.csv"),
+                                      **fields})
+
+
+def test_the_invitation_list_is_uploaded_as_a_sheet(app, db):
+    """Issue 26, 4: units already known are invited by name or short name, new ones join
+    the list of units; a sheet with a mistake is refused whole with its row named; once
+    published, the list is an amendment previewed first."""
+    from portal.games.models import Unit
+    with app.app_context():
+        account("root5", "admin", name="管理员")
+        db.session.commit()
+    admin = logged_in(app, "root5")
+    assert _post(app, admin, "/org/games/new", {"slug": "inv-2028", "name_zh": "邀请赛", "start": "2028-05-01",
+                                                "end": "2028-05-02"}).status_code == 302
+    setup = "/org/games/inv-2028/setup"
+    sheet = "/org/games/inv-2028/setup/invited-sheet"
+    assert "上传特邀单位名单" in _get(app, admin, setup).get_data(as_text=True)
+    bad = _upload(app, admin, sheet, "单位名称,类别,所属省份\n浙江省,,\n之江棋艺学院,棋院,浙江\n", setup)
+    assert bad.status_code == 422 and "第 3 行" in bad.get_data(as_text=True) and "棋院" in bad.get_data(as_text=True)
+    no_kind = _upload(app, admin, sheet, "单位名称\n浙江省\n钱塘棋社\n", setup)
+    assert no_kind.status_code == 422 and "钱塘棋社" in no_kind.get_data(as_text=True)
+    with app.app_context():
+        assert _games("inv-2028").definition["participation"]["invited"] == []  # nothing saved
+        assert db.session.query(Unit).filter_by(name_zh="之江棋艺学院").count() == 0
+    good = _upload(app, admin, sheet, "邀请名单\n单位名称,类别,所属省份\n浙江省,,\n江苏,,\n之江棋艺学院,高校,浙江\n", setup)
+    assert good.status_code == 302
+    with app.app_context():
+        new = db.session.query(Unit).filter_by(name_zh="之江棋艺学院").one()
+        assert new.kind == "university" and new.province_code
+        assert _games("inv-2028").definition["participation"]["invited"] == ["zhejiang", "jiangsu", new.code]
+    page = _get(app, admin, setup).get_data(as_text=True)
+    assert "浙江省、江苏省、之江棋艺学院" in page and "其中 1 个新加入单位名单" in page
+    # Uploaded again with "keep": those already invited stay, the new one is added once.
+    assert _upload(app, admin, sheet, "单位名称\n上海市\n之江棋艺学院\n", setup, keep="on").status_code == 302
+    with app.app_context():
+        assert _games("inv-2028").definition["participation"]["invited"] == ["zhejiang", "jiangsu", new.code, "shanghai"]
+
+    # A published Games: previewed as an amendment, then confirmed on the section's own form.
+    setup = "/org/games/youth-gomoku-2015/setup"
+    preview = _upload(app, admin, "/org/games/youth-gomoku-2015/setup/invited-sheet", "单位名称\n浙江省\n", setup)
+    text = preview.get_data(as_text=True)
+    assert preview.status_code == 200 and "补充通知：修改的影响" in text
+    assert 'action="/org/games/youth-gomoku-2015/setup/participation"' in text
+    assert 'name="invited" value="zhejiang"' in text
+    with app.app_context():
+        assert _games("youth-gomoku-2015").definition["participation"].get("invited") in (None, [])
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', text))
+    hidden.pop("csrf_token", None)
+    done = _post(app, admin, "/org/games/youth-gomoku-2015/setup/participation",
+                 {**hidden, "do": "confirm", "amendment": "补充通知（三）", "reason": "增加特邀单位"}, page=setup)
+    assert done.status_code == 302
+    with app.app_context():
+        assert _games("youth-gomoku-2015").definition["participation"]["invited"] == ["zhejiang"]

@@ -121,6 +121,62 @@ def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[s
     return lines, problems
 
 
+def _sheet_rows(data: bytes, filename: str) -> list[list[str]] | None:
+    if is_workbook(data, filename):
+        rows = first_sheet_rows(data)
+        if rows is None:
+            return None
+    else:
+        rows = list(csv.reader(io.StringIO(decode_text(data))))
+    return [[("" if c is None else str(c)).strip() for c in r] for r in rows]
+
+
+def read_invitation_sheet(data: bytes, filename: str, known: dict[str, str]) -> tuple[list[str], list[UnitLine], list[str]]:
+    """An invitation list (issue 26, 4): the same sheet as the units' (单位名称, 类别, 所属省份
+    ...). A row naming a unit already known (`known`: name, short name or code -> code) is
+    that unit; any other row is a new unit, read and checked as on the units page, its
+    row numbers kept. Returns (the invited codes in the sheet's order, the new units,
+    every problem)."""
+    rows = _sheet_rows(data, filename)
+    if rows is None:
+        return [], [], [UNREADABLE]
+    if not any(any(r) for r in rows):
+        return [], [], ["表中没有单位 / no units in the sheet"]
+    names_or_codes = HEADINGS["name"] + HEADINGS["code"]
+    head = next((i for i, r in enumerate(rows[:10]) if any(c.lower() in names_or_codes for c in r)), None)
+    if head is None:  # a title above the heading row is fine; no heading row at all is not
+        return [], [], ["前 10 行中没有表头“单位名称” / no heading row with 单位名称 in the first 10 rows"]
+    header = {key: next((k for k, cell in enumerate(rows[head]) if cell.lower() in names), None)
+              for key, names in HEADINGS.items()}
+    codes, rest = [], [[""] for _r in rows]
+    rest[head] = rows[head]
+    for i, r in enumerate(rows[head + 1:MAX_ROWS + head + 2], start=head + 1):
+        def cell(key, r=r):
+            j = header[key]
+            return r[j] if j is not None and j < len(r) else ""
+        found = known.get(cell("code").lower()) or known.get(cell("name"))
+        if found:
+            codes.append(found)
+        elif any(r):
+            rest[i] = r
+            codes.append(None)  # a new unit: its code once read
+    new, problems = [], []
+    if any(any(r) for r in rest[head + 1:]):
+        if header["kind"] is None:
+            names = [r[header["name"]] for r in rest[head + 1:] if any(r) and header["name"] is not None
+                     and header["name"] < len(r)]
+            return [], [], [f"单位名单中没有这些单位：{'、'.join(names[:5])}；新单位须在“类别”一列写明类别 / not on "
+                            f"the list of units: {', '.join(names[:5])}; a new unit needs its kind (类别)"]
+        text = io.StringIO()
+        csv.writer(text).writerows(rest)
+        new, problems = read_units_sheet(text.getvalue().encode("utf-8"), "invited.csv")
+    fresh = iter(x.code for x in new)
+    codes = [c if c is not None else next(fresh, None) for c in codes]
+    if len(rows) > MAX_ROWS + head + 2:
+        problems.append(f"最多 {MAX_ROWS} 行 / at most {MAX_ROWS} rows")
+    return list(dict.fromkeys(c for c in codes if c)), new, problems
+
+
 def save_units(lines: list[UnitLine], actor: Actor) -> tuple[int, int]:
     """Insert or update the units (one transaction); returns (added, changed)."""
     added = changed = 0

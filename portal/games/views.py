@@ -34,7 +34,7 @@ def units():
             problems = [_("文件太大（最多 2 MB）。")]
         else:
             lines, problems = read_units_sheet(data, upload.filename)
-            problems += _protected(lines)
+            problems += refused_unit_changes(lines)
             if not problems:
                 added, changed = save_units(lines, actor())
                 flash(_("已保存单位：新增 %(a)d 个，更新 %(c)d 个。", a=added, c=changed), "success")
@@ -44,7 +44,7 @@ def units():
         (422 if problems else 200)
 
 
-def _protected(lines) -> list[str]:
+def refused_unit_changes(lines) -> list[str]:
     """An organiser adds units and changes those only his Games use; the national list, and
     a unit another Games' delegations use, are the administrators' to change."""
     from flask_login import current_user

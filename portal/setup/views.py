@@ -14,6 +14,7 @@ from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
+from werkzeug.datastructures import MultiDict
 
 from ..accounts.access import roles
 from ..audit.current import actor
@@ -22,6 +23,8 @@ from ..delegations.services import check_document
 from ..extensions import db
 from ..games.models import Games, Unit
 from ..games.services import definition_of, unit_names
+from ..games.unit_sheet import read_invitation_sheet, save_units
+from ..games.views import refused_unit_changes
 from ..outcome import Refusal
 from ..rules.checks.eligibility import unit_kind_names
 from ..rules.clauses import split
@@ -117,13 +120,7 @@ def save_section(slug, section):
     if not FlaskForm().validate_on_submit():
         abort(400)
     games = g.games
-    units = None
-    if section == "participation":  # invited units typed by code or by name
-        units = {}
-        for code, zh, en in db.session.execute(select(Unit.code, Unit.name_zh, Unit.name_en)):
-            units.update({code: code, zh: code, en: code})
-            for short in (zh.removesuffix("省"), zh.removesuffix("市")):  # "浙江" for 浙江省
-                units.setdefault(short, code)
+    units = _unit_lookup() if section == "participation" else None  # invited units typed by code or name
     try:
         data = read_section(copy.deepcopy(games.definition), section, request.form, units)
     except ValueError as problem:
@@ -132,8 +129,58 @@ def save_section(slug, section):
     return _save(games, data, section)
 
 
-def _save(games: Games, data: dict, section: str):
-    """Save (or, for a published Games, first preview) the definition `data`."""
+def _unit_lookup() -> dict[str, str]:
+    """A unit's code, name (Chinese or English) or short name ("浙江" for 浙江省) -> its code."""
+    units = {}
+    for code, zh, en in db.session.execute(select(Unit.code, Unit.name_zh, Unit.name_en)):
+        units.update({code: code, zh: code, en: code})
+        for short in (zh.removesuffix("省"), zh.removesuffix("市")):
+            units.setdefault(short, code)
+    return units
+
+
+@bp.post("/org/games/<slug>/setup/invited-sheet")
+@roles(*ORG)
+def invited_sheet(slug):
+    """The invitation list uploaded as a sheet (单位名称, 类别, 所属省份...): units already
+    known are invited as they are, new ones join the list of units; then saved (or, once
+    published, previewed as an amendment) like the participation section."""
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    games = g.games
+    upload = request.files.get("file")
+    data = upload.read(MAX_SHEET + 1) if upload and upload.filename else b""
+    problems = []
+    if not data:
+        problems = ["请选择特邀单位名单文件（Excel 或 CSV） / Choose the invitation list (Excel or CSV)"]
+    elif len(data) > MAX_SHEET:
+        problems = ["文件太大（最多 2 MB） / The file is too big (2 MB at most)"]
+    else:
+        codes, new, problems = read_invitation_sheet(data, upload.filename, _unit_lookup())
+        problems += refused_unit_changes(new)
+    if problems:
+        return _page(games, section="participation", problems=[(p, p) for p in problems],
+                     status=422)
+    if new:
+        save_units(new, actor())
+    definition = definition_of(games)
+    if request.form.get("keep") == "on":
+        codes = list(dict.fromkeys(list(definition.participation.invited) + codes))
+    form = MultiDict([("unit_kinds", k) for k in definition.participation.unit_kinds] + [
+        ("invited", "、".join(codes)), ("capacity", str(definition.capacity or ""))]
+        + [(k, "on") for k in ("open_units", "individuals") if getattr(definition.participation, k)])
+    data = read_section(copy.deepcopy(games.definition), "participation", form, _unit_lookup())
+    flash(_("特邀单位名单读入 %(n)d 个单位，其中 %(a)d 个新加入单位名单。", n=len(codes), a=len(new)), "info")
+    return _save(games, data, "participation", form=form,
+                 action=url_for(".save_section", slug=games.slug, section="participation"))
+
+
+MAX_SHEET = 2 * 1024 * 1024
+
+
+def _save(games: Games, data: dict, section: str, form=None, action: str | None = None):
+    """Save (or, for a published Games, first preview) the definition `data`; `form`: the
+    fields a confirmed preview posts again (to `action`), when not the request's own."""
     published = games.status == "published"
     if published and request.form.get("do") != "confirm":
         try:
@@ -141,7 +188,7 @@ def _save(games: Games, data: dict, section: str):
         except Refusal as refusal:
             return _page(games, section=section, problems=_problems(refusal), status=422)
         preview = {"diff": services.readback_diff(definition_of(games), after),
-                   "impact": impact(games, after, now()), "form": request.form}
+                   "impact": impact(games, after, now()), "form": form or request.form, "action": action}
         return _page(games, section=section, preview=preview)
     out = services.save_definition(games, data, actor(), amendment=request.form.get("amendment"),
                                    reason=request.form.get("reason"))
