@@ -324,3 +324,31 @@ def test_the_invitation_list_is_uploaded_as_a_sheet(app, db):
     assert done.status_code == 302
     with app.app_context():
         assert _games("youth-gomoku-2015").definition["participation"]["invited"] == ["zhejiang"]
+
+
+def test_an_events_sessions_are_typed_in_china_time(app, db):
+    with app.app_context():
+        account("root6", "admin", name="管理员")
+        db.session.commit()
+    admin = logged_in(app, "root6")
+    assert _post(app, admin, "/org/games/new", {"slug": "ses-2027", "name_zh": "邀请赛", "start": "2027-05-10",
+                                                "end": "2027-05-11"}).status_code == 302
+    setup = "/org/games/ses-2027/setup"
+    base = {"sport_code_0": "gomoku", "sport_zh_0": "五子棋", "sport_en_0": "Gomoku", "event_code_0": "gomoku.MI",
+            "event_sport_0": "gomoku", "event_zh_0": "男子个人", "event_en_0": "Men's individual", "event_gender_0": "M",
+            "event_kind_0": "individual"}
+    bad = _post(app, admin, setup + "/events", {**base, "event_sessions_0": "5月10日上午"}, page=setup)
+    assert bad.status_code == 422 and "男子个人的比赛时间“5月10日上午”看不懂" in bad.get_data(as_text=True)
+    backwards = _post(app, admin, setup + "/events", {**base, "event_sessions_0": "2027-05-10 12:00-08:30"}, page=setup)
+    assert backwards.status_code == 422 and "结束不晚于开始" in backwards.get_data(as_text=True)
+    ok = _post(app, admin, setup + "/events", {**base, "event_sessions_0": "2027-05-10 08:30-12:00；2027-5-10 19:00 - 2027-05-11 01:00"},
+               page=setup)
+    assert ok.status_code == 302
+    with app.app_context():
+        from portal.games.services import definition_of
+        sessions = definition_of(_games("ses-2027")).events[0].sessions
+        utc = dt.UTC
+        assert [(s.start, s.end) for s in sessions] == [  # the instants, whatever offset they are written with
+            (dt.datetime(2027, 5, 10, 0, 30, tzinfo=utc), dt.datetime(2027, 5, 10, 4, tzinfo=utc)),
+            (dt.datetime(2027, 5, 10, 11, tzinfo=utc), dt.datetime(2027, 5, 10, 17, tzinfo=utc))]
+    assert 'value="2027-05-10 08:30-12:00；2027-05-10 19:00-2027-05-11 01:00"' in _get(app, admin, setup).get_data(as_text=True)

@@ -5,6 +5,7 @@ refused with the field named; the definition then checks the whole."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import yaml
 
@@ -63,6 +64,52 @@ def as_day_and_hour(value: str | None) -> tuple[str, str]:
     if at.time() == dt.time():
         return (at.date() - dt.timedelta(days=1)).isoformat(), "24:00"
     return at.date().isoformat(), at.strftime("%H:%M")
+
+
+SESSION = re.compile(r"(\d{4}-\d{1,2}-\d{1,2})\s+(\d{1,2}:\d{2})\s*[-–—~至到]\s*(?:(\d{4}-\d{1,2}-\d{1,2})\s+)?(\d{1,2}:\d{2})")
+
+
+def read_sessions(text: str, event_name: str) -> list[dict]:
+    """An event's sessions typed as China date and hours, one per line or separated by
+    "；": "2025-05-10 08:30-12:00", or "2025-05-10 19:00 - 2025-05-11 01:00" past midnight."""
+    out = []
+    for part in [x.strip() for x in re.split(r"[;；\n]+", text or "") if x.strip()][:60]:
+        m = SESSION.fullmatch(part)
+        try:
+            if m is None:
+                raise ValueError(part)
+            day, start, end_day, end = m.groups()
+            begin = dt.datetime.combine(dt.date.fromisoformat(_iso_day(day)), dt.time.fromisoformat(_hhmm(start)), CHINA)
+            finish = dt.datetime.combine(dt.date.fromisoformat(_iso_day(end_day or day)), dt.time.fromisoformat(_hhmm(end)),
+                                         CHINA)
+        except ValueError:
+            raise SectionProblem(f"{event_name}的比赛时间“{part}”看不懂，请写成 2025-05-10 08:30-12:00",
+                                 f"{event_name}: session {part!r} should read like 2025-05-10 08:30-12:00") from None
+        if finish <= begin:
+            raise SectionProblem(f"{event_name}的比赛时间“{part}”结束不晚于开始",
+                                 f"{event_name}: session {part!r} ends before it starts")
+        out.append({"start": begin.isoformat(), "end": finish.isoformat()})
+    return out
+
+
+def _iso_day(text: str) -> str:
+    y, m, d = text.split("-")
+    return f"{int(y):04d}-{int(m):02d}-{int(d):02d}"
+
+
+def _hhmm(text: str) -> str:
+    h, m = text.split(":")
+    return f"{int(h):02d}:{int(m):02d}"
+
+
+def sessions_text(sessions) -> str:
+    """An event's sessions (the definition's) as the form shows them, in China time."""
+    out = []
+    for x in sessions or []:
+        start, end = x.start.astimezone(CHINA), x.end.astimezone(CHINA)
+        tail = end.strftime("%H:%M") if end.date() == start.date() else end.strftime("%Y-%m-%d %H:%M")
+        out.append(f"{start:%Y-%m-%d %H:%M}-{tail}")
+    return "；".join(out)
 
 
 def read_section(data: dict, section: str, form, units: dict[str, str] | None = None) -> dict:
@@ -153,6 +200,8 @@ def _events(data: dict, form) -> None:
         event = {**old.get(code, {}), "code": code, "sport": _text(form, f"event_sport_{i}", 30),
                  "name": {"zh": _text(form, f"event_zh_{i}", 100), "en": _text(form, f"event_en_{i}", 200) or _text(form, f"event_zh_{i}", 100)},
                  "gender": _text(form, f"event_gender_{i}", 1), "kind": _text(form, f"event_kind_{i}", 20)}
+        if f"event_sessions_{i}" in form:
+            event["sessions"] = read_sessions(_text(form, f"event_sessions_{i}", 2000), event["name"]["zh"] or code)
         events.append(event)
     data["sports"], data["events"] = sports, events
 

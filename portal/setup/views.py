@@ -36,7 +36,7 @@ from .blueprint import bp
 from .impact import impact
 from .regulation_file import MAX_BYTES, read_regulation
 from .sample import sample_document
-from .sections import ADVANCED_KEYS, SectionProblem, as_day_and_hour, read_section
+from .sections import ADVANCED_KEYS, SectionProblem, as_day_and_hour, read_section, sessions_text
 
 ORG = ("organiser", "admin")
 
@@ -90,7 +90,7 @@ def _page(games: Games, *, section: str | None = None, problems=None, preview=No
         preview=preview, rule_lines=rule_lines, kinds=rule_form.KIND_NAMES, unit_kinds=unit_kind_names(definition),
         advanced=yaml.safe_dump({k: games.definition[k] for k in ADVANCED_KEYS if games.definition.get(k) not in (None, [], {})},
                                 allow_unicode=True, sort_keys=False, default_flow_style=None),
-        versions=services.versions(games), day_and_hour=as_day_and_hour,
+        versions=services.versions(games), day_and_hour=as_day_and_hour, sessions_text=sessions_text,
         invited_names=[unit_names().get(c, c) for c in definition.participation.invited], form=FlaskForm()), status
 
 
