@@ -15,7 +15,8 @@
         document.getElementById("job-percent").textContent = s.percent + "%";
         document.getElementById("job-state").textContent = texts[s.status] + (s.error || "");
         if (s.status === "done") {
-          document.getElementById("job-download").hidden = false;
+          var download = document.getElementById("job-download");
+          if (!download.hasAttribute("data-not-a-file")) { download.hidden = false; }
           document.querySelectorAll("[data-when-done]").forEach(function (el) { el.hidden = false; });
         } else if (s.status !== "failed") {
           setTimeout(poll, 700);

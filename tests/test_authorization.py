@@ -100,7 +100,7 @@ TABLE = {
     ("setup.setup", "GET"): ORG, ("setup.try_rules", "GET"): ORG, ("setup.try_rules", "POST"): ORG,
     ("setup.regulation_text", "POST"): ORG, ("setup.save_section", "POST"): ORG, ("setup.publish", "POST"): ORG,
     ("setup.edit_rule", "GET"): ORG, ("setup.edit_rule", "POST"): ORG, ("setup.version", "GET"): ORG,
-    ("setup.invited_sheet", "POST"): ORG, ("delegations.regulation", "GET"): LEADER_READ,
+    ("setup.invited_sheet", "POST"): ORG, ("setup.amendment_impact", "GET"): ORG, ("delegations.regulation", "GET"): LEADER_READ,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),
     ("money.report_xlsx", "GET"): (L, D, D, A, A),
@@ -156,6 +156,13 @@ def world(app, db):
     from portal.results.models import Draw
     db.session.add(Draw(games_id=games.id, event_code="chess.MI", seed="00", numbers=[[1, 0, "x", "y"]], drawn_by="t"))
     file_store.put("jobs/authz-test.xlsx", b"PK")
+    impact = Job(kind="amendment_impact", params={"games": "nmsg-2019", "definition": games.definition, "form": [],
+                                                  "action": "/org/games/nmsg-2019/setup/basics", "section": "basics",
+                                                  "at": "2019-08-01T00:00:00+08:00", "_file": "authz-impact.json"},
+                 user_id=users["organiser"].id, status="done", title="t", file_name="impact.json",
+                 mimetype="application/json")
+    db.session.add(impact)
+    file_store.put("jobs/authz-impact.json", b'{"impact": []}')
     db.session.commit()
     from portal.venue.cards import card_code
     card = card_code(da.id, "p1", "")
@@ -172,7 +179,8 @@ def world(app, db):
     return {"job_id": job.id, "event": "chess.MI", "delegation_id": da.id, "ref": "p1", "file_id": f.id, "sub_id": sub.id, "user_id": users["leader_a"].id,
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
             "filename": "app.css", "line_id": line.id, "section": "basics", "index": 0, "action": "unlock", "request_id": req.id,
-            "card": card, "message_id": message.id, "token_id": 1, "webhook_id": hook.id, "number": 1}
+            "card": card, "message_id": message.id, "token_id": 1, "webhook_id": hook.id, "number": 1,
+            "impact_id": impact.id}
 
 
 OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 from builders import account, doc, logged_in, person
+from test_results_entry import season  # noqa: F401  (the fixture: four clubs of youth-gomoku-2015)
 
 PASSWORD = "password-123"
 EDITION_2015 = 2015  # youth-gomoku-2015 numbers its edition by its year
@@ -352,3 +353,75 @@ def test_an_events_sessions_are_typed_in_china_time(app, db):
             (dt.datetime(2027, 5, 10, 0, 30, tzinfo=utc), dt.datetime(2027, 5, 10, 4, tzinfo=utc)),
             (dt.datetime(2027, 5, 10, 11, tzinfo=utc), dt.datetime(2027, 5, 10, 17, tzinfo=utc))]
     assert 'value="2027-05-10 08:30-12:00；2027-05-10 19:00-2027-05-11 01:00"' in _get(app, admin, setup).get_data(as_text=True)
+
+
+def test_an_amendments_impact_names_moved_deadlines_and_changed_fees(app, db, season):  # noqa: F811
+    """The preview of an amendment says which deadlines move and whose fees change."""
+    import yaml
+
+    from portal.setup.sections import ADVANCED_KEYS
+    account("yg-root", "admin", name="管理员")
+    db.session.commit()
+    admin = logged_in(app, "yg-root")
+    setup = "/org/games/youth-gomoku-2015/setup"
+    moved = _post(app, admin, setup + "/stages", {"names_closes_day": "2015-07-10", "names_closes_hour": "17:00",
+                                                 "substitutions_closes_day": "2015-07-12", "substitutions_closes_hour": "24:00",
+                                                 "changes_close_day": "2015-07-12", "changes_close_hour": "24:00",
+                                                 "changes_need_approval": "on"}, page=setup)
+    text = moved.get_data(as_text=True)
+    assert moved.status_code == 200 and "日期和截止时间的变动" in text
+    assert "报名（姓名）截止：<del>2015-07-08 24:00</del> → <ins>2015-07-10 17:00</ins>" in text
+    data = {k: v for k, v in _games("youth-gomoku-2015").definition.items() if k in ADVANCED_KEYS and v not in (None, [], {})}
+    next(f for f in data["money"]["fees"] if f["code"] == "entry")["amount"] = "250.00"
+    dearer = _post(app, admin, setup + "/advanced", {"advanced": yaml.safe_dump(data, allow_unicode=True)}, page=setup)
+    text = dearer.get_data(as_text=True)
+    assert dearer.status_code == 200 and "应缴费用（元）" in text
+    # 南开: three athletes and a team group, 3 × 200 + 200 before, 3 × 250 + 200 after.
+    assert re.search(r"<td>南开</td>.*?<del>800\.00</del> → <ins>950\.00</ins>", text, re.S)
+
+
+def test_a_national_games_amendment_is_judged_in_the_background(app, db, season, monkeypatch):  # noqa: F811
+    """Above IN_REQUEST_PEOPLE the two judgements of every delegation are a job: the
+    preview says so, the job's page leads to the impact, which carries the form to confirm."""
+    import time
+
+    from portal.jobs.models import Job
+    monkeypatch.setattr("portal.setup.views.IN_REQUEST_PEOPLE", 0)
+    account("yg-root2", "admin", name="管理员")
+    db.session.commit()
+    admin = logged_in(app, "yg-root2")
+    setup = "/org/games/youth-gomoku-2015/setup"
+    rules = _games("youth-gomoku-2015").definition["rules"]
+    index, age = next((i, r) for i, r in enumerate(rules) if r["kind"] == "age_bracket")  # junior A
+    edit = f"/org/games/youth-gomoku-2015/setup/rules/{index}"
+    # Junior A from those born in 2001: the clubs' children, born in 2000, are too old.
+    fields = {"op": "save", "p_events": age["events"], "p_born_from": "2001-01-01", "p_born_to": age["born_to"],
+              "p_clause": age["clause"]}
+    preview = _post(app, admin, edit, fields)
+    text = preview.get_data(as_text=True)
+    assert preview.status_code == 200 and "正在后台计算" in text
+    job_id = int(re.search(r'href="/jobs/(\d+)"', text).group(1))
+    for _i in range(100):
+        db.session.rollback()
+        if db.session.get(Job, job_id).status in ("done", "failed"):
+            break
+        time.sleep(0.1)
+    assert db.session.get(Job, job_id).status == "done", db.session.get(Job, job_id).error
+    page = _get(app, admin, f"/jobs/{job_id}").get_data(as_text=True)
+    assert f'href="/org/games/youth-gomoku-2015/impact/{job_id}"' in page
+    shown = _get(app, admin, f"/org/games/youth-gomoku-2015/impact/{job_id}").get_data(as_text=True)
+    assert "<td>南开</td>" in shown and "AGE_BRACKET" in shown
+    assert f'action="{edit}"' in shown and 'name="p_born_from" value="2001-01-01"' in shown
+    # Another organiser (or the same one, for another Games) does not see it.
+    account("yg-other", "organiser", games=["youth-gomoku-2015"])
+    db.session.commit()
+    assert _get(app, logged_in(app, "yg-other"), f"/org/games/youth-gomoku-2015/impact/{job_id}").status_code == 404
+    assert _get(app, admin, f"/org/games/nmsg-2019/impact/{job_id}").status_code == 404
+    hidden = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', shown)
+    token = _token(app, admin, setup)
+    with app.app_context():
+        from werkzeug.datastructures import MultiDict
+        done = admin.post(edit, data=MultiDict([(k, v) for k, v in hidden if k != "csrf_token"] + [
+            ("csrf_token", token), ("do", "confirm"), ("amendment", "补充通知（一）"), ("reason", "场地所限")]))
+    assert done.status_code == 302
+    assert _games("youth-gomoku-2015").definition["rules"][index]["born_from"] == "2001-01-01"

@@ -120,21 +120,26 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
     delegation as it stands: entry fees per athlete, per team group, deposits per entrant,
     room nights."""
     definition = definition_of(d.games)
-    doc = export_document(d)
+    rows = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id,
+                                                        RoomRequest.status == "allocated")).all()
+    return fees_under(definition, export_document(d), definition.capacity is None or _holds_a_place(d), rows)
+
+
+def fees_under(definition, doc: dict, holds_place: bool, rooms: list) -> dict[str, tuple[int, Decimal, str]]:
+    """expected_fees() of a delegation's document under `definition` (an amendment's
+    impact compares two), given whether it holds a place and its allocated rooms."""
     athletes = athletes_of(doc)
     team_groups = _team_groups(definition, [(e["event"], e.get("lineup") is not None) for e in doc["entries"]])
     entrants = len(athletes)
-    if definition.capacity is not None and not _holds_a_place(d):
+    if definition.capacity is not None and not holds_place:
         # 报满即止: a deposit is due only once a place is given, at once or on promotion
         # from the wait list; a wait-listed entrant owes (and forfeits) nothing.
         entrants = 0
     out = _entry_fees(definition, len(athletes), entrants, len(team_groups))
     out.update(_daily_fees(definition, doc, len(athletes)))
     rates = {r.code: r for r in definition.rooms}
-    rows = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id,
-                                                        RoomRequest.status == "allocated")).all()
     for room_code, room in rates.items():
-        mine = [r for r in rows if r.room_type == room_code]
+        mine = [r for r in rooms if r.room_type == room_code]
         if not mine:
             continue
         units = sum(r.people if room.per == "person_night" else r.rooms for r in mine)

@@ -12,6 +12,7 @@ import json
 import yaml
 from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_login import current_user
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
@@ -25,6 +26,8 @@ from ..games.models import Games, Unit
 from ..games.services import definition_of, unit_names
 from ..games.unit_sheet import read_invitation_sheet, save_units
 from ..games.views import refused_unit_changes
+from ..jobs.models import Job
+from ..jobs.services import submit
 from ..outcome import Refusal
 from ..rules.checks.eligibility import unit_kind_names
 from ..rules.clauses import split
@@ -33,7 +36,8 @@ from ..rules.readback import read_back
 from ..web import is_en
 from . import rule_form, services
 from .blueprint import bp
-from .impact import impact
+from .impact import IN_REQUEST_PEOPLE, impact, moved_deadlines, people_in
+from .impact_job import impact_of
 from .regulation_file import MAX_BYTES, read_regulation
 from .sample import sample_document
 from .sections import ADVANCED_KEYS, SectionProblem, as_day_and_hour, read_section, sessions_text
@@ -187,8 +191,18 @@ def _save(games: Games, data: dict, section: str, form=None, action: str | None 
             after = services.validate(data)
         except Refusal as refusal:
             return _page(games, section=section, problems=_problems(refusal), status=422)
+        fields = form or request.form
         preview = {"diff": services.readback_diff(definition_of(games), after),
-                   "impact": impact(games, after, now()), "form": form or request.form, "action": action}
+                   "deadlines": moved_deadlines(definition_of(games), after), "form": fields, "action": action}
+        if people_in(games) > IN_REQUEST_PEOPLE:  # a national Games: judged twice in the background
+            job = submit("amendment_impact", {
+                "games": games.slug, "definition": after.model_dump(mode="json"), "at": now().isoformat(),
+                "section": section, "action": action or request.path,
+                "form": [[k, v] for k, v in fields.items(multi=True) if k not in ("csrf_token", "do", "amendment", "reason")]},
+                current_user.id, _("补充通知的影响：%(name)s", name=games.name_zh))
+            preview["job"] = job
+        else:
+            preview["impact"] = impact(games, after, now())
         return _page(games, section=section, preview=preview)
     out = services.save_definition(games, data, actor(), amendment=request.form.get("amendment"),
                                    reason=request.form.get("reason"))
@@ -200,6 +214,25 @@ def _save(games: Games, data: dict, section: str, form=None, action: str | None 
     else:
         flash(_("已发布补充通知，新的规则即时生效。") if published else _("已保存。"), "success")
     return redirect(url_for(".setup", slug=games.slug) + f"#{section}")
+
+
+@bp.get("/org/games/<slug>/impact/<int:impact_id>")
+@roles(*ORG)
+def amendment_impact(slug, impact_id):
+    """An amendment's impact worked out in the background (the job `impact_id`), with its
+    confirmation form."""
+    job = db.session.get(Job, impact_id)
+    if job is None or job.kind != "amendment_impact" or job.user_id != current_user.id \
+            or job.params.get("games") != g.games.slug:
+        abort(404)
+    rows = impact_of(job)
+    if rows is None:
+        return redirect(url_for("jobs.show", job_id=job.id))
+    after = services.validate(job.params["definition"])
+    preview = {"diff": services.readback_diff(definition_of(g.games), after), "impact": rows,
+               "deadlines": moved_deadlines(definition_of(g.games), after),
+               "form": MultiDict([tuple(x) for x in job.params["form"]]), "action": job.params["action"]}
+    return _page(g.games, section=job.params.get("section"), preview=preview)
 
 
 def _problems(refusal: Refusal) -> list[tuple[str, str]]:
