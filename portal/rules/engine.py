@@ -136,9 +136,11 @@ class CheckContext:
         if e is None:
             return code
         sport = next((s for s in self.games.sports if s.code == e.sport), None)
+        # The event by its name only: a code is the portal's, never the reader's (the
+        # violation carries it in `event`).
         if lang == "en":
-            return f"{sport.name.en + ' ' if sport else ''}{e.name.en} ({code})"
-        return f"{sport.name.zh if sport else ''}{e.name.zh}（{code}）"
+            return f"{sport.name.en + ' ' if sport else ''}{e.name.en}"
+        return f"{sport.name.zh if sport else ''}{e.name.zh}"
 
     def team_label(self, entry: ParsedEntry) -> str:
         return entry.team or "A"
