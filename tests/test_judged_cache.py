@@ -29,11 +29,29 @@ def codes(violations):
     return sorted(v.code for v in violations)
 
 
+def summarised(d, at):
+    """The stored summary (delegations/summary.py), asked twice: the second from the table."""
+    from portal.delegations.summary import summaries
+    from portal.extensions import db
+    first, second = summaries(d.games, [d], at)[d.id], summaries(d.games, [d], at)[d.id]
+    db.session.commit()  # the page's reading transaction ends with it
+    assert first == second
+    return first
+
+
 def agree(d, at, reveal=False):
-    """Asked twice (the second answer from memory), the remembered judgement is the fresh one."""
+    """Asked twice (the second answer from memory), the remembered judgement is the fresh one;
+    and the stored summary has the organisers' figures of it, rule by rule."""
     first, second = remembered(d, at, reveal), remembered(d, at, reveal)
     expected = fresh(d, at, reveal)
     assert first == second == expected
+    organisers = fresh(d, at, reveal=True)
+    by_rule = {}
+    for v in organisers:
+        by_rule.setdefault(v.code, [0, 0])[0 if v.is_error else 1] += 1
+    summary = summarised(d, at)
+    assert summary.by_rule == by_rule
+    assert (summary.errors, summary.warnings) == (sum(v.is_error for v in organisers), sum(not v.is_error for v in organisers))
     return codes(expected)
 
 

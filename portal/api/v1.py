@@ -24,6 +24,7 @@ from ..db_tx import write_transaction
 from ..delegations.judged import stored_document, stored_violations
 from ..delegations.models import Delegation
 from ..delegations.services import export_document
+from ..delegations.summary import summaries
 from ..extensions import csrf, db, rate_limit
 from ..games.models import Games
 from ..games.services import definition_of, read_back_of, unit_names
@@ -199,14 +200,16 @@ def _games_item(games: Games) -> dict:
                        for k in ("declaration_closes", "names_closes", "substitutions_closes", "changes_close")}}
 
 
-def _delegation_item(d: Delegation, counts: dict, names: dict, names_en: dict, violations=None) -> dict:
-    at = now()
-    found = violations if violations is not None else stored_violations(d, stored_document(d), at, sees_full_ids())
+def _delegation_item(d: Delegation, counts: dict, names: dict, names_en: dict, violations=None, figures=None) -> dict:
+    if figures is not None:
+        errors, warnings = figures.errors, figures.warnings
+    else:
+        found = violations if violations is not None else stored_violations(d, stored_document(d), now(), sees_full_ids())
+        errors, warnings = sum(1 for v in found if v.is_error), sum(1 for v in found if not v.is_error)
     c = counts.get(d.id, {"people": 0, "athletes": 0, "events": 0})
     unit = (names.get(d.unit_code, d.unit_name or d.unit_code or ""), names_en.get(d.unit_code, d.unit_name or d.unit_code or ""))
     return {"id": d.id, "games": d.games.slug, "unit": {"zh": unit[0], "en": unit[1]}, "status": str(d.status),
-            "version": d.version, **c, "errors": sum(1 for v in found if v.is_error),
-            "warnings": sum(1 for v in found if not v.is_error)}
+            "version": d.version, **c, "errors": errors, "warnings": warnings}
 
 
 # --- the routes ------------------------------------------------------------------------------
@@ -248,12 +251,14 @@ def delegations_list():
         base = base.where(Delegation.id == current_user.delegation_id)
     total = db.session.scalar(select(func.count()).select_from(base.subquery()))
     rows = db.session.scalars(base.order_by(Delegation.id).offset((q.page - 1) * q.per_page).limit(q.per_page)).all()
-    counts = {}
+    counts, figures = {}, {}
     for x in games:
         counts.update(delegation_counts(x))
+        if current_user.role != "leader":  # staff: the stored summaries, judged only where they moved
+            figures.update(summaries(x, [d for d in rows if d.games_id == x.id], now()))
     names, names_en = unit_names(), unit_names("en")
-    return jsonify({"delegations": [_delegation_item(d, counts, names, names_en) for d in rows], "page": q.page,
-                    "per_page": q.per_page, "total": total})
+    return jsonify({"delegations": [_delegation_item(d, counts, names, names_en, figures=figures.get(d.id))
+                                    for d in rows], "page": q.page, "per_page": q.per_page, "total": total})
 
 
 @bp.get("/delegations/<int:delegation_id>")

@@ -8,10 +8,9 @@ made of everything the pure engine reads, so that a remembered answer is the ans
   and creation instant (a test's fresh database reuses ids);
 - the Games' definition (`loaded_at`) and which of its deadlines have passed at `at`, and
   `at`'s date (identity numbers are read against "today");
-- the other delegations of the Games, whose identity numbers count as duplicates: the
-  count, highest id and sum of `numbers_rev` of all of them (raised only when an identity
-  number is added, removed or changed, or a delegation is withdrawn or comes back; a
-  save elsewhere that touches no number leaves this judgement valid);
+- the identity numbers it shares with other delegations of the Games, and with which
+  (shared_numbers): a save elsewhere that shares no number with it leaves this judgement
+  valid;
 - the unit, the universities list, the sanctions and the rooms allocated, read exactly;
 - whether the reader may see which delegation holds a duplicate number (`reveal`).
 
@@ -24,14 +23,15 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
+from sqlalchemy.orm import aliased
 
 from ..config import universities_csv
 from ..extensions import db
 from ..games.services import definition_in_force, definition_of, unit_info, universities_map
 from ..rules import check_delegation, parse_document
 from ..rules.violations import Violation, dedupe
-from .models import Delegation
+from .models import Delegation, DelegationStatus, Person
 from .services import booked_people, export_document, other_id_numbers, sanctions_for
 
 DOCUMENTS_KEPT = 16
@@ -93,12 +93,29 @@ def _all_deadlines(games) -> tuple[dt.datetime, ...]:
     return _deadlines[key]
 
 
-def _games_state(games_id: int) -> tuple:
-    """What of the other delegations a judgement depends on: their identity numbers, which
-    move only with numbers_rev (and a delegation coming or going), not with every save."""
-    return tuple(db.session.execute(
-        select(func.count(Delegation.id), func.coalesce(func.sum(Delegation.numbers_rev), 0), func.max(Delegation.id))
-        .where(Delegation.games_id == games_id)).one())
+def shared_numbers(games_id: int, delegation_id: int | None = None) -> dict[int, frozenset]:
+    """What of the other delegations a judgement depends on (issue 27, 1): the identity
+    numbers it shares with them, and with whom (withdrawn delegations hold none). A save
+    elsewhere that shares no number with a delegation leaves its judgement valid. One query
+    (the index on id_number), for one delegation or for the whole Games."""
+    mine, theirs = aliased(Person), aliased(Person)
+    other = aliased(Delegation)
+    q = (select(mine.delegation_id, theirs.id_number, theirs.delegation_id)
+         .join(theirs, (theirs.id_number == mine.id_number) & (theirs.delegation_id != mine.delegation_id))
+         .join(other, other.id == theirs.delegation_id)
+         .where(other.games_id == games_id, other.status != DelegationStatus.WITHDRAWN, mine.id_number.is_not(None)))
+    if delegation_id is not None:
+        q = q.where(mine.delegation_id == delegation_id)
+    else:
+        q = q.where(mine.delegation_id.in_(select(Delegation.id).where(Delegation.games_id == games_id)))
+    out: dict[int, set] = {}
+    for did, number, holder in db.session.execute(q):
+        out.setdefault(did, set()).add((number, holder))
+    return {did: frozenset(rows) for did, rows in out.items()}
+
+
+def deadlines_passed(games, at: dt.datetime) -> int:
+    return sum(1 for t in _all_deadlines(games) if at >= t)
 
 
 def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -> list[Violation]:
@@ -112,7 +129,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
     sanctioned = sanctions_for(games, unit_code)
     booked = booked_people(games, d.id)
     key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, version, reveal, at.date(),
-           sum(1 for t in _all_deadlines(games) if at >= t), _games_state(games.id),
+           deadlines_passed(games, at), shared_numbers(games.id, d.id).get(d.id, frozenset()),
            id(universities), repr(unit), tuple(sorted(sanctioned.items())),
            frozenset(booked) if booked is not None else None)
     hit = _recall(_judgements, key)

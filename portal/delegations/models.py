@@ -13,7 +13,7 @@ from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
 
-__all__ = ["DelegationStatus", "Delegation", "Person", "Declaration", "Entry", "EntryMember", "Official",
+__all__ = ["DelegationStatus", "Delegation", "DelegationSummary", "Person", "Declaration", "Entry", "EntryMember", "Official",
            "StaffMember", "Companion"]
 
 
@@ -188,3 +188,18 @@ class Companion(db.Model):
     position: Mapped[int] = mapped_column(default=0)
     person: Mapped[Person] = relationship(foreign_keys=[person_id])
     accompanies: Mapped[Person | None] = relationship(foreign_keys=[accompanies_id])
+
+
+class DelegationSummary(db.Model):
+    """A delegation's judgement in figures (issue 27, 1): errors and warnings, by rule, as
+    the organisers see them, under the key of everything it was judged from (summary.py).
+    What the Games page, the queue and the API's list read instead of judging the Games
+    again; derived data, rewritten whenever its key no longer matches."""
+
+    __tablename__ = "delegation_summary"
+    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), primary_key=True)
+    judged_key: Mapped[str] = mapped_column(String(64))
+    errors: Mapped[int] = mapped_column(default=0)
+    warnings: Mapped[int] = mapped_column(default=0)
+    by_rule: Mapped[dict] = mapped_column(JSON, default=dict)  # code -> [errors, warnings]
+    judged_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)

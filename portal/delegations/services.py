@@ -114,12 +114,33 @@ def booked_people(games: Games, delegation_id: int | None) -> set[str] | None:
     return {ref for occupants in rows for ref in occupants or []}
 
 
+def sanctions_by_unit(games: Games) -> dict[str, dict[str, str]]:
+    """sanctions_for() of every unit of the Games, from two queries."""
+    sanctions: dict[str, dict[str, str]] = {}
+    games_names = dict(db.session.execute(select(Games.slug, Games.name_zh)).all())
+    for row in db.session.scalars(select(Sanction).where(
+            Sanction.series == games.series, Sanction.edition == games.edition, Sanction.lifted.is_(False))):
+        sanctions.setdefault(row.unit_code, {})[row.event_code] = games_names.get(row.source_games) or row.source_games
+    return sanctions
+
+
+def booked_by_delegation(games: Games, delegation_ids: list[int]) -> dict[int, set[str]] | None:
+    """booked_people() of each delegation, from one query (None: the Games require no rooms)."""
+    if definition_of(games).rooms_required_for is None:
+        return None
+    booked: dict[int, set[str]] = {}
+    for delegation_id, occupants in db.session.execute(
+            select(RoomRequest.delegation_id, RoomRequest.occupants).where(
+                RoomRequest.delegation_id.in_(delegation_ids or [-1]), RoomRequest.status == "allocated")):
+        booked.setdefault(delegation_id, set()).update(occupants or [])
+    return booked
+
+
 def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | None = None,
                reveal: bool = False) -> dict[int, list[Violation]]:
     """judge() of each stored delegation, by id, with what the database knows read once for
     the whole Games (identity numbers held twice, sanctions, rooms): a fixed number of
     statements however many delegations the organisers' overview shows."""
-    from ..workflow.models import Sanction
     if not delegations:
         return {}
     documents = export_documents(delegations)
@@ -135,19 +156,8 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
         .join(Delegation, Person.delegation_id == Delegation.id)
         .where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN,
                Person.id_number.in_(shared))).all()
-    sanctions: dict[str, dict[str, str]] = {}
-    games_names = dict(db.session.execute(select(Games.slug, Games.name_zh)).all())
-    for row in db.session.scalars(select(Sanction).where(
-            Sanction.series == games.series, Sanction.edition == games.edition, Sanction.lifted.is_(False))):
-        sanctions.setdefault(row.unit_code, {})[row.event_code] = games_names.get(row.source_games) or row.source_games
-    booked: dict[int, set[str]] | None = None
-    if definition.rooms_required_for is not None:
-        from ..money.models import RoomRequest  # rooms are money's; read here, never written
-        booked = {}
-        for delegation_id, occupants in db.session.execute(
-                select(RoomRequest.delegation_id, RoomRequest.occupants).where(
-                    RoomRequest.delegation_id.in_([d.id for d in delegations]), RoomRequest.status == "allocated")):
-            booked.setdefault(delegation_id, set()).update(occupants or [])
+    sanctions = sanctions_by_unit(games)
+    booked = booked_by_delegation(games, [d.id for d in delegations])
     out = {}
     for d in delegations:
         parsed, problems = parse_document(documents[d.id])

@@ -1,7 +1,7 @@
 """The organisers' overview of a Games, readable at a glance for 40 delegations: per
 delegation status, errors, athletes and payment state; per event entrants against what
 was declared; submissions and payments by day towards the deadline. A fixed number of
-aggregate queries whatever the size (errors: delegations/services.judge_many)."""
+aggregate queries whatever the size (errors: the stored summaries, delegations/summary.py)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -10,7 +10,7 @@ from decimal import Decimal
 from sqlalchemy import distinct, func, select
 
 from ..delegations.models import Declaration, Delegation, DelegationStatus, Entry, EntryMember
-from ..delegations.services import judge_many
+from ..delegations.summary import summaries
 from ..extensions import db
 from ..games.services import definition_of
 from ..money.models import LedgerEntry
@@ -20,8 +20,9 @@ JUDGED = ("draft", "submitted", "returned", "waitlisted", "approved")
 
 
 def errors_by_delegation(games, delegations, at: dt.datetime) -> dict[int, int]:
-    judged = judge_many(games, [d for d in delegations if d.status in JUDGED], at, reveal=True)
-    return {did: sum(1 for v in violations if v.is_error) for did, violations in judged.items()}
+    """Errors per delegation, from the stored summaries (only those changed are judged)."""
+    found = summaries(games, [d for d in delegations if d.status in JUDGED], at)
+    return {did: s.errors for did, s in found.items()}
 
 
 def by_day(points: list[tuple[dt.date, Decimal | int]], last: dt.date | None = None) -> list[tuple[dt.date, object]]:

@@ -21,6 +21,7 @@ from ..clock import now
 from ..delegations.edit import entry_people
 from ..delegations.files import UploadedFile
 from ..delegations.models import Delegation, DelegationStatus, Entry
+from ..delegations.summary import summaries
 from ..delegations.workspace import Workspace, role_name
 from ..extensions import db
 from ..form_choices import options
@@ -118,8 +119,14 @@ def queue():
             q = q.where(_unit_filter(f_unit))
         if f_event:
             q = q.where(Delegation.id.in_(select(Entry.delegation_id).where(Entry.event_code == f_event)))
-        for d in db.session.scalars(q.order_by(Delegation.submitted_at)):
-            items.append({"kind": "delegation", "d": d, "at": d.submitted_at, "what": _("报名待审核")})
+        waiting = db.session.scalars(q.order_by(Delegation.submitted_at)).all()
+        figures = {}
+        for games_id in {d.games_id for d in waiting}:  # the stored summaries: judged only where they moved
+            same = [d for d in waiting if d.games_id == games_id]
+            figures.update(summaries(same[0].games, same, now()))
+        for d in waiting:
+            items.append({"kind": "delegation", "d": d, "at": d.submitted_at, "what": _("报名待审核"),
+                          "summary": figures.get(d.id)})
     if f_kind in ("", "substitution"):
         q = select(Substitution).join(Delegation).where(Substitution.status == "pending",
                                                         scope.games_clause(Delegation.games_id))
