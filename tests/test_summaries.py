@@ -39,7 +39,7 @@ def test_a_view_judges_only_what_a_write_touched(app, db, monkeypatch):
     monkeypatch.setattr(summary, "judge_many", counting)
     org = logged_in(app, "sum-org")
     _games_page(app, org)
-    assert judged == [list(sorted(units))]  # the first view judges every delegation once
+    assert judged == [sorted(units)]  # the first view judges every delegation once
     _games_page(app, org)
     assert judged[1:] == []  # the next, none
 
@@ -67,7 +67,7 @@ def test_a_view_judges_only_what_a_write_touched(app, db, monkeypatch):
     # The declaration deadline passes: every judgement can move, so every one is judged.
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 6, 2, tzinfo=CHINA))
     _games_page(app, org)
-    assert judged[3:] == [list(sorted(units))]
+    assert judged[3:] == [sorted(units)]
 
 
 def test_the_queue_says_how_many_errors_each_waiting_entry_has(app, db, monkeypatch):
