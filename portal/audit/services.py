@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..bulk_insert import insert_rows
 from ..extensions import db
 from .models import AuditLog
 
@@ -32,6 +33,15 @@ def record(actor: Actor, action: str, object_type: str, object_key: str | None =
                    before=before, after=after, reason=reason)
     db.session.add(row)
     return row
+
+
+def record_many(actor: Actor, action: str, object_type: str, items: list[tuple]) -> None:
+    """record() of many objects at once (a bank statement's payments), in batches: each
+    item is (object key, delegation id, Games slug, after)."""
+    rows = [{"actor": actor.label, "user_id": actor.user_id, "ip": actor.ip, "action": action, "object_type": object_type,
+             "object_key": key, "delegation_id": delegation_id, "games_slug": slug, "after": after}
+            for key, delegation_id, slug, after in items]
+    insert_rows(AuditLog.__table__, rows)
 
 
 def document_changes(before: dict | None, after: dict) -> list[dict]:

@@ -11,13 +11,15 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from stdnum import luhn
 
 from ..accounts.models import User
-from ..audit.services import Actor, record
+from ..audit.services import Actor, record, record_many
+from ..bulk_insert import insert_rows
 from ..clock import now
 from ..db_tx import lock_row, transactional
 from ..delegations.edit import athletes as athletes_of
@@ -63,6 +65,36 @@ def post(d: Delegation, kind: str, amount: Decimal, description: str, actor: Act
     record(actor, f"ledger.{kind}", "ledger_entry", str(entry.id), delegation=d,
            after={"kind": kind, "amount": str(amount), "fee": fee_code, "description": description})
     return entry
+
+
+def _insert_returning_ids(model, rows: list[dict], unique: str) -> list[int]:
+    """Insert every row set-based (bulk_insert.py); their ids in the rows' order, found by
+    the `unique` column each row has."""
+    found = insert_rows(model.__table__, rows, key=unique)
+    return [found[row[unique]] for row in rows]
+
+
+def post_bank_payments(games: Games, lines: list[dict], actor: Actor) -> int:
+    """post() of each matched bank line (a dict with id, delegation, amount, day and payer),
+    set-based: the payments and their audit records inserted together, in batches; a line
+    already posted (its source key) adds nothing. Returns the entries added."""
+    keys = [f"bank:{x['id']}" for x in lines]
+    posted = set()
+    for i in range(0, len(keys), 10000):
+        posted |= set(db.session.scalars(select(LedgerEntry.source_key).where(LedgerEntry.source_key.in_(keys[i:i + 10000]))))
+    today = _today()
+    rows = [{"delegation_id": x["matched_delegation_id"], "kind": "payment", "amount": Decimal(x["amount"]).quantize(Decimal("0.01")),
+             "quantity": 1, "description": f"银行到账 {x['booked_on']} {x['payer']}"[:300], "source_key": key,
+             "bank_line_id": x["id"], "actor": actor.label, "value_date": x["booked_on"] or today}
+            for x, key in zip(lines, keys) if key not in posted]
+    if not rows:
+        return 0
+    ids = _insert_returning_ids(LedgerEntry, rows, "source_key")
+    record_many(actor, "ledger.payment", "ledger_entry", [
+        (str(entry_id), row["delegation_id"], games.slug,
+         {"kind": "payment", "amount": str(row["amount"]), "fee": None, "description": row["description"]})
+        for entry_id, row in zip(ids, rows)])
+    return len(rows)
 
 
 def charge_fee(d: Delegation, per: str, quantity: int, actor: Actor, *, source_key: str,
@@ -511,53 +543,58 @@ def import_statement(games: Games, data: bytes, filename: str, actor: Actor, all
         delegations = {d.id: d for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id))}
         records = matched.to_dict("records")
         earlier = _earlier_lines(games, records, filename[:200])
-        bank_rows = []
+        rows = []
         for i, r in enumerate(records):
             twin = earlier.get(i)
-            bank_rows.append(BankLine(
-                games_id=games.id, fingerprint=r["fingerprint"], statement_name=filename[:200],
-                row_number=int(r["row"]), booked_on=r["booked_on"], amount=Decimal(r["amount"]),
-                payer=str(r["payer"])[:200], memo=str(r.get("memo_all") or r["memo"])[:500], bank_ref=str(r.get("bank_ref") or "")[:80] or None,
-                duplicate_of_id=twin,
-                matched_delegation_id=None if twin or _na(r["delegation_id"]) else int(r["delegation_id"]),
-                match_method="duplicate" if twin else (None if _na(r["method"]) else r["method"])))
+            rows.append({
+                "games_id": games.id, "fingerprint": r["fingerprint"], "statement_name": filename[:200],
+                "row_number": int(r["row"]), "booked_on": r["booked_on"], "amount": Decimal(r["amount"]),
+                "payer": str(r["payer"])[:200], "memo": str(r.get("memo_all") or r["memo"])[:500],
+                "bank_ref": str(r.get("bank_ref") or "")[:80] or None, "duplicate_of_id": twin,
+                "matched_delegation_id": None if twin or _na(r["delegation_id"]) else int(r["delegation_id"]),
+                "match_method": "duplicate" if twin else (None if _na(r["method"]) else r["method"])})
         # Two identical lines inside one file (same day, payer, amount, memo and bank
         # reference) are most often one payment exported twice: the second waits for the
         # accountant's word like a twin from another file (issue 25, 8).
         within: dict[int, int] = {}
         first_of: dict[tuple, int] = {}
-        for i, (r, line) in enumerate(zip(records, bank_rows)):
-            if line.duplicate_of_id is not None:
+        for i, (r, line) in enumerate(zip(records, rows)):
+            if line["duplicate_of_id"] is not None:
                 continue
             key = _plain_key(r["booked_on"], Decimal(r["amount"]), str(r["payer"])) + (
                 " ".join(str(r["memo"]).split()), str(r.get("bank_ref") or "").strip())
             if key in first_of:
                 within[i] = first_of[key]
-                line.matched_delegation_id, line.match_method = None, "duplicate"
+                line["matched_delegation_id"], line["match_method"] = None, "duplicate"
             else:
                 first_of[key] = i
-        db.session.add_all(bank_rows)
-        db.session.flush()
-        for i, j in within.items():
-            bank_rows[i].duplicate_of_id = bank_rows[j].id
+        # Set-based (issue 27, 4): every line in one statement, their ids returned in order.
+        ids = _insert_returning_ids(BankLine, rows, "fingerprint")
+        for line, line_id in zip(rows, ids):
+            line["id"] = line_id
+        if within:
+            db.session.execute(update(BankLine), [{"id": rows[i]["id"], "duplicate_of_id": rows[j]["id"]}
+                                                  for i, j in within.items()])
+            for i, j in within.items():
+                rows[i]["duplicate_of_id"] = rows[j]["id"]
         counts["possible_duplicates"] = 0
         hooks = webhooks_of(games.id)  # read once for the whole statement
         paid: dict[int, list] = {}
-        for line in bank_rows:
-            if line.duplicate_of_id is not None:
+        payments = []
+        for line in rows:
+            if line["duplicate_of_id"] is not None:
                 counts["possible_duplicates"] += 1
                 continue
-            if line.matched_delegation_id is None:
+            if line["matched_delegation_id"] is None:
                 counts["unmatched"] += 1
                 continue
-            counts[line.match_method] += 1
-            post(delegations[line.matched_delegation_id], "payment", line.amount,
-                 f"银行到账 {line.booked_on} {line.payer}", actor, source_key=f"bank:{line.id}",
-                 bank_line_id=line.id, value_date=line.booked_on)
+            counts[line["match_method"]] += 1
+            payments.append(line)
             if hooks:
-                hook(delegations[line.matched_delegation_id], "payment.matched", hooks, amount=str(line.amount),
-                     booked_on=line.booked_on.isoformat(), method=line.match_method)
-            paid.setdefault(line.matched_delegation_id, []).append(line)
+                hook(delegations[line["matched_delegation_id"]], "payment.matched", hooks, amount=str(line["amount"]),
+                     booked_on=line["booked_on"].isoformat(), method=line["match_method"])
+            paid.setdefault(line["matched_delegation_id"], []).append(SimpleNamespace(**line))
+        post_bank_payments(games, payments, actor)
         for delegation_id, matched in paid.items():  # one message a delegation, whatever the lines
             _tell_payment(delegations[delegation_id], matched)
         record(actor, "bank.import", "statement", filename[:200],
