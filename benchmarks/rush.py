@@ -1,0 +1,122 @@
+"""The first-come-first-served rush (issue 27, 6): the moment shaanxi-mind-2025's
+registration opens, 300 people register themselves at once for its 160 places (四: "限160
+人，按报名先后顺序"), each through the public form over HTTP, under gunicorn
+(gunicorn.conf.py). Prints how many were placed and wait-listed (it must be exactly 160
+and 140, with no error), and the time each waited for his answer (p50, p95, slowest),
+with the machine's load average.
+
+    .venv/bin/python benchmarks/rush.py [--db postgres|sqlite] [--people 300] [--workers 2]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SLUG = "shaanxi-mind-2025"
+OPENS = "2025-09-01T12:00:00+08:00"
+
+
+def prepare(url: str) -> None:
+    os.environ["DATABASE_URL"] = url
+    from portal import create_app
+    app = create_app({"SECRET_KEY": "rush"})
+    with app.app_context():
+        from flask_migrate import upgrade
+        upgrade()
+        from portal.games.services import load_games, load_units
+        load_units()
+        load_games(SLUG)
+
+
+def entrant(i: int) -> dict:
+    """One person as he types himself into the form."""
+    from portal.rules.idnumber import make
+    born = dt.date(1970 + i % 40, 1 + i % 12, 1 + i % 28)
+    gender = "M" if i % 2 else "F"
+    return {"name": f"选手{i:03d}", "id_type": "resident_id", "gender": gender, "birth_date": born.isoformat(),
+            "id_number": make("610102", born, 2 * (i % 400) + (1 if gender == "M" else 2)), "event": "gomoku.OPEN",
+            "username": f"rush{i:03d}", "password": f"amber-river-{i:03d}-stone", "confirm": f"amber-river-{i:03d}-stone"}
+
+
+def register(base: str, i: int, start: threading.Barrier, results: list, lock: threading.Lock) -> None:
+    from benchmarks.soak import Client
+    c = Client(base)
+    outcome, took = "error", 0.0
+    try:
+        _status, page = c.get(f"/register/{SLUG}")
+        token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
+        data = urllib.parse.urlencode({"csrf_token": token, **entrant(i)}).encode()
+        start.wait()  # everyone presses the button in the same instant
+        t = time.perf_counter()
+        with c.opener.open(f"{base}/register/{SLUG}", data=data, timeout=120) as r:
+            body = r.read()
+            if "/d/" in urllib.parse.urlsplit(r.geturl()).path:
+                outcome = "waitlisted" if "候补".encode() in body else "placed"
+        took = time.perf_counter() - t
+    except Exception as exc:  # counted as an error, with what it was
+        outcome = f"error: {type(exc).__name__}"
+    with lock:
+        results.append((outcome, took))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--db", choices=["sqlite", "postgres"], default="postgres")
+    ap.add_argument("--people", type=int, default=300)
+    ap.add_argument("--workers", type=int, default=2)
+    a = ap.parse_args()
+    from benchmarks import soak
+    workdir = Path(tempfile.mkdtemp(prefix="rush-"))
+    url = soak.database(a.db, workdir)
+    proc = None
+    try:
+        subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+                        f"from benchmarks.rush import prepare; prepare({url!r})"],
+                       cwd=ROOT, check=True, capture_output=True, env={**os.environ, "DATABASE_URL": url}, timeout=600)
+        port = soak.free_port()
+        for key in ("RATE_LIMIT_REGISTER", "RATE_LIMIT_FORMS", "RATE_LIMIT_LOGIN", "RATE_LIMIT_LOGIN_ADDRESS"):
+            os.environ[key] = "100000 per minute"  # 300 people behind one address here
+        os.environ["PORTAL_CLOCK"] = OPENS
+        proc = soak.start_gunicorn(url, port, a.workers, workdir / "gunicorn.log")
+        results, lock = [], threading.Lock()
+        start = threading.Barrier(a.people)
+        threads = [threading.Thread(target=register, args=(f"http://127.0.0.1:{port}", i, start, results, lock))
+                   for i in range(a.people)]
+        load_before = os.getloadavg()[0]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        waits = sorted(took for outcome, took in results if not outcome.startswith("error"))
+        errors = [outcome for outcome, _ in results if outcome.startswith("error")]
+        placed = sum(1 for outcome, _ in results if outcome == "placed")
+        waiting = sum(1 for outcome, _ in results if outcome == "waitlisted")
+        print(f"{a.people} at once for 160 places, {a.db}, {a.workers} gunicorn workers; load average "
+              f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
+        print(f"  placed {placed}, wait-listed {waiting}, errors {len(errors)} {sorted(set(errors))[:3]}")
+        if waits:
+            p95 = waits[int(0.95 * (len(waits) - 1))]
+            print(f"  answer in: p50 {statistics.median(waits):.2f} s, p95 {p95:.2f} s, slowest {waits[-1]:.2f} s, "
+                  f"over 5 s: {sum(1 for w in waits if w > 5)}")
+        return 0 if (placed, waiting, errors) == (min(160, a.people), max(0, a.people - 160), []) else 1
+    finally:
+        if proc is not None:
+            os.killpg(proc.pid, 15)
+            proc.wait(timeout=30)
+        soak.drop_database(url)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
