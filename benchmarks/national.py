@@ -31,9 +31,11 @@ def unit_codes(kinds=("province", "city", "xpcc", "industry")) -> list[str]:
     return [u["code"] for u in data["units"] if u["kind"] in kinds]
 
 
-def delegation_document(unit: str, unit_index: int, n_people: int) -> dict:
+def delegation_document(unit: str, unit_index: int, n_people: int, lacking_documents: int = 0) -> dict:
     """About 85% athletes; the rest officials and delegation staff. Everyone holds a
-    valid resident ID (area code by unit), unique within the Games."""
+    valid resident ID (area code by unit), unique within the Games. `lacking_documents`:
+    one person in this many has not yet handed in his insurance proof (a warning each,
+    as real delegations carry before check-in; 0: everyone has)."""
     definition = _definition()
     events = definition["events"]
     area = f"{110000 + unit_index * 100 + 1:06d}"
@@ -48,7 +50,9 @@ def delegation_document(unit: str, unit_index: int, n_people: int) -> dict:
         s, g1, g2 = next(names)
         people.append({"ref": f"p{k + 1}", "name": s + g1 + g2, "gender": gender, "birth_date": born.isoformat(),
                        "id_type": "resident_id", "id_number": make(area, born, seq),
-                       "registration": {"unit": unit, "year": 2009}, "documents": ["insurance_proof"]})
+                       "registration": {"unit": unit, "year": 2009},
+                       "documents": [] if lacking_documents and k % lacking_documents == lacking_documents - 1
+                       else ["insurance_proof"]})
     # Athletes: gomoku within its quotas and one mixed team; the rest spread over the
     # other sports' events, teams of four.
     athletes = people[:n_athletes]
@@ -86,15 +90,17 @@ def delegation_document(unit: str, unit_index: int, n_people: int) -> dict:
             "people": people, "entries": entries, "officials": officials, "staff": staff, "companions": []}
 
 
-def documents(units: int = 43, sizes=(30, 150), big=()) -> list[dict]:
+def documents(units: int = 43, sizes=(30, 150), big=(), lacking_documents: int = 4) -> list[dict]:
     """`units` delegations sized evenly between sizes[0] and sizes[1] people, the first
-    ones replaced by the `big` sizes (e.g. 1,000 and 2,000 people)."""
+    ones replaced by the `big` sizes (e.g. 1,000 and 2,000 people); as real delegations
+    are on deadline night, one person in four still lacks a document (a 2,000-person
+    delegation carries 500 warnings) and the staff exceed their allowance."""
     codes = unit_codes()[:units]
     lo, hi = sizes
     out = []
     for i, code in enumerate(codes):
         n = big[i] if i < len(big) else lo + (hi - lo) * i // max(1, len(codes) - 1)
-        out.append(delegation_document(code, i, n))
+        out.append(delegation_document(code, i, n, lacking_documents))
     return out
 
 
