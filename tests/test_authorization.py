@@ -100,7 +100,9 @@ TABLE = {
     ("setup.setup", "GET"): ORG, ("setup.try_rules", "GET"): ORG, ("setup.try_rules", "POST"): ORG,
     ("setup.regulation_text", "POST"): ORG, ("setup.save_section", "POST"): ORG, ("setup.publish", "POST"): ORG,
     ("setup.edit_rule", "GET"): ORG, ("setup.edit_rule", "POST"): ORG, ("setup.version", "GET"): ORG,
-    ("setup.invited_sheet", "POST"): ORG, ("setup.amendment_impact", "GET"): ORG, ("delegations.regulation", "GET"): LEADER_READ,
+    ("setup.invited_sheet", "POST"): ORG, ("setup.amendment_impact", "GET"): ORG,
+    ("setup.edit_item", "GET"): ORG, ("setup.edit_item", "POST"): ORG,
+    ("setup.edit_settings", "GET"): ORG, ("setup.edit_settings", "POST"): ORG, ("delegations.regulation", "GET"): LEADER_READ,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),
     ("money.report_xlsx", "GET"): (L, D, D, A, A),
@@ -180,7 +182,7 @@ def world(app, db):
             "token": token, "slug": "nmsg-2019", "kind": "summary", "fmt": "csv", "decision": "reject",
             "filename": "app.css", "line_id": line.id, "section": "basics", "index": 0, "action": "unlock", "request_id": req.id,
             "card": card, "message_id": message.id, "token_id": 1, "webhook_id": hook.id, "number": 1,
-            "impact_id": impact.id}
+            "impact_id": impact.id, "part": "fees", "name": "money"}
 
 
 OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals

@@ -357,9 +357,6 @@ def test_an_events_sessions_are_typed_in_china_time(app, db):
 
 def test_an_amendments_impact_names_moved_deadlines_and_changed_fees(app, db, season):  # noqa: F811
     """The preview of an amendment says which deadlines move and whose fees change."""
-    import yaml
-
-    from portal.setup.sections import ADVANCED_KEYS
     account("yg-root", "admin", name="管理员")
     db.session.commit()
     admin = logged_in(app, "yg-root")
@@ -371,9 +368,12 @@ def test_an_amendments_impact_names_moved_deadlines_and_changed_fees(app, db, se
     text = moved.get_data(as_text=True)
     assert moved.status_code == 200 and "日期和截止时间的变动" in text
     assert "报名（姓名）截止：<del>2015-07-08 24:00</del> → <ins>2015-07-10 17:00</ins>" in text
-    data = {k: v for k, v in _games("youth-gomoku-2015").definition.items() if k in ADVANCED_KEYS and v not in (None, [], {})}
-    next(f for f in data["money"]["fees"] if f["code"] == "entry")["amount"] = "250.00"
-    dearer = _post(app, admin, setup + "/advanced", {"advanced": yaml.safe_dump(data, allow_unicode=True)}, page=setup)
+    fees = _games("youth-gomoku-2015").definition["money"]["fees"]
+    index = next(i for i, f in enumerate(fees) if f["code"] == "entry")
+    fee = f"/org/games/youth-gomoku-2015/setup/list/fees/{index}"
+    assert 'name="p_amount" inputmode="decimal" value="200.00"' in _get(app, admin, fee).get_data(as_text=True)
+    dearer = _post(app, admin, fee, {"op": "save", "p_code": "entry", "p_name_zh": "报名费", "p_name_en": "Entry fee",
+                                     "p_amount": "250", "p_per": "athlete", "p_refundable": "never"})
     text = dearer.get_data(as_text=True)
     assert dearer.status_code == 200 and "应缴费用（元）" in text
     # 南开: three athletes and a team group, 3 × 200 + 200 before, 3 × 250 + 200 after.
@@ -425,3 +425,55 @@ def test_a_national_games_amendment_is_judged_in_the_background(app, db, season,
             ("csrf_token", token), ("do", "confirm"), ("amendment", "补充通知（一）"), ("reason", "场地所限")]))
     assert done.status_code == 302
     assert _games("youth-gomoku-2015").definition["rules"][index]["born_from"] == "2001-01-01"
+
+
+def test_fees_rooms_awards_contacts_and_the_meeting_are_set_in_forms(app, db):
+    """Issue 26, 1: no YAML for the committee's staff: each fee, room type, award, contact
+    and the leaders' meeting in a form read off its model, every mistake named."""
+    with app.app_context():
+        account("root7", "admin", name="管理员")
+        db.session.commit()
+    admin = logged_in(app, "root7")
+    assert _post(app, admin, "/org/games/new", {"slug": "forms-2027", "name_zh": "表单赛", "copy_of": "youth-gomoku-2015",
+                                                "years_later": "2"}).status_code == 302
+    base = "/org/games/forms-2027/setup"
+    page = _get(app, admin, base).get_data(as_text=True)
+    assert "报名费 200.00 元（每名运动员）" in page and "录取名次（十(一)）" in page
+    # A fee: the amount as typed ("¥250 元" reads as 250.00); a wrong amount is named.
+    bad = _post(app, admin, base + "/list/fees/0", {"op": "save", "p_code": "entry", "p_name_zh": "报名费",
+                                                   "p_amount": "两百", "p_per": "athlete"}, page=base)
+    assert bad.status_code == 422 and "金额应为数字，如 200 或 200.00" in bad.get_data(as_text=True)
+    ok = _post(app, admin, base + "/list/fees/0", {"op": "save", "p_code": "entry", "p_name_zh": "报名费",
+                                                  "p_name_en": "Entry fee", "p_amount": "¥250元", "p_per": "athlete",
+                                                  "p_refundable": "never"}, page=base)
+    assert ok.status_code == 302
+    assert _games("forms-2027").definition["money"]["fees"][0]["amount"] == "250.00"
+    # A new fee, per delegation; the definition checks it whole (a code is needed).
+    nameless = _post(app, admin, base + "/list/fees/new", {"op": "save", "p_name_zh": "资料费", "p_amount": "30",
+                                                          "p_per": "delegation"}, page=base)
+    assert nameless.status_code == 422 and "代码" in nameless.get_data(as_text=True)
+    assert _post(app, admin, base + "/list/fees/new", {"op": "save", "p_code": "materials", "p_name_zh": "资料费",
+                                                      "p_amount": "30", "p_per": "delegation"}, page=base).status_code == 302
+    assert "资料费 30.00 元（每个代表团）" in _get(app, admin, base).get_data(as_text=True)
+    # An award of a kind chosen: points by place, typed as a list of numbers.
+    form = _get(app, admin, base + "/list/awards/new?kind=points").get_data(as_text=True)
+    assert 'name="p_table"' in form and "计分" in form
+    assert _post(app, admin, base + "/list/awards/new?kind=points", {"op": "save", "p_table": "9、7、5、3、2、1",
+                                                                    "p_clause": "十(三)"}, page=base).status_code == 302
+    award = _games("forms-2027").definition["awards"][-1]
+    assert (award["kind"], award["table"], award["clause"]) == ("points", ["9", "7", "5", "3", "2", "1"], "十(三)")
+    # The leaders' meeting at a China date and hour.
+    assert _post(app, admin, base + "/settings/meeting", {"p_name_zh": "领队会议", "p_name_en": "Leaders' meeting",
+                                                         "p_at_day": "2017-07-14", "p_at_hour": "19:30",
+                                                         "p_confirms_names": "on", "p_leaders_must_attend": "on"},
+                 page=base).status_code == 302
+    meeting = _games("forms-2027").definition["leaders_meeting"]
+    assert dt.datetime.fromisoformat(meeting["at"]) == dt.datetime(2017, 7, 14, 11, 30, tzinfo=dt.UTC)
+    assert 'name="p_at_hour" value="19:30"' in _get(app, admin, base + "/settings/meeting").get_data(as_text=True)
+    # A contact removed.
+    contacts = len(_games("forms-2027").definition["contacts"])
+    assert _post(app, admin, base + "/list/contacts/0", {"op": "delete"}, page=base).status_code == 302
+    assert len(_games("forms-2027").definition["contacts"]) == contacts - 1
+    # What has a form is not typed in the YAML box any more.
+    typed = _post(app, admin, base + "/advanced", {"advanced": "money: {fees: []}"}, page=base)
+    assert typed.status_code == 422 and "它在上面各部分中设置" in typed.get_data(as_text=True)

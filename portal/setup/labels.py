@@ -46,6 +46,30 @@ FIELDS = {
     "types": ("证件种类", "identity documents"), "clause": ("规程条款", "clause"), "note": ("备注", "note"),
     "fees": ("费用项目", "fees"), "amount": ("金额", "amount"), "capacity": ("名额上限", "places"),
     "changes_need_approval": ("更换须经批准", "changes need approval"),
+    # Fees, rooms, stays, contacts, documents, the money settings, the meeting (items.py).
+    "name": ("名称", "name"), "amount_beyond": ("超出名额者的金额", "amount beyond the allowance"),
+    "refundable": ("退还", "refunded"), "forfeited_on": ("不予退还的情形", "kept when"), "days": ("天数", "days"),
+    "hotel": ("酒店", "hotel"), "rate": ("价格（元）", "rate (CNY)"), "inventory": ("每晚房间数", "rooms a night"),
+    "role": ("职务", "role"), "phone": ("电话", "phone"), "email": ("电子邮箱", "e-mail"), "address": ("地址", "address"),
+    "at": ("会议时间", "when"), "date": ("会议日期（时间另行通知时）", "day (hour to be announced)"),
+    "confirms_names": ("会上确认参赛名单", "names confirmed there"), "closes_checkin": ("会议开始即截止报到", "check-in closes when it starts"),
+    "leaders_must_attend": ("领队须出席", "leaders must attend"), "arrive_days_before": ("提前几天报到", "arrive days before"),
+    "arrive_relative_to": ("报到相对于", "arrival relative to"), "depart_days_after": ("结束后几天离会", "leave days after"),
+    "depart_relative_to": ("离会相对于", "departure relative to"),
+    "earliest_arrival_strict": ("不得早于规定日期报到", "no earlier arrival"), "currency": ("币种", "currency"),
+    "staff_excess_full_rate": ("超编人员按全价收费", "staff beyond the allowance pay full rate"),
+    "entry_valid_when_paid": ("报名费截止前到账报名方有效", "entries valid only when paid by the deadline"),
+    "insurance": ("保险", "insurance"), "payee": ("收款账户", "payee"),
+    # Awards (rules/awards.py).
+    "event_kind": ("项目种类", "kind of event"), "places": ("录取名次数", "places"),
+    "by_entrants": ("按参赛人数录取", "places by number of entrants"), "table": ("积分表（或计入奖牌榜）", "table"),
+    "team": ("团体项目积分", "team points"), "few_entrants": ("人数不足时", "when few enter"),
+    "standing": ("排名", "standing"), "amounts": ("各名次金额（元）", "amounts by place (CNY)"),
+    "form": ("奖励形式", "form"), "best": ("各性别计前几名", "best by gender"),
+    "gender_first": ("同分先比性别", "gender first on a tie"), "tie_breaks": ("同分时比较", "ties broken by"),
+    "best_of": ("计前几名成绩", "best results counted"), "group_by": ("按", "grouped by"), "score": ("计算", "scored by"),
+    "reading": ("规程的解读", "reading of the regulation"), "max_age": ("年龄上限", "maximum age"),
+    "source": ("赛事", "competition"),
 }
 _PART = re.compile(r"([A-Za-z_]+)|\[(\d+)\]")
 

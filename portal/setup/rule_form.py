@@ -8,12 +8,15 @@ import datetime as dt
 import types
 import typing
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 import yaml
 
 from ..rules import definition as d
 from ..rules.readback import WHO
 from .labels import FIELDS
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
 
 KIND_NAMES = {
     "age_bracket": ("年龄组（出生日期）", "age group (birth dates)"), "quota": ("每单位限报人数", "entrants per unit"),
@@ -39,6 +42,10 @@ EXAMPLES = {
     "tiers": {"officials": "- {min_events: 6, leaders: 1, coaches: 1}\n- {min_events: 0, leader_coaches: 1}",
               "staff_ratio": "- {max_athletes: 30, head: 1, staff: 2}\n- {head: 1, deputy_head: 1, staff_per_athletes: 10}"},
     "board_gender": "4: F",
+    "by_entrants": "- {min_entrants: 30, places: 12}\n- {min_entrants: 10, places: 8}\n- {min_entrants: 0, places: n-1}",
+    "team": "{min_on_board: 3, table: [17, 11, 7, 4, 3, 2]}",
+    "few_entrants": "{below: 6, places: 3, table: [7, 5, 3]}",
+    "payee": "{name: 某某体育局, bank: 工商银行某某支行, account: '6222020302059638775'}",
 }
 
 
@@ -65,10 +72,16 @@ def _strip_none(annotation):
 
 
 def params(kind: str) -> list[Param]:
-    model = rule_kinds()[kind]
+    return params_of(rule_kinds()[kind], rules=True)
+
+
+def params_of(model: type, rules: bool = False, skip: tuple[str, ...] = ()) -> list[Param]:
+    """The form of any part of a definition, read off its model: a rule's kind, a fee, a
+    room type, a contact, an award... (`rules`: a gender -> event mapping is a pair of
+    event pickers, as a team's members' individual events are)."""
     out = []
     for name, field in model.model_fields.items():
-        if name == "kind":
+        if name == "kind" or name in skip:
             continue
         a = _strip_none(field.annotation)
         origin, args = typing.get_origin(a), typing.get_args(a)
@@ -82,8 +95,12 @@ def params(kind: str) -> list[Param]:
             p.widget = "sports"
         elif a is int:
             p.widget = "int"
+        elif a is Decimal:
+            p.widget = "decimal"
         elif a is dt.date:
             p.widget = "date"
+        elif a is dt.datetime:
+            p.widget = "datetime"
         elif a is bool:
             p.widget = "bool"
         elif origin is typing.Literal:
@@ -92,18 +109,23 @@ def params(kind: str) -> list[Param]:
             p.widget, p.choices = "choices", list(typing.get_args(args[0]))
         elif origin is dict and args and args[1] is int and typing.get_origin(args[0]) is typing.Literal:
             p.widget = "gender_int"
-        elif origin is dict and args and args[1] is str:
+        elif rules and origin is dict and args and args[1] is str:
             p.widget = "gender_event"
-        elif a is d.Text:
+        elif a is d.Text or (isinstance(a, type) and {"zh", "en"} == set(getattr(a, "model_fields", {}))):
             p.widget = "text2"
         elif origin is list and args and args[0] is str:
             p.widget = "list"
+        elif origin is list and args and args[0] is Decimal:
+            p.widget = "numbers"
         elif a is str:
             p.widget = "str"
         else:
             p.widget = "yaml"
             example = EXAMPLES.get(name)
-            p.example = example.get(kind) if isinstance(example, dict) else example
+            if isinstance(example, dict):  # by the rule's kind (or the model's name)
+                kind_field = model.model_fields.get("kind")
+                example = example.get(typing.get_args(kind_field.annotation)[0] if kind_field else model.__name__)
+            p.example = example
         out.append(p)
     # What the rule says first, where it comes from last.
     return [p for p in out if p.name not in ("clause", "note")] + [p for p in out if p.name in ("clause", "note")]
@@ -117,8 +139,13 @@ class FormProblem(ValueError):
 
 def read(kind: str, form) -> dict:
     """The rule the form describes, as its definition (checked by the definition itself)."""
-    rule: dict = {"kind": kind}
-    for p in params(kind):
+    return {"kind": kind, **read_params(params(kind), form)}
+
+
+def read_params(ps: list[Param], form) -> dict:
+    """The values the form gives for `ps`, as the definition spells them."""
+    rule: dict = {}
+    for p in ps:
         key = f"p_{p.name}"
         if p.widget in ("events", "sports", "choices"):
             values = [v for v in form.getlist(key) if v]
@@ -143,6 +170,32 @@ def read(kind: str, form) -> dict:
             values = [v.strip() for v in text.split(",") if v.strip()]
             if values or p.required:
                 rule[p.name] = values
+        elif p.widget == "numbers":
+            text = (form.get(key) or "").replace("，", ",").replace("、", ",")
+            try:
+                numbers = [str(Decimal(v.strip())) for v in text.split(",") if v.strip()]
+            except InvalidOperation:
+                raise FormProblem(p.name, f"{p.label[0]}应为数字，用顿号或逗号分隔", f"{p.label[1]}: numbers separated by commas") \
+                    from None
+            if numbers or p.required:
+                rule[p.name] = numbers
+        elif p.widget == "decimal":
+            value = (form.get(key) or "").strip().replace(",", "").replace("，", "").removeprefix("¥").removesuffix("元")
+            if value:
+                try:
+                    rule[p.name] = str(Decimal(value).quantize(Decimal("0.01")))
+                except InvalidOperation:
+                    raise FormProblem(p.name, f"{p.label[0]}应为数字，如 200 或 200.00",
+                                      f"{p.label[1]}: an amount such as 200 or 200.00") from None
+        elif p.widget == "datetime":
+            day, hour = (form.get(f"{key}_day") or "").strip(), (form.get(f"{key}_hour") or "").strip()
+            if day:
+                try:
+                    at = dt.datetime.combine(dt.date.fromisoformat(day), dt.time.fromisoformat(hour or "00:00"), CHINA)
+                except ValueError:
+                    raise FormProblem(p.name, f"{p.label[0]}：日期如 2027-05-31，时间如 19:30",
+                                      f"{p.label[1]}: a date such as 2027-05-31 and an hour such as 19:30") from None
+                rule[p.name] = at.isoformat()
         elif p.widget == "yaml":
             text = (form.get(key) or "").strip()
             if text:
@@ -160,15 +213,23 @@ def read(kind: str, form) -> dict:
 
 def values(rule: dict) -> dict:
     """A stored rule's parameters as the form shows them."""
+    return values_of(params(rule["kind"]), rule)
+
+
+def values_of(ps: list[Param], item: dict) -> dict:
+    """A stored part's values as the form shows them."""
     out = {}
-    for p in params(rule["kind"]):
-        v = rule.get(p.name)
+    for p in ps:
+        v = item.get(p.name)
         if v is None:
             continue
         if p.widget == "yaml":
             out[p.name] = yaml.safe_dump(v, allow_unicode=True, default_flow_style=None, sort_keys=False).strip()
-        elif p.widget == "list":
+        elif p.widget in ("list", "numbers"):
             out[p.name] = "、".join(str(x) for x in v)
+        elif p.widget == "datetime":
+            at = (dt.datetime.fromisoformat(v) if isinstance(v, str) else v).astimezone(CHINA)
+            out[p.name] = {"day": at.date().isoformat(), "hour": at.strftime("%H:%M")}
         else:
             out[p.name] = v
     return out

@@ -14,8 +14,9 @@ from .labels import FIELDS
 CHINA = dt.timezone(dt.timedelta(hours=8))
 STAGE_FIELDS = ("declaration_closes", "names_closes", "substitutions_closes", "changes_close")
 # Everything the section forms do not cover, typed as YAML on the last section.
-ADVANCED_KEYS = ("money", "rooms", "rooms_required_for", "stay", "leaders_meeting", "contacts", "document_kinds",
-                 "id_types", "unit_kind_names", "awards", "competition", "sanctions", "companions_per_athlete")
+# (Fees, rooms, stays, contacts, documents, awards, the money settings and the meeting have
+# forms of their own: items.py.)
+ADVANCED_KEYS = ("rooms_required_for", "id_types", "unit_kind_names", "competition", "sanctions", "companions_per_athlete")
 MAX_ROWS = 200
 
 

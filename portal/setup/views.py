@@ -34,7 +34,7 @@ from ..rules.clauses import split
 from ..rules.jsontext import JsonTextError, load_json
 from ..rules.readback import read_back
 from ..web import is_en
-from . import rule_form, services
+from . import items, rule_form, services
 from .blueprint import bp
 from .impact import IN_REQUEST_PEOPLE, impact, moved_deadlines, people_in
 from .impact_job import impact_of
@@ -95,6 +95,7 @@ def _page(games: Games, *, section: str | None = None, problems=None, preview=No
         advanced=yaml.safe_dump({k: games.definition[k] for k in ADVANCED_KEYS if games.definition.get(k) not in (None, [], {})},
                                 allow_unicode=True, sort_keys=False, default_flow_style=None),
         versions=services.versions(games), day_and_hour=as_day_and_hour, sessions_text=sessions_text,
+        parts=items.listed(games.definition),
         invited_names=[unit_names().get(c, c) for c in definition.participation.invited], form=FlaskForm()), status
 
 
@@ -312,6 +313,81 @@ def edit_rule(slug, index):
                            params=rule_form.params(kind), values=rule_form.values(current) if request.method == "GET"
                            else None, names=rule_form.CHOICE_NAMES, kind_name=rule_form.KIND_NAMES.get(kind, (kind, kind)),
                            problems=problems, form=FlaskForm()), (422 if problems else 200)
+
+
+@bp.route("/org/games/<slug>/setup/list/<part>/new", methods=["GET", "POST"], defaults={"index": None})
+@bp.route("/org/games/<slug>/setup/list/<part>/<int:index>", methods=["GET", "POST"])
+@roles(*ORG)
+def edit_item(slug, part, index):
+    """One fee, room type, stay rule, contact, kind of document or award in its form;
+    "new" adds one (an award: of the kind chosen, ?kind=)."""
+    games = g.games
+    spec = items.LISTS.get(part) or abort(404)
+    current_list = list(items.get_in(games.definition, spec.path) or [])
+    if index is None:
+        kind = request.values.get("kind") if spec.model is None else None
+        if spec.model is None and kind not in items.award_kinds():
+            return redirect(url_for(".setup", slug=games.slug) + "#advanced")
+        current = {"kind": kind} if kind else {}
+    elif index < len(current_list):
+        current = current_list[index]
+        kind = current.get("kind")
+    else:
+        abort(404)
+    ps = spec.params(kind)
+    problems = []
+    if request.method == "POST":
+        if not FlaskForm().validate_on_submit():
+            abort(400)
+        data = copy.deepcopy(games.definition)
+        changed = list(items.get_in(data, spec.path) or [])
+        if request.form.get("op") == "delete" and index is not None:
+            changed.pop(index)
+            items.set_in(data, spec.path, changed)
+            return _save(games, data, "advanced")
+        try:
+            item = {**({"kind": kind} if kind else {}), **rule_form.read_params(ps, request.form)}
+        except rule_form.FormProblem as problem:
+            problems = [(problem.zh, problem.en)]
+        else:
+            if index is None:
+                changed.append(item)
+            else:
+                changed[index] = item
+            items.set_in(data, spec.path, changed)
+            return _save(games, data, "advanced")
+    title = items.AWARD_NAMES.get(kind, spec.item) if kind else spec.item
+    return render_template("setup/rule.html", g=games, d=definition_of(games), kind=kind, index=index, sentence=None,
+                           params=ps, values=rule_form.values_of(ps, current) if request.method == "GET" else None,
+                           names=rule_form.CHOICE_NAMES | items.CHOICE_NAMES, kind_name=title, problems=problems,
+                           form=FlaskForm(), noun=spec.item, back="advanced"), (422 if problems else 200)
+
+
+@bp.route("/org/games/<slug>/setup/settings/<name>", methods=["GET", "POST"])
+@roles(*ORG)
+def edit_settings(slug, name):
+    """The money settings or the leaders' meeting in a form."""
+    games = g.games
+    path, model, label, skip = items.OBJECTS.get(name) or abort(404)
+    ps = rule_form.params_of(model, skip=skip)
+    current = items.get_in(games.definition, path) or {}
+    problems = []
+    if request.method == "POST":
+        if not FlaskForm().validate_on_submit():
+            abort(400)
+        try:
+            values = rule_form.read_params(ps, request.form)
+        except rule_form.FormProblem as problem:
+            problems = [(problem.zh, problem.en)]
+        else:
+            data = copy.deepcopy(games.definition)
+            kept = {k: v for k, v in (items.get_in(data, path) or {}).items() if k in skip}
+            items.set_in(data, path, {**kept, **values} if (values or kept) and request.form.get("op") != "delete" else None)
+            return _save(games, data, "advanced")
+    return render_template("setup/rule.html", g=games, d=definition_of(games), kind=None, index=None if not current else 0,
+                           sentence=None, params=ps, values=rule_form.values_of(ps, current) if request.method == "GET" else None,
+                           names=rule_form.CHOICE_NAMES | items.CHOICE_NAMES, kind_name=label, problems=problems,
+                           form=FlaskForm(), noun=label, back="advanced", settings=True), (422 if problems else 200)
 
 
 @bp.route("/org/games/<slug>/try", methods=["GET", "POST"])

@@ -27,7 +27,7 @@ def _text(resp) -> str:
 def _get_urls(app, world):
     values = {"delegation_id": world["a"].id, "ref": "p1", "slug": "nmsg-2019", "kind": "roster", "fmt": "xlsx",
               "filename": "app.css", "token": "x", "file_id": 0, "job_id": 0,
-              "event": "chess.MI", "index": 0, "message_id": 0, "number": 1, "impact_id": 0}
+              "event": "chess.MI", "index": 0, "message_id": 0, "number": 1, "impact_id": 0, "part": "fees", "name": "money"}
     urls = []
     for rule in app.url_map.iter_rules():
         if "GET" not in rule.methods or rule.endpoint == "static":
