@@ -94,7 +94,7 @@ def _text(value) -> tuple[str, str]:
 
 def _line(part: str, item: dict) -> tuple[str, str]:
     """One item as the list on the set-up page shows it, in words."""
-    pick = lambda code: CHOICE_NAMES.get(code, (code, code))  # noqa: E731
+    pick = lambda code: CHOICE_NAMES.get(code, (code, code))
     if part == "fees":
         zh, en = _text(item.get("name"))
         per = pick(item.get("per"))
