@@ -102,7 +102,7 @@ TABLE = {
     ("setup.edit_rule", "GET"): ORG, ("setup.edit_rule", "POST"): ORG, ("setup.version", "GET"): ORG,
     ("setup.invited_sheet", "POST"): ORG, ("setup.amendment_impact", "GET"): ORG,
     ("setup.edit_item", "GET"): ORG, ("setup.edit_item", "POST"): ORG,
-    ("setup.edit_settings", "GET"): ORG, ("setup.edit_settings", "POST"): ORG, ("delegations.regulation", "GET"): LEADER_READ,
+    ("setup.edit_settings", "GET"): ORG, ("setup.edit_settings", "POST"): ORG, ("setup.definition_export", "GET"): ORG, ("delegations.regulation", "GET"): LEADER_READ,
     ("money.undo", "POST"): (L, D, D, D, A), ("money.duplicate", "POST"): (L, D, D, D, A),
     ("money.post_entry", "POST"): (L, D, D, D, A),
     ("money.report_xlsx", "GET"): (L, D, D, A, A),

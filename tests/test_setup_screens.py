@@ -477,3 +477,26 @@ def test_fees_rooms_awards_contacts_and_the_meeting_are_set_in_forms(app, db):
     # What has a form is not typed in the YAML box any more.
     typed = _post(app, admin, base + "/advanced", {"advanced": "money: {fees: []}"}, page=base)
     assert typed.status_code == 422 and "它在上面各部分中设置" in typed.get_data(as_text=True)
+
+
+def test_every_games_exports_as_the_fixture_format_and_loads_back_identically(app, db, cli, tmp_path):
+    """Issue 26, 7: the four fixtures and a Games made in the screens, exported and loaded
+    back by `flask games load`, give the very same definition."""
+    from portal.games.services import all_fixture_slugs, read_fixture
+    with app.app_context():
+        account("root8", "admin", name="管理员")
+        db.session.commit()
+    admin = logged_in(app, "root8")
+    assert _post(app, admin, "/org/games/new", {"slug": "trip-2027", "name_zh": "往返赛", "copy_of": "nmsg-2019",
+                                                "years_later": "8"}).status_code == 302
+    for slug in [*all_fixture_slugs(), "trip-2027"]:
+        before = _games(slug).definition
+        exported = _get(app, admin, f"/org/games/{slug}/definition.yaml")
+        assert exported.status_code == 200 and exported.mimetype == "application/x-yaml"
+        path = tmp_path / f"{slug}.yaml"
+        path.write_bytes(exported.get_data())
+        assert read_fixture(path).model_dump(mode="json") == before, slug
+        loaded = cli.invoke(args=["games", "load", str(path)])
+        assert loaded.exit_code == 0, loaded.output
+        assert _games(slug).definition == before, slug
+    assert _get(app, logged_in(app, "root8"), "/org/games/trip-2027/definition.yaml").status_code == 200

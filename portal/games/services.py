@@ -139,6 +139,13 @@ def read_fixture(path: Path) -> GamesDefinition:
         raise FixtureError(path, loc, problem, more) from None
 
 
+def definition_yaml(games: Games) -> str:
+    """The Games' definition as the fixture format of record (issue 26, 7): what
+    `flask games load` reads back into the very same definition."""
+    head = f"# {games.name_zh}: exported from the portal's set-up screens; `flask --app app games load` reads it.\n"
+    return head + yaml.safe_dump(games.definition, allow_unicode=True, sort_keys=False, default_flow_style=None, width=120)
+
+
 def load_units(path: Path | None = None) -> int:
     """Insert or update the units (idempotent; one process at a time)."""
     with reference_lock():

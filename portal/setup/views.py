@@ -23,7 +23,7 @@ from ..clock import now
 from ..delegations.services import check_document
 from ..extensions import db
 from ..games.models import Games, Unit
-from ..games.services import definition_of, unit_names
+from ..games.services import definition_of, definition_yaml, unit_names
 from ..games.unit_sheet import read_invitation_sheet, save_units
 from ..games.views import refused_unit_changes
 from ..jobs.models import Job
@@ -117,6 +117,15 @@ def version(slug, number):
     lines = read_back(definition, {c: (n, english.get(c, n)) for c, n in unit_names().items()})
     return render_template("setup/version.html", g=g.games, v=row, d=definition, lines=lines, diff=diff,
                            latest=services.versions(g.games)[0].number)
+
+
+@bp.get("/org/games/<slug>/definition.yaml")
+@roles(*ORG)
+def definition_export(slug):
+    """The definition in the fixtures' format: kept in a repository, loaded elsewhere."""
+    from flask import Response
+    return Response(definition_yaml(g.games), mimetype="application/x-yaml",
+                    headers={"Content-Disposition": f'attachment; filename="{g.games.slug}.yaml"'})
 
 
 @bp.post("/org/games/<slug>/setup/<section>")
