@@ -72,6 +72,9 @@ def people(app, db):
         assert create_token(user, "省体育局报名系统", "write", 30, Actor("t")).ok
         assert create_token(user, "成绩公告屏", "read", 7, Actor("t")).ok
     add_webhook(find_games("nmsg-2019").id, "nmsg-2019", "https://results.example.cn/hooks/portal", Actor("t"))
+    from portal.games.models import GamesVersion
+    games = find_games("nmsg-2019")
+    db.session.add(GamesVersion(games_id=games.id, number=1, definition=games.definition, created_by="组委会"))
     db.session.commit()
     return d
 
@@ -87,7 +90,9 @@ PAGES = {
                "/org/games/nmsg-2019/draw?event=chess.MI", "/org/units", "/org/games/nmsg-2019/regulation",
                "/org/games/nmsg-2019/setup", "/org/games/nmsg-2019/setup/rules/10",
                "/org/games/nmsg-2019/setup/rules/new?kind=officials", "/org/games/nmsg-2019/try", "/org/outbox",
-               "/org/games/nmsg-2019/webhooks", "/account/tokens"],
+               "/org/games/nmsg-2019/webhooks", "/account/tokens", "/org/games/nmsg-2019/setup/list/fees/0",
+               "/org/games/nmsg-2019/setup/list/awards/0", "/org/games/nmsg-2019/setup/settings/meeting",
+               "/org/games/nmsg-2019/versions/1", "/org/queue"],
     "a11y-adm": ["/org/staff", "/org/games/new"],
     "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
 }
