@@ -198,7 +198,9 @@ def _events(data: dict, form) -> None:
         code = _text(form, f"event_code_{i}", 40)
         if not code:
             continue
-        event = {**old.get(code, {}), "code": code, "sport": _text(form, f"event_sport_{i}", 30),
+        # A new Games' first events, typed with its sport in one go: the sport above.
+        sport = _text(form, f"event_sport_{i}", 30) or (sports[0]["code"] if sports else "")
+        event = {**old.get(code, {}), "code": code, "sport": sport,
                  "name": {"zh": _text(form, f"event_zh_{i}", 100), "en": _text(form, f"event_en_{i}", 200) or _text(form, f"event_zh_{i}", 100)},
                  "gender": _text(form, f"event_gender_{i}", 1), "kind": _text(form, f"event_kind_{i}", 20)}
         if f"event_sessions_{i}" in form:
