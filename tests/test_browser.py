@@ -105,7 +105,8 @@ def test_invitation_declare_enter_fix_and_submit(server, browser, db):
     page.click("text=报名与组队")
     block = page.locator("#event-chess-BI")
     block.locator("input[type=checkbox]").first.uncheck()
-    block.locator("text=保存此项目").click()
+    with page.expect_navigation():  # the saved page, before typing into its picker (not the old one's)
+        block.locator("text=保存此项目").click()
     block = page.locator("#event-chess-MI")
     picker = block.locator("input[name=add]").first
     picker.fill("汪")  # here he may play: the picker suggests him as one types
