@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+results_errors: dict[str, int] = {}  # what the failed saves met, by kind
 
 
 def prepare(url: str, leaders: int) -> list[tuple[str, int, str]]:
@@ -68,18 +69,25 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
             token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
             version = re.search(rb'name="version" type="hidden" value="(\d+)"', page).group(1).decode()
             number = re.search(rb'name="id_number" type="text" value="([^"]*)"', page).group(1).decode()
+            # The fingerprint of the person as the form showed him, as a browser sends it: a
+            # co-leader's save of another person meanwhile merges instead of refusing.
+            base_print = re.search(rb'name="base" value="([^"]*)"', page)
             data = urllib.parse.urlencode({"csrf_token": token, "version": version, "name": f"改名{n}",
-                                           "id_type": "resident_id", "id_number": number}).encode()
+                                           "id_type": "resident_id", "id_number": number,
+                                           **({"base": base_print.group(1).decode()} if base_print else {})}).encode()
             t = time.perf_counter()
             with c.opener.open(f"{base}/d/{delegation_id}/people/{ref}", data=data, timeout=60) as r:
                 body = r.read()
                 if r.status == 200 and urllib.parse.urlsplit(r.geturl()).path.endswith("/people"):
                     outcome = "saved"
-                elif "已在其他窗口或由其他人修改过".encode() in body:
+                elif "已在其他窗口或由其他人修改过".encode() in body or b'id="conflict"' in body:
                     outcome = "conflict"
             took = time.perf_counter() - t
-        except Exception:
+        except Exception as exc:
             took = 0.0
+            with lock:
+                kinds = results_errors.setdefault(type(exc).__name__ + (f" {exc.code}" if hasattr(exc, "code") else ""), 0)
+                results_errors[type(exc).__name__ + (f" {exc.code}" if hasattr(exc, "code") else "")] = kinds + 1
         with lock:
             results.append((outcome, took))
         # A leader types between two saves: one save every `pace` seconds (0: none). A
@@ -131,9 +139,12 @@ def main() -> int:
             p50, p95 = saves[len(saves) // 2], saves[int(len(saves) * 0.95)]
             print(f"{a.db}: {len(pairs)} leaders, one save every {a.pace:g} s each, {a.workers} workers, {a.seconds} s: {len(saves) * 60 / a.seconds:.0f} "
                   f"saves a minute, p50 {p50:.2f} s, p95 {p95:.2f} s, errors {errors}, "
-                  f"stale forms refused and redone {conflicts}")
+                  f"stale forms refused and redone {conflicts}; the errors: {results_errors or 'none'}")
         else:
             print(f"{a.db}: no save succeeded; errors {errors}")
+        if errors:  # what the server said, for the reader to see why
+            log = (workdir / "gunicorn.log").read_text(errors="replace")
+            print("gunicorn log, last lines:\n" + "\n".join(log.splitlines()[-15:]))
         return 0
     finally:
         if proc is not None:

@@ -69,6 +69,12 @@ def stored_document(d: Delegation) -> dict:
     return doc
 
 
+def remember_document(d: Delegation, doc: dict) -> None:
+    """The document a save just stored, remembered for the page it leads to."""
+    _keep(_documents, (d.id, d.created_at, d.content_rev), pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL),
+          DOCUMENTS_KEPT)
+
+
 def _all_deadlines(games) -> tuple[dt.datetime, ...]:
     """Every instant the definition names (stage deadlines and any other): a rule may
     compare `at` with any of them."""

@@ -31,7 +31,12 @@ def part(doc: dict, key: Key):
 
 def fingerprint(doc: dict, key: Key) -> str:
     """A short digest of the part, carried by the form that shows it."""
-    text = json.dumps(part(doc, key), sort_keys=True, ensure_ascii=False, default=str)
+    return digest(part(doc, key))
+
+
+def digest(rows) -> str:
+    """fingerprint() of a part already found (a page of people finds each by its ref)."""
+    text = json.dumps(rows, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 

@@ -28,7 +28,7 @@ from ..workflow.stages import NAMES, closes_at, may_edit_declarations, may_edit_
 from . import edit, picker
 from .forms import PersonForm, UploadForm
 from .judged import stored_document, stored_violations
-from .merge import Key, describe, fingerprint
+from .merge import Key, describe, digest, fingerprint
 from .models import Delegation, DelegationStatus
 from .names import NOTE_ITEMS, ROLE_NAMES, document_names_of
 from .services import judge
@@ -67,7 +67,16 @@ class Workspace:
 
     def fingerprint(self, *key: str) -> str:
         """The stored state of the part a form changes, sent back with the form (merge.py)."""
+        if key[0] == "person":  # a page of people asks for every row: found by ref, not by a scan
+            return digest(self._base_people.get(key[1]))
         return fingerprint(self.base_doc, tuple(key))
+
+    @cached_property
+    def _base_people(self) -> dict[str, dict]:
+        out: dict[str, dict] = {}
+        for p in self.base_doc.get("people", []):
+            out.setdefault(p.get("ref"), p)  # the first of a ref, as merge.part finds it
+        return out
 
     @cached_property
     def violations(self) -> list:
@@ -132,11 +141,27 @@ class Workspace:
         p = self.people.get(ref)
         return picker.label(p, self.en) if p else ""
 
+    @cached_property
+    def _by_person(self) -> dict[str, list]:
+        """Each person's violations, indexed once: the people page asks for every row."""
+        out: dict[str, list] = {}
+        for v in self.violations:
+            for ref in dict.fromkeys(v.people):
+                out.setdefault(ref, []).append(v)
+        return out
+
+    @cached_property
+    def _by_event(self) -> dict[str, list]:
+        out: dict[str, list] = {}
+        for v in self.violations:
+            out.setdefault(v.event, []).append(v)
+        return out
+
     def by_person(self, ref):
-        return [v for v in self.violations if ref in v.people]
+        return list(self._by_person.get(ref, ()))
 
     def by_event(self, code):
-        return [v for v in self.violations if v.event == code]
+        return list(self._by_event.get(code, ()))
 
     def event_label(self, code):
         e = self.events.get(code)

@@ -20,6 +20,7 @@ from ..db_tx import lock_row, transactional
 from ..delegations.edit import add_document_kind, athletes, entry_people
 from ..delegations.files import UploadedFile, check_upload, store
 from ..delegations.identity_checks import compare_new_numbers
+from ..delegations.judged import remember_document, stored_violations
 from ..delegations.merge import Key, merges
 from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.services import export_document, judge, replace_contents
@@ -100,9 +101,10 @@ def new_delegation(games: Games, unit: str | dict | None) -> Delegation:
 
 @transactional
 def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
-         expected_version: int | None = None) -> Outcome:
+         expected_version: int | None = None, _before: dict | None = None) -> Outcome:
     """Replace the delegation's contents with the document, if the stage allows it.
-    Rule violations do not stop a save (they stop a submission); malformed data does."""
+    Rule violations do not stop a save (they stop a submission); malformed data does.
+    (`_before`: the stored document, when the caller read it under the same lock.)"""
     doc, problems = parse_document(data)
     if doc is None or problems:
         raise Refusal(Refusal.INVALID, violations=dedupe(problems), delegation=delegation)
@@ -119,7 +121,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
                       "not applied. Check the latest version and enter your change again.", delegation=d)
     if d.status == DelegationStatus.WITHDRAWN:
         raise Refusal("state", "该报名已退出。", "This registration has been withdrawn.", delegation=d)
-    before = export_document(d) if d.id else None
+    before = (_before if _before is not None else export_document(d)) if d.id else None
     # Documents (insurance proof, health certificate...) may be added until check-in,
     # whatever the stage, and adding them neither unlocks nor un-submits the entry.
     documents_only = before is not None and _only_documents_added(before, data)
@@ -157,7 +159,10 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     # daily allowance) before the judgement, which then tells of those compared.
     compared = compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number],
                                    actor, at)
-    violations = judge(games, doc, at, exclude_delegation_id=d.id)
+    # Judged as the next page will judge it, and remembered for it (judged.py): the page a
+    # save leads to does not judge the delegation a second time.
+    remember_document(d, after)
+    violations = stored_violations(d, after, at, reveal=False)
     return Outcome(True, dedupe(violations), status=Status.SAVED, delegation=d, message=compared.notice())
 
 
@@ -180,7 +185,7 @@ def save_change(delegation: Delegation, change: Callable[[dict], dict], key: Key
                       "shown side by side; yours is still in the form: save again to keep yours (it "
                       "replaces theirs), or reload the page to keep theirs.", delegation=d,
                       details={"key": key, "current": current})
-    return save(d, change(current), actor, at, expected_version=d.version)
+    return save(d, change(copy.deepcopy(current)), actor, at, expected_version=d.version, _before=current)
 
 
 def _athletes_replaced_after_submission(d: Delegation, before: dict | None, data: dict, stages) -> list[str]:
