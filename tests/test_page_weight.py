@@ -40,3 +40,32 @@ def test_hundreds_of_warnings_are_grouped_and_the_pages_stay_small(app, db):
         assert missing >= 300 and f'<span class="badge warn">{missing}</span>' in body  # the group's count
         assert "在人员名单中只看有问题的" in body
     assert max(sizes.values()) < 150_000, sizes
+
+
+def test_a_delegation_of_2000_keeps_its_entries_and_review_pages_under_150_kb(app, db):
+    """At national size an event of dozens of entrants is one line of names on the entries
+    page, its form one click away; the review's return form offers the people with
+    problems, not a select of two thousand."""
+    from benchmarks.national import delegation_document
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.workflow.services import import_document
+    out = import_document(find_games("nmsg-2009"), delegation_document("zhejiang", 0, 2000, lacking_documents=4),
+                          dt.datetime(2009, 8, 1, tzinfo=CHINA), Actor("t"))
+    assert out.ok, out.violations
+    account("huge-leader", "leader", delegation=out.delegation)
+    account("huge-org", "organiser", games=["nmsg-2009"])
+    db.session.commit()
+    d = out.delegation.id
+    leader, organiser = logged_in(app, "huge-leader"), logged_in(app, "huge-org")
+    import re
+    with app.app_context():
+        entries = leader.get(f"/d/{d}/entries").get_data(as_text=True)
+        review = organiser.get(f"/org/d/{d}").get_data(as_text=True)
+    assert len(entries.encode()) < 150_000 and len(review.encode()) < 150_000
+    links = re.findall(r'href="(/d/%d/entries\?event=[^"#]+)#event-[^"]+">(?:编辑这个项目|查看全部)</a>' % d, entries)
+    assert len(links) > 10  # every big event, one line each
+    with app.app_context():
+        one = leader.get(links[0]).get_data(as_text=True)
+    assert one.count('name="people" value=') > 12  # that event's form, whole
+    assert review.count('value="person:') <= 200

@@ -202,8 +202,7 @@ def _unit_filter(value: str):
 def review(d):
     ws = Workspace(d)
     ret = ReturnForm()
-    ret.item.choices = options([("delegation:", _("整个报名"))] +
-                               [(f"person:{p['ref']}", p["name"]) for p in ws.doc["people"]] +
+    ret.item.choices = options([("delegation:", _("整个报名"))] + _returnable_people(ws) +
                                [(f"event:{c}", ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])])
     ext = ExtensionForm()
     wd = WithdrawForm()
@@ -230,6 +229,20 @@ def review(d):
     return render_template("organiser/review.html", ws=ws, d=d, doc=ws.doc, ret=ret, ext=ext, wd=wd,
                            audit=lines, subs=subs, sub_files=sub_files, decision=DecisionForm(), approve_form=FlaskForm(),
                            extensions=extensions, money=totals(d), valid=entry_valid(d), roster=_roster(ws))
+
+
+RETURN_CHOICES = 200  # a select of 2,000 people is no help and a tenth of the page
+
+
+def _returnable_people(ws) -> list[tuple[str, str]]:
+    """The people a return may name: everyone in a delegation of up to RETURN_CHOICES,
+    else those with problems, errors first (any other is named in the reason)."""
+    people = ws.doc["people"]
+    if len(people) > RETURN_CHOICES:
+        errors = {ref for v in ws.violations if v.is_error for ref in v.people}
+        warned = {ref for v in ws.violations for ref in v.people}
+        people = sorted((p for p in people if p["ref"] in warned), key=lambda p: p["ref"] not in errors)[:RETURN_CHOICES]
+    return [(f"person:{p['ref']}", p["name"]) for p in people]
 
 
 ROSTER_NAMES = 40
