@@ -63,7 +63,7 @@ def test_a_delegation_of_2000_keeps_its_entries_and_review_pages_under_150_kb(ap
         entries = leader.get(f"/d/{d}/entries").get_data(as_text=True)
         review = organiser.get(f"/org/d/{d}").get_data(as_text=True)
     assert len(entries.encode()) < 150_000 and len(review.encode()) < 150_000
-    links = re.findall(r'href="(/d/%d/entries\?event=[^"#]+)#event-[^"]+">(?:编辑这个项目|查看全部)</a>' % d, entries)
+    links = re.findall(rf'href="(/d/{d}/entries\?event=[^"#]+)#event-[^"]+">(?:编辑这个项目|查看全部)</a>', entries)
     assert len(links) > 10  # every big event, one line each
     with app.app_context():
         one = leader.get(links[0]).get_data(as_text=True)
