@@ -23,8 +23,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import aliased
+from sqlalchemy import func, select
 
 from ..config import universities_csv
 from ..extensions import db
@@ -103,20 +102,29 @@ def shared_numbers(games_id: int, delegation_id: int | None = None) -> dict[int,
     """What of the other delegations a judgement depends on (issue 27, 1): the identity
     numbers it shares with them, and with whom (withdrawn delegations hold none). A save
     elsewhere that shares no number with a delegation leaves its judgement valid. One query
-    (the index on id_number), for one delegation or for the whole Games."""
-    mine, theirs = aliased(Person), aliased(Person)
-    other = aliased(Delegation)
-    q = (select(mine.delegation_id, theirs.id_number, theirs.delegation_id)
-         .join(theirs, (theirs.id_number == mine.id_number) & (theirs.delegation_id != mine.delegation_id))
-         .join(other, other.id == theirs.delegation_id)
-         .where(other.games_id == games_id, other.status != DelegationStatus.WITHDRAWN, mine.id_number.is_not(None)))
+    (the index on id_number), for one delegation or for the whole Games; written as a
+    filter on the numbers, so that its plan does not hang on the database's statistics."""
+    in_games = select(Delegation.id).where(Delegation.games_id == games_id)
     if delegation_id is not None:
-        q = q.where(mine.delegation_id == delegation_id)
+        numbers = select(Person.id_number).where(Person.delegation_id == delegation_id, Person.id_number.is_not(None))
     else:
-        q = q.where(mine.delegation_id.in_(select(Delegation.id).where(Delegation.games_id == games_id)))
+        numbers = (select(Person.id_number).where(Person.delegation_id.in_(in_games), Person.id_number.is_not(None))
+                   .group_by(Person.id_number).having(func.count(func.distinct(Person.delegation_id)) > 1))
+    rows = db.session.execute(
+        select(Person.id_number, Person.delegation_id, Delegation.status)
+        .join(Delegation, Person.delegation_id == Delegation.id)
+        .where(Delegation.games_id == games_id, Person.id_number.in_(numbers))).all()
+    holders: dict[str, list[tuple[int, bool]]] = {}
+    for number, did, status in rows:
+        holders.setdefault(number, []).append((did, status == DelegationStatus.WITHDRAWN))
     out: dict[int, set] = {}
-    for did, number, holder in db.session.execute(q):
-        out.setdefault(did, set()).add((number, holder))
+    for number, found in holders.items():
+        for did, _withdrawn in found:
+            if delegation_id is not None and did != delegation_id:
+                continue
+            others = {(number, other) for other, withdrawn in found if other != did and not withdrawn}
+            if others:
+                out.setdefault(did, set()).update(others)
     return {did: frozenset(rows) for did, rows in out.items()}
 
 
