@@ -12,7 +12,6 @@ import argparse
 import os
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -46,62 +45,50 @@ def main() -> int:
     ap.add_argument("--units", type=int, default=42)
     ap.add_argument("--profile", action="store_true")
     a = ap.parse_args()
-    from benchmarks.soak import database, drop_database
-    url = database(a.db, Path(tempfile.mkdtemp(prefix="bank-")))
-    os.environ["DATABASE_URL"] = url
-    try:
-        return run(a)
-    finally:
-        drop_database(url)
+    from benchmarks.soak import on_scratch_database
+    return on_scratch_database(a.db, "bank-", lambda app: run(a))
 
 
 def run(a) -> int:
-    from portal import create_app
-    app = create_app({"SECRET_KEY": "bench"})
-    with app.app_context():
-        from flask_migrate import upgrade
-        upgrade()
-        from benchmarks.national import documents, load
-        from portal.audit.services import Actor
-        from portal.config import DEFAULT_UNIVERSITIES_CSV
-        from portal.extensions import db
-        from portal.games.services import import_universities, load_units, unit_names
-        from portal.money.services import import_statement, payment_reference_of, sync_charges, totals
-        load_units()
-        import_universities(DEFAULT_UNIVERSITIES_CSV)
-        outcomes = load(documents(a.units, (30, 60)), submit_every=1)
-        delegations = [o.delegation for o in outcomes]
-        from decimal import Decimal
+    """Inside on_scratch_database's app context."""
+    from benchmarks.national import documents, load
+    from portal.audit.services import Actor
+    from portal.extensions import db
+    from portal.games.services import unit_names
+    from portal.money.services import import_statement, payment_reference_of, sync_charges, totals
+    outcomes = load(documents(a.units, (30, 60)), submit_every=1)
+    delegations = [o.delegation for o in outcomes]
+    from decimal import Decimal
 
-        from portal.money.services import post
-        for i, d in enumerate(delegations):  # nmsg-2009 charges no entry fee: each owes a sum here
-            sync_charges(d, Actor("b"))
-            post(d, "charge", Decimal(600 + 100 * (i % 5)), "报名费", Actor("b"), source_key=f"bench:{d.id}")
-        db.session.commit()
-        names = unit_names()
-        references = [payment_reference_of(d) for d in delegations]
-        dues = [f"{totals(d)['balance']:.2f}" if totals(d)["balance"] > 0 else "600.00" for d in delegations]
-        data = statement(references, [names.get(d.unit_code, d.unit_code) for d in delegations], a.lines, dues)
-        games = delegations[0].games
-        load_avg = os.getloadavg()
-        timings = []
-        for attempt in ("first", "again"):
-            t0 = time.perf_counter()
-            if a.profile and attempt == "first":
-                import cProfile
-                import pstats
-                profile = cProfile.Profile()
-                result = profile.runcall(import_statement, games, data, "icbc-august.csv", Actor("财务"))
-                pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
-            else:
-                result = import_statement(games, data, "icbc-august.csv", Actor("财务"))
-            timings.append((attempt, time.perf_counter() - t0, result))
-        print(f"{a.lines} lines, {len(delegations)} delegations, {a.db}; load average {load_avg[0]:.2f}")
-        for attempt, seconds, result in timings:
-            print(f"  {attempt}: {seconds:.1f} s  imported {result.imported}, by reference {result.reference}, "
-                  f"by payer and amount {result.name_amount}, unmatched {result.unmatched}, "
-                  f"possible duplicates {result.possible_duplicates}, already imported {result.duplicates}")
-        return 0 if timings[0][2].ok else 1
+    from portal.money.services import post
+    for i, d in enumerate(delegations):  # nmsg-2009 charges no entry fee: each owes a sum here
+        sync_charges(d, Actor("b"))
+        post(d, "charge", Decimal(600 + 100 * (i % 5)), "报名费", Actor("b"), source_key=f"bench:{d.id}")
+    db.session.commit()
+    names = unit_names()
+    references = [payment_reference_of(d) for d in delegations]
+    dues = [f"{totals(d)['balance']:.2f}" if totals(d)["balance"] > 0 else "600.00" for d in delegations]
+    data = statement(references, [names.get(d.unit_code, d.unit_code) for d in delegations], a.lines, dues)
+    games = delegations[0].games
+    load_avg = os.getloadavg()
+    timings = []
+    for attempt in ("first", "again"):
+        t0 = time.perf_counter()
+        if a.profile and attempt == "first":
+            import cProfile
+            import pstats
+            profile = cProfile.Profile()
+            result = profile.runcall(import_statement, games, data, "icbc-august.csv", Actor("财务"))
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+        else:
+            result = import_statement(games, data, "icbc-august.csv", Actor("财务"))
+        timings.append((attempt, time.perf_counter() - t0, result))
+    print(f"{a.lines} lines, {len(delegations)} delegations, {a.db}; load average {load_avg[0]:.2f}")
+    for attempt, seconds, result in timings:
+        print(f"  {attempt}: {seconds:.1f} s  imported {result.imported}, by reference {result.reference}, "
+              f"by payer and amount {result.name_amount}, unmatched {result.unmatched}, "
+              f"possible duplicates {result.possible_duplicates}, already imported {result.duplicates}")
+    return 0 if timings[0][2].ok else 1
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ import io
 import os
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -41,64 +40,51 @@ def main() -> int:
     ap.add_argument("--big", default="1000,2000")
     ap.add_argument("--profile", action="store_true")
     a = ap.parse_args()
-    from benchmarks.soak import database, drop_database
-    url = database(a.db, Path(tempfile.mkdtemp(prefix="cards-")))
-    os.environ["DATABASE_URL"] = url
-    try:
-        return run(a)
-    finally:
-        drop_database(url)
+    from benchmarks.soak import on_scratch_database
+    return on_scratch_database(a.db, "cards-", lambda app: run(a))
 
 
 def run(a) -> int:
-    from portal import create_app
-    app = create_app({"SECRET_KEY": "bench"})
-    with app.app_context():
-        from flask_migrate import upgrade
-        upgrade()
-        from benchmarks.national import documents, load
-        from portal.audit.services import Actor
-        from portal.config import DEFAULT_UNIVERSITIES_CSV
-        from portal.db_tx import write_transaction
-        from portal.delegations.files import UploadedFile, store
-        from portal.extensions import db
-        from portal.games.services import import_universities, load_units
-        from portal.venue.cards import cards_for, cards_pdf
-        from portal.workflow.services import approve
-        load_units()
-        import_universities(DEFAULT_UNIVERSITIES_CSV)
-        outcomes = load(documents(a.units, (30, 150), tuple(int(x) for x in a.big.split(",") if x)), submit_every=1)
-        people = 0
-        for i, o in enumerate(outcomes):
-            d = o.delegation
-            assert approve(d, Actor("组委会"), dt.datetime(2009, 8, 25, tzinfo=dt.UTC)).ok
-            with write_transaction():
-                for j, p in enumerate(d.people):
-                    people += 1
-                    if a.photos and j % a.photos == 0:
-                        data = photo(i * 10_000 + j)
-                        db.session.add(UploadedFile(delegation_id=d.id, person_ref=p.ref, kind="photo", filename="p.jpg",
-                                                    content_type="image/jpeg", size=len(data),
-                                                    sha256=store(d.id, data, "jpg"), uploaded_by="b"))
-        games = outcomes[0].delegation.games
-        load_avg = os.getloadavg()[0]
-        t0 = time.perf_counter()
-        cards = cards_for(games)
-        t1 = time.perf_counter()
-        if a.profile:
-            import cProfile
-            import pstats
-            profile = cProfile.Profile()
-            pdf = profile.runcall(cards_pdf, games, cards, "a4")
-            pstats.Stats(profile).sort_stats("tottime").print_stats(18)
-        else:
-            pdf = cards_pdf(games, cards, "a4")
-        t2 = time.perf_counter()
-        print(f"{len(cards)} cards of {len(outcomes)} delegations ({people} people), one in {a.photos or '∞'} with a "
-              f"photo, {a.db}; load average {load_avg:.2f}")
-        print(f"  read {t1 - t0:.1f} s, drawn {t2 - t1:.1f} s, total {t2 - t0:.1f} s; "
-              f"{-(-len(cards) // 8)} pages, {len(pdf) / 1e6:.1f} MB")
-        return 0
+    """Inside on_scratch_database's app context."""
+    from benchmarks.national import documents, load
+    from portal.audit.services import Actor
+    from portal.db_tx import write_transaction
+    from portal.delegations.files import UploadedFile, store
+    from portal.extensions import db
+    from portal.venue.cards import cards_for, cards_pdf
+    from portal.workflow.services import approve
+    outcomes = load(documents(a.units, (30, 150), tuple(int(x) for x in a.big.split(",") if x)), submit_every=1)
+    people = 0
+    for i, o in enumerate(outcomes):
+        d = o.delegation
+        assert approve(d, Actor("组委会"), dt.datetime(2009, 8, 25, tzinfo=dt.UTC)).ok
+        with write_transaction():
+            for j, p in enumerate(d.people):
+                people += 1
+                if a.photos and j % a.photos == 0:
+                    data = photo(i * 10_000 + j)
+                    db.session.add(UploadedFile(delegation_id=d.id, person_ref=p.ref, kind="photo", filename="p.jpg",
+                                                content_type="image/jpeg", size=len(data),
+                                                sha256=store(d.id, data, "jpg"), uploaded_by="b"))
+    games = outcomes[0].delegation.games
+    load_avg = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    cards = cards_for(games)
+    t1 = time.perf_counter()
+    if a.profile:
+        import cProfile
+        import pstats
+        profile = cProfile.Profile()
+        pdf = profile.runcall(cards_pdf, games, cards, "a4")
+        pstats.Stats(profile).sort_stats("tottime").print_stats(18)
+    else:
+        pdf = cards_pdf(games, cards, "a4")
+    t2 = time.perf_counter()
+    print(f"{len(cards)} cards of {len(outcomes)} delegations ({people} people), one in {a.photos or '∞'} with a "
+          f"photo, {a.db}; load average {load_avg:.2f}")
+    print(f"  read {t1 - t0:.1f} s, drawn {t2 - t1:.1f} s, total {t2 - t0:.1f} s; "
+          f"{-(-len(cards) // 8)} pages, {len(pdf) / 1e6:.1f} MB")
+    return 0
 
 
 if __name__ == "__main__":

@@ -56,6 +56,27 @@ def drop_database(url: str) -> None:
         engine.dispose()
 
 
+def on_scratch_database(kind: str, prefix: str, run) -> int:
+    """`run(app)` inside an app context on a database of its own (created, then dropped),
+    with the schema, the units and the universities loaded."""
+    import tempfile
+    url = database(kind, Path(tempfile.mkdtemp(prefix=prefix)))
+    os.environ["DATABASE_URL"] = url
+    try:
+        from portal import create_app
+        app = create_app({"SECRET_KEY": "bench"})
+        with app.app_context():
+            from flask_migrate import upgrade
+            upgrade()
+            from portal.config import DEFAULT_UNIVERSITIES_CSV
+            from portal.games.services import import_universities, load_units
+            load_units()
+            import_universities(DEFAULT_UNIVERSITIES_CSV)
+            return run(app)
+    finally:
+        drop_database(url)
+
+
 def prepare(url: str, units: int, sizes: tuple[int, int], big: tuple[int, ...]) -> dict:
     """Schema, reference data, the Games and its delegations, one account per role."""
     os.environ["DATABASE_URL"] = url

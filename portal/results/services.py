@@ -153,7 +153,7 @@ def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[str]]:
             for key in TIE_BREAK_NAMES:
                 value = _exact(cell(key))
                 if value is not None:
-                    line.tie_breaks[key] = str(Decimal(value.numerator) / Decimal(value.denominator))
+                    line.tie_breaks[key] = decimal_text(value)
         except ValueError as exc:
             problems.append(f"第 {i} 行：“{exc}”不是数字 / row {i}: {exc} is not a number")
             continue
@@ -272,7 +272,7 @@ def lines_from_items(items: list[dict]) -> tuple[list[Line], list[str]]:
                     raise KeyError(key)
                 exact = _exact(str(value))
                 if exact is not None:
-                    line.tie_breaks[key] = str(Decimal(exact.numerator) / Decimal(exact.denominator))
+                    line.tie_breaks[key] = decimal_text(exact)
         except ValueError as exc:
             problems.append(f"第 {i} 行：“{exc}”不是数字 / line {i}: {exc} is not a number")
             continue

@@ -299,21 +299,13 @@ def edit_rule(slug, index):
         if not FlaskForm().validate_on_submit():
             abort(400)
         if request.form.get("op") == "delete" and index is not None:
-            data = copy.deepcopy(games.definition)
-            data["rules"].pop(index)
-            return _save(games, data, "rules")
+            return _save(games, _with_item(games, ("rules",), index, None), "rules")
         try:
             rule = rule_form.read(kind, request.form)
         except rule_form.FormProblem as problem:
             problems = [(problem.zh, problem.en)]
         else:
-            data = copy.deepcopy(games.definition)
-            data.setdefault("rules", [])
-            if index is None:
-                data["rules"].append(rule)
-            else:
-                data["rules"][index] = rule
-            return _save(games, data, "rules")
+            return _save(games, _with_item(games, ("rules",), index, rule), "rules")
     definition = definition_of(games)
     sentence = None
     if index is not None:
@@ -322,6 +314,21 @@ def edit_rule(slug, index):
                            params=rule_form.params(kind), values=rule_form.values(current) if request.method == "GET"
                            else None, names=rule_form.CHOICE_NAMES, kind_name=rule_form.KIND_NAMES.get(kind, (kind, kind)),
                            problems=problems, form=FlaskForm()), (422 if problems else 200)
+
+
+def _with_item(games: Games, path: tuple[str, ...], index: int | None, item: dict | None) -> dict:
+    """A copy of the definition with one item of a list (the rules, the fees...) added
+    (`index` None), replaced, or removed (`item` None)."""
+    data = copy.deepcopy(games.definition)
+    changed = list(items.get_in(data, path) or [])
+    if item is None:
+        changed.pop(index)
+    elif index is None:
+        changed.append(item)
+    else:
+        changed[index] = item
+    items.set_in(data, path, changed)
+    return data
 
 
 @bp.route("/org/games/<slug>/setup/list/<part>/new", methods=["GET", "POST"], defaults={"index": None})
@@ -348,23 +355,14 @@ def edit_item(slug, part, index):
     if request.method == "POST":
         if not FlaskForm().validate_on_submit():
             abort(400)
-        data = copy.deepcopy(games.definition)
-        changed = list(items.get_in(data, spec.path) or [])
         if request.form.get("op") == "delete" and index is not None:
-            changed.pop(index)
-            items.set_in(data, spec.path, changed)
-            return _save(games, data, "advanced")
+            return _save(games, _with_item(games, spec.path, index, None), "advanced")
         try:
             item = {**({"kind": kind} if kind else {}), **rule_form.read_params(ps, request.form)}
         except rule_form.FormProblem as problem:
             problems = [(problem.zh, problem.en)]
         else:
-            if index is None:
-                changed.append(item)
-            else:
-                changed[index] = item
-            items.set_in(data, spec.path, changed)
-            return _save(games, data, "advanced")
+            return _save(games, _with_item(games, spec.path, index, item), "advanced")
     title = items.AWARD_NAMES.get(kind, spec.item) if kind else spec.item
     return render_template("setup/rule.html", g=games, d=definition_of(games), kind=kind, index=index, sentence=None,
                            params=ps, values=rule_form.values_of(ps, current) if request.method == "GET" else None,
