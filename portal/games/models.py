@@ -51,15 +51,17 @@ class Games(db.Model):
     edition: Mapped[int]
     name_zh: Mapped[str] = mapped_column(String(200))
     name_en: Mapped[str] = mapped_column(String(200))
-    # The validated fixture, as JSON: the rules engine's input.
-    definition: Mapped[dict] = mapped_column(JSON)
+    # The validated fixture, as JSON: the rules engine's input. Deferred: nearly every
+    # request finds the Games, but reads its definition from the process's cache
+    # (definition_of, keyed by loaded_at), so the tens of KB are fetched only when it moved.
+    definition: Mapped[dict] = mapped_column(JSON, deferred=True)
     loaded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     # draft: being set up, invisible to leaders; published: open (every change after it is
     # an amendment, kept in games_version).
     status: Mapped[str] = mapped_column(String(20), default="published", server_default="published")
     # The regulation's own text (pasted, or read from its Word or PDF file), shown to leaders
     # with each clause addressable (rules/clauses.py).
-    regulation_text: Mapped[str | None] = mapped_column(Text)
+    regulation_text: Mapped[str | None] = mapped_column(Text, deferred=True)
 
     sports: Mapped[list[Sport]] = relationship(back_populates="games", cascade="all, delete-orphan")
     events: Mapped[list[Event]] = relationship(back_populates="games", cascade="all, delete-orphan",
