@@ -16,12 +16,19 @@ jobs_cli = AppGroup("jobs", help="Background jobs.")
 @click.option("--burst", is_flag=True, help="Run the jobs waiting now, then stop.")
 @click.option("--in-process", is_flag=True,
               help="Run each job in this process (RQ's SimpleWorker) instead of a forked child.")
-def worker(burst: bool, in_process: bool) -> None:
+@click.option("--nice", "niceness", type=int, default=lambda: int(os.environ.get("JOBS_NICE", "10")),
+              show_default="10, or JOBS_NICE",
+              help="Run at this lower CPU priority, so that on a machine shared with the web workers "
+                   "the pages answer first (a registration rush's accounts are made between them).")
+def worker(burst: bool, in_process: bool, niceness: int) -> None:
     """Run background jobs from the portal's queue. Each job runs in a child process forked
     for it (RQ's Worker), so the memory a big job takes (a 50,000-line statement, a whole
     Games' cards) is returned when it ends; the child opens its own database connections."""
     from redis import Redis
     from rq import Queue, SimpleWorker
+
+    if niceness > 0:
+        os.nice(niceness)
 
     swept = sweep_stale()  # jobs a worker that died left "running"
     if swept:

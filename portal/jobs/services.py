@@ -85,6 +85,50 @@ def submit(kind: str, params: dict, user_id: int | None, title: str) -> Job:
     return db.session.get(Job, job_id)
 
 
+def enqueue_call(path: str, *args) -> bool:
+    """Run the function at `path` ("package.module.function") with `args` in the background,
+    inside the app: on the portal's RQ queue, or in a thread of this process. For work that
+    follows an answer already given (it needs no Job row, no output and no page of its own).
+    False when the queue is out of reach (the caller's own sweep runs it later)."""
+    if backend() == "rq":
+        from redis.exceptions import RedisError
+        from rq import Queue
+        try:
+            Queue(queue_name(), connection=_redis(redis_url())) \
+                .enqueue("portal.jobs.worker.call", path, *args, job_timeout=600, result_ttl=0)
+            return True
+        except (RedisError, OSError) as exc:
+            current_app.logger.error("%s%r not queued: %s", path, args, exc)
+            return False
+    app = current_app._get_current_object()
+    threading.Thread(target=_call_in_thread, args=(app, path, args), name=f"job-call-{path}", daemon=True).start()
+    return True
+
+
+_clients: dict = {}
+
+
+def redis_client():
+    """The shared Redis of the rq backend (None with the thread backend: one process)."""
+    return _redis(redis_url()) if backend() == "rq" else None
+
+
+def _redis(url: str):
+    """One client (and its connection pool) per process and URL: a call enqueued in a
+    request costs a round trip, not a new connection. After a fork it starts afresh."""
+    from redis import Redis
+    key = (url, os.getpid())
+    if key not in _clients:
+        _clients[key] = Redis.from_url(url, socket_connect_timeout=5, socket_timeout=10)
+    return _clients[key]
+
+
+def _call_in_thread(app, path: str, args: tuple) -> None:
+    from .worker import call
+    with app.app_context():
+        call(path, *args)
+
+
 QUEUE_UNAVAILABLE = ("后台任务服务暂时无法连接，任务没有开始。请稍后再试；如仍不行，请联系系统管理员。"
                      " / The background job service cannot be reached, so the job did not start. "
                      "Try again later, or tell the administrator.")

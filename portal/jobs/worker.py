@@ -2,6 +2,8 @@
 each job runs inside the app (the worker's own, created once per process)."""
 from __future__ import annotations
 
+import importlib
+
 from flask import has_app_context
 
 from .services import run
@@ -9,14 +11,23 @@ from .services import run
 _app = None
 
 
-def perform(job_id: int) -> None:
-
+def _in_app(fn, *args) -> None:
     if has_app_context():
-        run(job_id)
+        fn(*args)
         return
     global _app
     if _app is None:
         from .. import create_app
         _app = create_app()
     with _app.app_context():
-        run(job_id)
+        fn(*args)
+
+
+def perform(job_id: int) -> None:
+    _in_app(run, job_id)
+
+
+def call(path: str, *args) -> None:
+    """enqueue_call's side: the function at `path`, called with `args`."""
+    module, name = path.rsplit(".", 1)
+    _in_app(getattr(importlib.import_module(module), name), *args)
