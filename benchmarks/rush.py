@@ -1,9 +1,11 @@
 """The first-come-first-served rush (issue 27, 6): the moment shaanxi-mind-2025's
 registration opens, 300 people register themselves at once for its 160 places (四: "限160
 人，按报名先后顺序"), each through the public form over HTTP, under gunicorn
-(gunicorn.conf.py). Prints how many were placed and wait-listed (it must be exactly 160
-and 140, with no error), and the time each waited for his answer (p50, p95, slowest),
-with the machine's load average.
+(gunicorn.conf.py), with the portal's RQ worker beside it. Prints the answer each got (a
+place or the wait list: it must be exactly 160 and 140, with no error) and how long he
+waited for it (p50, p95, slowest); then, once the worker has made every delegation and
+account, that the stored places agree, and how long the last account took; with the
+machine's load average.
 
     .venv/bin/python benchmarks/rush.py [--db postgres|sqlite] [--people 300] [--workers 2]
 """
@@ -61,14 +63,37 @@ def register(base: str, i: int, start: threading.Barrier, results: list, lock: t
         start.wait()  # everyone presses the button in the same instant
         t = time.perf_counter()
         with c.opener.open(f"{base}/register/{SLUG}", data=data, timeout=120) as r:
-            body = r.read()
-            if "/d/" in urllib.parse.urlsplit(r.geturl()).path:
-                outcome = "waitlisted" if "候补".encode() in body else "placed"
+            body = r.read()  # the arrival page: the answer, while the worker makes the account
+            if b'id="arrival"' in body:
+                outcome = "waitlisted" if "候补名单第".encode() in body else "placed"
         took = time.perf_counter() - t
     except Exception as exc:  # counted as an error, with what it was
         outcome = f"error: {type(exc).__name__}"
     with lock:
         results.append((outcome, took))
+
+
+def accounts_made(url: str, since: float) -> tuple[int, int]:
+    """Waits for the worker to finish every ticket; prints and returns the stored places."""
+    import sqlalchemy as sa
+    engine = sa.create_engine(url)
+    started = time.perf_counter()
+    with engine.connect() as conn:
+        while True:
+            pending, refused = conn.execute(sa.text(
+                "SELECT count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'refused') "
+                "FROM arrival_ticket")).one()
+            if not pending or time.perf_counter() - started > 600:
+                break
+            time.sleep(0.5)
+        accounts = conn.execute(sa.text("SELECT count(*) FROM user_account WHERE delegation_id IS NOT NULL")).scalar()
+        places = dict(conn.execute(sa.text(
+            "SELECT d.status, count(*) FROM place p JOIN delegation d ON d.id = p.delegation_id GROUP BY d.status")).all())
+    engine.dispose()
+    print(f"  then the worker: {accounts} accounts and delegations made, the last {time.perf_counter() - since:.1f} s "
+          f"after the rush began; {pending} still waiting, {refused} refused; stored: "
+          f"{places.get('submitted', 0)} placed, {places.get('waitlisted', 0)} wait-listed")
+    return places.get("submitted", 0), places.get("waitlisted", 0)
 
 
 def main() -> int:
@@ -80,7 +105,7 @@ def main() -> int:
     from benchmarks import soak
     workdir = Path(tempfile.mkdtemp(prefix="rush-"))
     url = soak.database(a.db, workdir)
-    proc = None
+    proc = worker = None
     try:
         subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
                         f"from benchmarks.rush import prepare; prepare({url!r})"],
@@ -89,12 +114,15 @@ def main() -> int:
         for key in ("RATE_LIMIT_REGISTER", "RATE_LIMIT_FORMS", "RATE_LIMIT_LOGIN", "RATE_LIMIT_LOGIN_ADDRESS"):
             os.environ[key] = "100000 per minute"  # 300 people behind one address here
         os.environ["PORTAL_CLOCK"] = OPENS
+        os.environ["JOBS_QUEUE"] = f"rush-{os.getpid()}"
         proc = soak.start_gunicorn(url, port, a.workers, workdir / "gunicorn.log")
+        worker = soak.start_worker(url, workdir / "worker.log")
         results, lock = [], threading.Lock()
         start = threading.Barrier(a.people)
         threads = [threading.Thread(target=register, args=(f"http://127.0.0.1:{port}", i, start, results, lock))
                    for i in range(a.people)]
         load_before = os.getloadavg()[0]
+        rushed = time.perf_counter()
         for t in threads:
             t.start()
         for t in threads:
@@ -110,12 +138,16 @@ def main() -> int:
             p95 = waits[int(0.95 * (len(waits) - 1))]
             print(f"  answer in: p50 {statistics.median(waits):.2f} s, p95 {p95:.2f} s, slowest {waits[-1]:.2f} s, "
                   f"over 5 s: {sum(1 for w in waits if w > 5)}")
-        return 0 if (placed, waiting, errors) == (min(160, a.people), max(0, a.people - 160), []) else 1
+        stored = accounts_made(url, rushed)
+        expected = (min(160, a.people), max(0, a.people - 160))
+        return 0 if (placed, waiting, errors) == (*expected, []) and stored == expected else 1
     finally:
-        if proc is not None:
-            os.killpg(proc.pid, 15)
-            proc.wait(timeout=30)
+        for p in (proc, worker):
+            if p is not None:
+                os.killpg(p.pid, 15)
+                p.wait(timeout=30)
         soak.drop_database(url)
+        print("  logs in", workdir)
 
 
 if __name__ == "__main__":

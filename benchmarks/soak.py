@@ -159,6 +159,16 @@ def start_gunicorn(url: str, port: int, workers: int, log: Path, max_requests: i
     raise RuntimeError("gunicorn did not start: " + log.read_text(errors="replace")[-2000:])
 
 
+def start_worker(url: str, log: Path) -> subprocess.Popen:
+    """The portal's RQ worker (`flask jobs worker`, at its lower CPU priority) on the queue
+    that start_gunicorn's workers use (JOBS_QUEUE, set by the caller)."""
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "soak", "PYTHONFAULTHANDLER": "1",
+           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), "FLASK_APP": "app"}
+    with log.open("wb") as out:
+        return subprocess.Popen([sys.executable, "-m", "flask", "jobs", "worker"], cwd=ROOT, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+
 def soak(base: str, pages: dict[str, list[str]], requests: int) -> dict:
     results = {"requests": 0, "dropped": 0, "bad_status": 0, "times": {}}
     for username, paths in pages.items():

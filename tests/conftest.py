@@ -117,7 +117,7 @@ def app():
                       "RATE_LIMIT_FORMS": wide, "RATE_LIMIT_REGISTER": wide, "RATE_LIMIT_API": wide,
                       # Jobs run in a thread of the test process; tests/test_jobs.py also runs
                       # them through RQ on Redis, on a queue of its own.
-                      "JOBS_BACKEND": "thread", "JOBS_QUEUE": f"portal-test-{os.getpid()}",
+                      "JOBS_BACKEND": "thread", "ARRIVALS_QUIET_SECONDS": 0, "JOBS_QUEUE": f"portal-test-{os.getpid()}",
                       # Staff log in with a password alone here; tests/security/test_two_factor.py
                       # turns the second factor on, as production has it.
                       "STAFF_TWO_FACTOR": False})
@@ -164,7 +164,7 @@ def db(app):
         _finish_background_jobs()
         _db.session.rollback()
         # Test clean-up only: the audit log and the ledger are append-only in the app.
-        for table in ("audit_log", "ledger_entry", "bank_line", "room_request", "place", "sanction",
+        for table in ("audit_log", "ledger_entry", "bank_line", "room_request", "arrival_ticket", "place", "sanction",
                       "substitution", "withdrawal", "extension", "review_note", "login_throttle", "round_absence", "draw", "outbox_message", "webhook", "api_token", "games_staff", "user_account",
                       "stored_chunk", "stored_file"):
             _db.session.execute(_db.text(f"DELETE FROM {table}"))

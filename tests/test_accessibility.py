@@ -163,3 +163,43 @@ def test_an_amendment_previewed_is_accessible(server, browser, people, width):  
     page.close()
     assert "限报 1 人" in text and "限报 3 人" in text
     assert problems == [] and overflow <= 1, (problems, overflow)
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_answer_to_a_registration_is_accessible(server, browser, app, db, width, monkeypatch, tmp_path):  # noqa: F811
+    """The arrival page at its fullest: wait-listed, with tickets ahead still being made into
+    accounts; then the same ticket refused afterwards, with its reason."""
+    from portal.accounts.arrivals import finish
+    from portal.accounts.models import User
+    from portal.games.models import Games
+    from test_arrivals import OPENS, form
+    monkeypatch.setitem(app.config, "FIXED_NOW", OPENS)
+    handed = []
+    monkeypatch.setattr("portal.workflow.registration.hand_to_worker", handed.append)
+    games = db.session.query(Games).filter_by(slug="shaanxi-mind-2025").one()
+    games.definition = {**games.definition, "capacity": 2}  # the conftest puts the fixture back
+    games.loaded_at = dt.datetime.now(dt.UTC)
+    db.session.commit()
+    page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
+    for i in range(4):  # three ahead, all still waiting for the worker
+        page.goto(server + "/register/shaanxi-mind-2025")
+        for name, value in form(i).items():
+            if name in ("id_type", "gender", "event"):
+                page.select_option(f"#{name}", value)
+            else:
+                page.fill(f"#{name}", value)
+        page.click("#register")
+        page.wait_for_selector("#arrival")
+    assert "候补名单第 2 位" in page.inner_text("main") and "前面还有 3 份报名" in page.inner_text("main")
+    assert page.url.endswith("/register/shaanxi-mind-2025/arrival")  # a reload asks, not registers again
+    problems = {"waiting": _violations(page)}
+    page.screenshot(path=str(tmp_path / f"arrival-waiting-{width}.png"), full_page=True)
+    db.session.add(User(username=form(3)["username"], display_name="别人", role="leader"))
+    db.session.commit()
+    finish(handed[-1])
+    page.goto(server + "/register/shaanxi-mind-2025/arrival")
+    assert "报名未能完成" in page.inner_text("main")
+    problems["refused"] = _violations(page)
+    page.screenshot(path=str(tmp_path / f"arrival-refused-{width}.png"), full_page=True)
+    page.close()
+    assert problems == {"waiting": [], "refused": []}, problems

@@ -64,6 +64,7 @@ TABLE = {
     ("money.statement_pdf", "GET"): LEADER_READ,
     ("money.delegation_rooms", "GET"): LEADER_READ, ("money.delegation_rooms", "POST"): LEADER_WRITE,
     ("workflow.register", "GET"): ALL, ("workflow.register", "POST"): ALL,
+    ("workflow.arrival", "GET"): ALL, ("workflow.arrival_state", "GET"): ALL,
     ("workflow.overview", "GET"): ORG,
     ("workflow.games_view", "GET"): ORG,
     ("workflow.queue", "GET"): ORG,
@@ -186,6 +187,7 @@ def world(app, db):
 
 
 OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals
+             "workflow.arrival": {"slug": "shaanxi-mind-2025"}, "workflow.arrival_state": {"slug": "shaanxi-mind-2025"},
              "results.pairing_export": {"fmt": "xlsx"},
              "results.absences": {"slug": "shaanxi-mind-2025", "event": "gomoku.OPEN"}}  # a Games with rounds
 
@@ -270,7 +272,7 @@ NOT_OF_A_GAMES = {"accounts.notifications", "accounts.api_tokens", "accounts.rev
                   "api.document_put", "api.event_entries", "api.event_draw", "api.event_results",
                   "api.event_results_put", "api.delegation_ledger", "api.games_payments", "api.openapi", "api.docs", "static", "home", "favicon", "healthz", "readyz", "site.set_language", "api.check", "accounts.login",
                   "accounts.logout", "accounts.password", "accounts.invitation", "accounts.second_factor",
-                  "accounts.enrol_second_factor", "workflow.register"}
+                  "accounts.enrol_second_factor", "workflow.register", "workflow.arrival", "workflow.arrival_state"}
 
 
 def test_the_staff_of_another_games_find_nothing(app, world, monkeypatch):

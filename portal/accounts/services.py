@@ -158,14 +158,15 @@ def logout_everywhere(user: User) -> None:
 @transactional
 def create_account(username: str, display_name: str, role: str, actor: Actor, *,
                    delegation: Delegation | None = None, password: str | None = None,
-                   games: Iterable[Games] = ()) -> tuple[User, str | None]:
+                   games: Iterable[Games] = (), password_hash: str | None = None) -> tuple[User, str | None]:
     """Create an account; without a password it gets a one-time invitation token
-    (returned once, stored only as its hash). Staff serve the `games` given."""
+    (returned once, stored only as its hash). Staff serve the `games` given.
+    `password_hash`: hash_password() of the password, computed before the transaction."""
     user = User(username=username.strip(), display_name=display_name.strip(), role=role,
                 delegation_id=getattr(delegation, "id", None))
     token = None
-    if password:
-        user.password_hash = hash_password(password)
+    if password or password_hash:
+        user.password_hash = password_hash or hash_password(password)
     else:
         token = secrets.token_urlsafe(24)
         user.invitation_hash = hashlib.sha256(token.encode()).hexdigest()

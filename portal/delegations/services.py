@@ -89,16 +89,20 @@ def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:
 
 def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
           exclude_delegation_id: int | None = None, *, stored: bool = True,
-          reveal: bool = False, all_numbers: bool = False) -> list[Violation]:
+          reveal: bool = False, all_numbers: bool = False,
+          held_numbers: dict[str, str] | None = None) -> list[Violation]:
     """Every rule violation of a parsed document, with what the database knows (`stored`:
     other delegations' identity numbers, sanctions); `reveal`: name the delegation that
     already holds an identity number (organisers only); `all_numbers`: compare every
-    identity number, not only those a save compared (organisers' decisions)."""
+    identity number, not only those a save compared (organisers' decisions);
+    `held_numbers`: the numbers held elsewhere, when the caller compared them itself."""
+    if held_numbers is None:
+        held_numbers = other_id_numbers(games, doc, exclude_delegation_id, reveal, all_numbers) if stored else {}
     return check_delegation(
         definition_at(games, at), doc, at=at,
         unit=unit_info(doc.unit_code) if doc.unit_code else None,
         universities=universities_map(fallback_csv=universities_csv()),
-        other_id_numbers=other_id_numbers(games, doc, exclude_delegation_id, reveal, all_numbers) if stored else {},
+        other_id_numbers=held_numbers,
         sanctioned=sanctions_for(games, doc.unit_code) if stored else {},
         booked_people=booked_people(games, exclude_delegation_id) if stored else None,
     )

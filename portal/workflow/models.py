@@ -11,7 +11,8 @@ from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
 
-__all__ = ["Extension", "ExtensionRequest", "ReviewNote", "Substitution", "Withdrawal", "Sanction", "Place"]
+__all__ = ["Extension", "ExtensionRequest", "ReviewNote", "Substitution", "Withdrawal", "Sanction", "Place",
+           "ArrivalTicket"]
 
 
 class ExtensionRequest(db.Model):
@@ -113,7 +114,8 @@ class Sanction(db.Model):
 
 
 class Place(db.Model):
-    """A delegation's entrants against the Games' cap: accepted, or wait-listed in order."""
+    """A delegation's entrants against the Games' cap: accepted, or wait-listed in order.
+    A place taken by an arrival ticket has no delegation until the ticket is finished."""
 
     __tablename__ = "place"
     __table_args__ = (
@@ -123,9 +125,44 @@ class Place(db.Model):
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
+    delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"))
     status: Mapped[str] = mapped_column(String(20))
     entrants: Mapped[int] = mapped_column(default=1)
     # Order of arrival, for first come first served and the wait list.
     seq: Mapped[int]
     requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ArrivalTicket(db.Model):
+    """A self-registration as it arrived (issue 27, 6): its place under the cap is taken in
+    the request, in order of arrival, and answered at once; the delegation and the account
+    (the password's slow hash) are made after it by a background worker. Until then the
+    ticket holds the person as typed and the password sealed with the portal's key; both
+    are erased when it is finished."""
+
+    __tablename__ = "arrival_ticket"
+    __table_args__ = (
+        CheckConstraint("status IN ('pending', 'done', 'refused')", name="status"),
+        UniqueConstraint("username"),
+        Index("ix_arrival_ticket_number", "games_id", "id_number"),
+        Index("ix_arrival_ticket_status", "status", "created_at"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    place_id: Mapped[int | None] = mapped_column(ForeignKey("place.id", ondelete="SET NULL"))
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    # The answer given at arrival: "submitted" (a place, or no cap) or "waitlisted".
+    answer: Mapped[str] = mapped_column(String(20))
+    position: Mapped[int | None]  # on the wait list, at arrival
+    display_name: Mapped[str] = mapped_column(String(200))
+    # Reserved while pending (NULL once the account exists or the ticket is refused).
+    username: Mapped[str | None] = mapped_column(String(80))
+    id_number: Mapped[str | None] = mapped_column(String(40))  # normalised, while pending
+    document: Mapped[dict | None] = mapped_column(JSON)
+    sealed_password: Mapped[str | None] = mapped_column(String(500))
+    address: Mapped[str | None] = mapped_column(String(64))
+    delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="SET NULL"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"))
+    problems: Mapped[list | None] = mapped_column(JSON)  # a refusal's messages, zh and en
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

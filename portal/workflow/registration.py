@@ -1,17 +1,22 @@
 """Self-registration for Games that take individuals (shaanxi-mind-2025: entrants register
 themselves, first come first served up to the cap). The entrant gets an account bound to
-his registration, to upload documents and see his place and deposit."""
+his registration, to upload documents and see his place and deposit.
+
+The answer (a place or the wait list) is given as he arrives, from an arrival ticket; his
+delegation and account are made just after by the background worker, while the arrival
+page waits for them (accounts/arrivals.py)."""
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
-from sqlalchemy import select
+from flask_login import current_user
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
+from ..accounts.arrivals import ahead_of, hand_to_worker, numbers_held, take_ticket, ticket_of, username_taken
 from ..accounts.login_session import start_session
 from ..accounts.models import User
-from ..accounts.services import create_account, password_problem_for
+from ..accounts.services import password_problem_for
 from ..audit.services import Actor
 from ..clock import now
 from ..delegations.forms import PersonForm
@@ -23,7 +28,8 @@ from ..rules import parse_document
 from ..rules.document import FORMAT
 from ..web import is_en, outcome_text
 from .blueprint import bp
-from .services import import_document, stage_at
+from .models import ArrivalTicket
+from .services import stage_at
 
 
 class SelfRegistrationForm(PersonForm):
@@ -40,10 +46,13 @@ CODE_FIELDS = [("ID_", "id_number"), ("ACCEPTED_ID", "id_type"), ("GENDER", "gen
                ("RATING", "fide_rating"), ("NAME", "name")]
 
 
+ARRIVAL = "arrival_ticket"  # the session's key: the ticket this browser was given
+
+
 def _check_account(form) -> bool:
     ok = True
     username = (form.username.data or "").strip()
-    if username and db.session.scalar(select(User).where(User.username == username)):
+    if username and username_taken(username):
         form.username.errors = list(form.username.errors) + [_("该用户名已被使用")]
         ok = False
     if form.password.data and (problem := password_problem_for(None, form.password.data, username,
@@ -54,11 +63,12 @@ def _check_account(form) -> bool:
 
 
 def _rule_errors_on_fields(games, document: dict, form, problems: list) -> bool:
-    """The regulation's errors on the person as typed (no database lookups of others: an
-    entrant learns nothing about who else registered), put on their fields; the rest go
-    to `problems`. True when there is none."""
+    """The regulation's errors on the person as typed, put on their fields; the rest go to
+    `problems`. True when there is none. Of other people he learns only whether his own
+    ID number is already registered (never by whom), as a save of his would tell him."""
     parsed, schema = parse_document(document)
-    violations = schema + (judge(games, parsed, now(), stored=False) if parsed is not None else [])
+    violations = schema + (judge(games, parsed, now(), stored=False, held_numbers=numbers_held(games, document))
+                           if parsed is not None else [])
     en = is_en()
     clean = True
     for v in violations:
@@ -105,18 +115,52 @@ def register(slug):
                     "companions": []}
         rules_ok = _rule_errors_on_fields(games, document, form, problems)
         if form_ok and account_ok and rules_ok:
-            outcome = import_document(games, document, now(), Actor(person["name"] or "entrant", ip=request.remote_addr))
-            if outcome.status in ("submitted", "waitlisted"):
-                user, _token = create_account(form.username.data, person["name"], "leader",
-                                              Actor(person["name"], ip=request.remote_addr),
-                                              delegation=outcome.delegation, password=form.password.data)
-                start_session(user)
-                flash(_("报名成功，等待组委会审核。") if outcome.status == "submitted"
-                      else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
-                      "success" if outcome.status == "submitted" else "warning")
-                return redirect(url_for("delegations.dashboard", delegation_id=outcome.delegation.id))
-            problems = [v for v in outcome.violations if v.is_error]
-            if outcome.message:
-                flash(outcome_text(outcome), "error")
+            outcome = take_ticket(games, document, form.username.data.strip(), form.password.data,
+                                  Actor(person["name"] or "entrant", ip=request.remote_addr), now())
+            if outcome.ok:
+                # The answer in this response (not a redirect: in the rush every request
+                # counts); the page makes its address /arrival, so a reload does not post again.
+                session[ARRIVAL] = outcome.details["ticket"]
+                hand_to_worker(outcome.details["ticket"])
+                return _arrival_page(games, db.session.get(ArrivalTicket, outcome.details["ticket"]))
+            if outcome.code == "username":
+                form.username.errors = list(form.username.errors) + [outcome_text(outcome)]
+            else:
+                problems = outcome.errors
+                if outcome.message:
+                    flash(outcome_text(outcome), "error")
     return render_template("registration/register.html", games=games, definition=definition, form=form,
                            stage=stage, problems=problems)
+
+
+@bp.route("/register/<slug>/arrival")
+def arrival(slug):
+    """The answer to a registration, and the wait for its account: when the worker has
+    made it, this browser is logged in to it and taken to the delegation's page."""
+    games = find_games(slug)
+    ticket = ticket_of(games, session.get(ARRIVAL), now()) if games is not None else None
+    if ticket is None:
+        return redirect(url_for(".register", slug=slug)) if games is not None else abort(404)
+    if ticket.status == "done":
+        session.pop(ARRIVAL, None)
+        if not (current_user.is_authenticated and current_user.id == ticket.user_id):
+            start_session(db.session.get(User, ticket.user_id))
+        flash(_("报名成功，等待组委会审核。") if ticket.answer == "submitted"
+              else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
+              "success" if ticket.answer == "submitted" else "warning")
+        return redirect(url_for("delegations.dashboard", delegation_id=ticket.delegation_id))
+    return _arrival_page(games, ticket)
+
+
+def _arrival_page(games, ticket):
+    return render_template("registration/arrival.html", games=games, ticket=ticket,
+                           capacity=definition_of(games).capacity,
+                           ahead=ahead_of(ticket) if ticket.status == "pending" else 0)
+
+
+@bp.route("/register/<slug>/arrival/state")
+def arrival_state(slug):
+    """What the arrival page polls: whether the worker is done (nothing else)."""
+    games = find_games(slug)
+    ticket = ticket_of(games, session.get(ARRIVAL), now()) if games is not None else None
+    return jsonify(status=ticket.status if ticket else "none")

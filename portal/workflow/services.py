@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 
 from ..audit.services import Actor, document_changes, record
 from ..db_tx import lock_row, transactional
@@ -232,8 +232,10 @@ def add_document(delegation: Delegation, ref: str, kind: str, data: bytes, filen
 
 @transactional
 def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
-           received_at: dt.datetime | None = None) -> Outcome:
-    """Submit for approval. Judged at `received_at` (materials received) when given."""
+           received_at: dt.datetime | None = None, place_given: bool = False) -> Outcome:
+    """Submit for approval. Judged at `received_at` (materials received) when given.
+    `place_given`: its place under the cap was taken as it arrived (an arrival ticket), so
+    the cap is neither counted nor locked again."""
     when = received_at or at
     games = delegation.games
     definition = definition_of(games)
@@ -255,7 +257,10 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
     if any(v.is_error for v in violations):
         raise Refusal("rules", violations=violations, delegation=d)
     status = "submitted"
-    if definition.capacity is not None:
+    if definition.capacity is not None and place_given:
+        status, extra = _given_place(d, definition.capacity)
+        violations += extra
+    elif definition.capacity is not None:
         status, extra = _take_place(d, games, definition.capacity, len(athletes(document)), when)
         violations += extra
     d.status = status
@@ -273,25 +278,58 @@ def _take_place(d: Delegation, games: Games, capacity: int, entrants: int, when)
     place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
     if place is not None and place.status == "accepted":
         return "submitted", []
-    taken = db.session.scalar(select(func.coalesce(func.sum(Place.entrants), 0)).where(
-        Place.games_id == games.id, Place.status == "accepted"))
-    seq = (db.session.scalar(select(func.max(Place.seq)).where(Place.games_id == games.id)) or 0) + 1
-    waiting = db.session.scalar(select(func.count(Place.id)).where(
-        Place.games_id == games.id, Place.status == "waitlisted"))
+    place, position = take_place(games, capacity, entrants, when, place, delegation_id=d.id)
+    if place.status == "accepted":
+        return "submitted", []
+    return "waitlisted", [capacity_full(capacity, position)]
+
+
+def _given_place(d: Delegation, capacity: int) -> tuple[str, list]:
+    place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
+    if place.status == "accepted":
+        return "submitted", []
+    ahead = db.session.scalar(select(func.count(Place.id)).where(
+        Place.games_id == place.games_id, Place.status == "waitlisted", Place.seq < place.seq))
+    return "waitlisted", [capacity_full(capacity, ahead + 1)]
+
+
+def take_place(games: Games, capacity: int, entrants: int, when, place: Place | None = None,
+               delegation_id: int | None = None) -> tuple[Place, int | None]:
+    """A place under the cap, or one on the wait list, in order of arrival; with its
+    position on the wait list. The caller holds the Games' lock."""
+    taken, waiting, last = db.session.execute(select(
+        func.coalesce(func.sum(case((Place.status == "accepted", Place.entrants), else_=0)), 0),
+        func.count(case((Place.status == "waitlisted", 1))), func.max(Place.seq)).where(
+        Place.games_id == games.id)).one()  # one statement: the rush takes this for every arrival
     accepted = taken + entrants <= capacity and (waiting == 0 or (place is not None and place.status == "waitlisted"))
     if place is None:
-        place = Place(games_id=games.id, delegation_id=d.id, seq=seq, requested_at=when)
+        seq = (last or 0) + 1
+        place = Place(games_id=games.id, delegation_id=delegation_id, seq=seq, requested_at=when)
         db.session.add(place)
+        position = waiting + 1
+    else:
+        position = waiting
     place.entrants = entrants
     place.status = "accepted" if accepted else "waitlisted"
-    if accepted:
-        return "submitted", []
-    position = waiting + (1 if place.id is None else 0)
-    return "waitlisted", [Violation(
+    return place, None if accepted else position
+
+
+def capacity_full(capacity: int, position: int | None) -> Violation:
+    return Violation(
         "CAPACITY_FULL",
         f"本次比赛限 {capacity} 人，名额已满（按报名先后顺序）。您已列入候补名单，有名额空出时按顺序递补。",
         f"These Games take {capacity} entrants, first come first served, and are full. You are on the "
-        f"wait list and will be moved up in order when a place frees.", extra={"position": position})]
+        f"wait list and will be moved up in order when a place frees.", extra={"position": position})
+
+
+def release_place(place: Place, games: Games, actor: Actor) -> None:
+    """A place given back (a withdrawal, a registration that could not be finished): the
+    wait list moves up into it."""
+    was, place.status = place.status, "released"
+    capacity = definition_of(games).capacity
+    if was == "accepted" and capacity is not None:
+        lock_row(Games, games.id)
+        _promote(games, capacity, actor)
 
 
 def _promote(games: Games, capacity: int, actor: Actor) -> list[Delegation]:
@@ -305,6 +343,8 @@ def _promote(games: Games, capacity: int, actor: Actor) -> list[Delegation]:
         if nxt is None or taken + nxt.entrants > capacity:
             return promoted
         nxt.status = "accepted"
+        if nxt.delegation_id is None:
+            continue  # an arrival ticket's place: its delegation, when made, finds it accepted
         d = db.session.get(Delegation, nxt.delegation_id)
         d.status = DelegationStatus.SUBMITTED
         record(actor, "place.promote", "delegation", str(d.id), delegation=d,
@@ -600,11 +640,7 @@ def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Ac
         d.status = DelegationStatus.WITHDRAWN
         place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
         if place is not None:
-            was = place.status
-            place.status = "released"
-            if was == "accepted" and definition.capacity is not None:
-                lock_row(Games, games.id)
-                _promote(games, definition.capacity, actor)
+            release_place(place, games, actor)
         from ..money.services import forfeit_on_withdrawal
         forfeit_on_withdrawal(d, actor)
     else:

@@ -1,0 +1,146 @@
+"""Self-registration answered on arrival (issue 27, 6): the place or the wait list is given
+by the request, in order of arrival, from an arrival ticket; the delegation and the account
+are made afterwards by the worker, and the arrival page then logs the entrant in."""
+import datetime as dt
+import re
+
+import pytest
+
+from portal.rules.idnumber import make
+
+SLUG = "shaanxi-mind-2025"
+OPENS = dt.datetime(2025, 9, 1, 12, 0, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+
+
+def form(i, **changes):
+    born = dt.date(1980 + i, 3, 1 + i)
+    data = {"name": f"选手{i:02d}", "id_type": "resident_id", "gender": "M", "birth_date": born.isoformat(),
+            "id_number": make("610102", born, 2 * i + 1), "event": "gomoku.OPEN", "username": f"arrival{i:02d}",
+            "password": f"amber-river-{i:02d}-stone", "confirm": f"amber-river-{i:02d}-stone"}
+    return {**data, **changes}
+
+
+@pytest.fixture
+def handed(app, no_csrf, monkeypatch):
+    """Registrations at the opening; the tickets handed to the worker are collected here
+    and finished by the test itself, when it chooses."""
+    monkeypatch.setitem(app.config, "FIXED_NOW", OPENS)
+    handed = []
+    monkeypatch.setattr("portal.workflow.registration.hand_to_worker", handed.append)
+    return handed
+
+
+def _register(app, client, data):
+    with app.app_context():
+        return client.post(f"/register/{SLUG}", data=data)
+
+
+def _get(app, client, url):
+    with app.app_context():  # a context of its own, as each real request has
+        return client.get(url)
+
+
+def _ticket(db, ticket_id):
+    from portal.workflow.models import ArrivalTicket
+    db.session.expire_all()
+    return db.session.get(ArrivalTicket, ticket_id)
+
+
+def test_the_answer_comes_at_once_and_the_worker_makes_the_account(app, db, handed):
+    from portal.accounts.arrivals import finish
+    from portal.accounts.models import User
+    from portal.accounts.services import authenticate
+    from portal.delegations.models import Delegation
+    from portal.workflow.models import Place
+    client = app.test_client()
+    r = _register(app, client, form(1))
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="arrival"' in page and "您在 160 个名额之内" in page
+    assert "正在为您建立账号" in page
+    [ticket_id] = handed
+    ticket = _ticket(db, ticket_id)
+    assert ticket.status == "pending" and ticket.answer == "submitted"
+    # The password is held sealed, never in clear; nothing is made yet.
+    assert "amber-river-01-stone" not in ticket.sealed_password and ticket.document["people"][0]["name"] == "选手01"
+    assert db.session.query(User).filter_by(username="arrival01").count() == 0
+    place = db.session.get(Place, ticket.place_id)
+    assert place.status == "accepted" and place.delegation_id is None
+    assert _get(app, client, f"/register/{SLUG}/arrival/state").get_json() == {"status": "pending"}
+    # Another browser has no ticket: it is sent to the form, and learns nothing.
+    stranger = app.test_client()
+    assert _get(app, stranger, f"/register/{SLUG}/arrival").status_code == 302
+    assert _get(app, stranger, f"/register/{SLUG}/arrival/state").get_json() == {"status": "none"}
+
+    finish(ticket_id)
+    ticket = _ticket(db, ticket_id)
+    assert ticket.status == "done"
+    assert (ticket.document, ticket.sealed_password, ticket.id_number, ticket.username) == (None, None, None, None)
+    d = db.session.get(Delegation, ticket.delegation_id)
+    assert d.status == "submitted" and db.session.get(Place, ticket.place_id).delegation_id == d.id
+    with app.app_context():
+        assert authenticate("arrival01", "amber-river-01-stone").delegation_id == d.id
+    finish(ticket_id)  # delivered twice: nothing more
+    assert db.session.query(Delegation).filter_by(games_id=d.games_id).count() == 1
+
+    # The arrival page logs this browser in and goes to the delegation's page.
+    r = _get(app, client, f"/register/{SLUG}/arrival")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/d/{d.id}")
+    assert "报名成功" in _get(app, client, f"/d/{d.id}").get_data(as_text=True)
+    assert _get(app, stranger, f"/d/{d.id}").status_code in (302, 401, 403, 404)
+
+
+def test_arrival_order_holds_at_the_cap_and_a_ticket_refused_later_gives_its_place_on(app, db, handed):
+    from portal.accounts.arrivals import finish_when_quiet
+    from portal.accounts.models import User
+    from portal.delegations.models import Delegation
+    from portal.games.models import Games
+    from portal.workflow.models import Place
+    games = db.session.query(Games).filter_by(slug=SLUG).one()
+    games.definition = {**games.definition, "capacity": 2}  # the conftest puts the fixture back
+    games.loaded_at = dt.datetime.now(dt.UTC)
+    db.session.commit()
+    clients = [app.test_client() for _ in range(4)]
+    pages = [_register(app, c, form(i)).get_data(as_text=True) for i, c in enumerate(clients)]
+    assert ["名额之内" in p for p in pages] == [True, True, False, False]
+    assert "候补名单第 1 位" in pages[2] and "候补名单第 2 位" in pages[3]
+    # The second's username is taken before the worker comes to it (a race with another
+    # way of making accounts): it is refused, and the first on the wait list moves up.
+    db.session.add(User(username="arrival01", display_name="别人", role="leader"))
+    db.session.commit()
+    finish_when_quiet(handed[0])  # the first, then every other waiting, in order
+    tickets = [_ticket(db, i) for i in handed]
+    assert [t.status for t in tickets] == ["done", "refused", "done", "done"]
+    assert [t.answer for t in tickets] == ["submitted", "submitted", "submitted", "waitlisted"]
+    assert "用户名已被使用" in tickets[1].problems[0]["zh"] and tickets[1].document is None
+    assert [db.session.get(Place, t.place_id).status for t in tickets] == ["accepted", "released", "accepted",
+                                                                           "waitlisted"]
+    assert [db.session.get(Delegation, t.delegation_id).status for t in tickets if t.delegation_id] == [
+        "submitted", "submitted", "waitlisted"]
+    refused = _get(app, clients[1], f"/register/{SLUG}/arrival").get_data(as_text=True)
+    assert "报名未能完成" in refused and "用户名已被使用" in refused and "重新报名" in refused
+    moved_up = _get(app, clients[2], f"/register/{SLUG}/arrival")
+    assert moved_up.status_code == 302
+    assert "报名成功" in _get(app, clients[2], moved_up.headers["Location"]).get_data(as_text=True)
+
+
+def test_what_a_ticket_holds_is_refused_to_the_next_arrival_at_once(app, db, handed):
+    """A pending ticket's ID number and username are already taken: the next entrant is
+    told on the form, without a ticket (and without learning whose they are)."""
+    from portal.workflow.models import ArrivalTicket
+    _register(app, app.test_client(), form(1))
+    twin = _register(app, app.test_client(), form(2, id_number=form(1)["id_number"], birth_date=form(1)["birth_date"]))
+    page = twin.get_data(as_text=True)
+    assert "已在本届比赛登记" in page and "选手01" not in page and 'id="arrival"' not in page
+    same_name = _register(app, app.test_client(), form(3, username="arrival01")).get_data(as_text=True)
+    assert "该用户名已被使用" in same_name and 'id="arrival"' not in same_name
+    assert db.session.query(ArrivalTicket).count() == 1 and len(handed) == 1
+
+
+def test_a_sealed_password_opens_only_with_its_key_and_purpose(app):
+    from portal.sealed import seal, unseal
+    with app.app_context():
+        token = seal("amber-river-stone", "arrival password")
+        assert unseal(token, "arrival password", ttl=60) == "amber-river-stone"
+        assert unseal(token, "something else", ttl=60) is None
+        assert unseal(token[:-4] + "AAAA", "arrival password", ttl=60) is None
+        assert re.fullmatch(r"[A-Za-z0-9_=-]+", token) and "amber" not in token
