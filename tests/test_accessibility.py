@@ -169,10 +169,11 @@ def test_an_amendment_previewed_is_accessible(server, browser, people, width):  
 def test_the_answer_to_a_registration_is_accessible(server, browser, app, db, width, monkeypatch, tmp_path):  # noqa: F811
     """The arrival page at its fullest: wait-listed, with tickets ahead still being made into
     accounts; then the same ticket refused afterwards, with its reason."""
+    from test_arrivals import OPENS, form
+
     from portal.accounts.arrivals import finish
     from portal.accounts.models import User
     from portal.games.models import Games
-    from test_arrivals import OPENS, form
     monkeypatch.setitem(app.config, "FIXED_NOW", OPENS)
     handed = []
     monkeypatch.setattr("portal.workflow.registration.hand_to_worker", handed.append)
