@@ -149,7 +149,7 @@ class ArrivalTicket(db.Model):
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    place_id: Mapped[int | None] = mapped_column(ForeignKey("place.id", ondelete="SET NULL"))
+    place_id: Mapped[int | None] = mapped_column(ForeignKey("place.id", ondelete="SET NULL"), index=True)
     status: Mapped[str] = mapped_column(String(20), default="pending")
     # The answer given at arrival: "submitted" (a place, or no cap) or "waitlisted".
     answer: Mapped[str] = mapped_column(String(20))
@@ -161,8 +161,8 @@ class ArrivalTicket(db.Model):
     document: Mapped[dict | None] = mapped_column(JSON)
     sealed_password: Mapped[str | None] = mapped_column(String(500))
     address: Mapped[str | None] = mapped_column(String(64))
-    delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="SET NULL"))
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"))
+    delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="SET NULL"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"), index=True)
     problems: Mapped[list | None] = mapped_column(JSON)  # a refusal's messages, zh and en
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
