@@ -133,6 +133,32 @@ class Client:
                 raise RuntimeError(f"login as {username} failed")
 
 
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by the portal's web workers, its jobs worker, the database's
+    processes and this benchmark's own process (its client threads), read from /proc, so a
+    benchmark can say where the machine's two cores went."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"web": 0.0, "jobs": 0.0, "database": 0.0, "client": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+        if int(entry.name) == os.getpid():
+            used["client"] += seconds
+        elif b"gunicorn" in cmd:
+            used["web"] += seconds
+        elif b"jobs worker" in cmd or b"rq" in cmd.split(b" ")[0:1]:
+            used["jobs"] += seconds
+        elif cmd.startswith(b"postgres") or b"postgres:" in cmd:
+            used["database"] += seconds
+    return used
+
+
 def start_gunicorn(url: str, port: int, workers: int, log: Path, max_requests: int = 0,
                    debug_malloc: bool = False) -> subprocess.Popen:
     """max_requests recycles each worker after that many requests, so that heavy pages are

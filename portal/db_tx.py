@@ -34,8 +34,10 @@ def _sqlite_begin(conn):
 
 
 @contextmanager
-def write_transaction():
-    """The one place a service's work is committed (or rolled back on any error)."""
+def write_transaction(keep_loaded: bool = False):
+    """The one place a service's work is committed (or rolled back on any error).
+    keep_loaded: what the transaction read and wrote stays loaded after its commit, for an
+    answer drawn from exactly that (otherwise each object is read again when next used)."""
     session = db.session()  # the current scoped session itself
     if _in_write.get():
         yield session  # joined: the outer transaction commits
@@ -43,16 +45,18 @@ def write_transaction():
     if session.in_transaction():
         # Reads done so far were outside the lock: end them, so the write starts fresh.
         session.commit()
-    token, nested = _immediate.set(True), _in_write.set(True)
+    token, nested, expire = _immediate.set(True), _in_write.set(True), session.expire_on_commit
     try:
         session.begin()
         try:
             yield session
+            session.expire_on_commit = expire and not keep_loaded
             session.commit()
         except BaseException:
             session.rollback()
             raise
     finally:
+        session.expire_on_commit = expire
         _in_write.reset(nested)
         _immediate.reset(token)
 

@@ -144,3 +144,62 @@ def test_a_sealed_password_opens_only_with_its_key_and_purpose(app):
         assert unseal(token, "something else", ttl=60) is None
         assert unseal(token[:-4] + "AAAA", "arrival password", ttl=60) is None
         assert re.fullmatch(r"[A-Za-z0-9_=-]+", token) and "amber" not in token
+
+
+@pytest.mark.parametrize("backend", ["thread", "rq"])
+def test_a_burst_of_arrivals_queues_one_job_and_the_next_burst_its_own(app, monkeypatch, backend):
+    """Queueing a job costs an answer more than anything else it does outside the lock: the
+    first arrival of a burst queues the job that finishes every ticket, the others only mark
+    their time (in the shared Redis with RQ). Once the job has drained, the next arrival
+    queues again; a lost ticket handed over again is queued whatever the mark says."""
+    from portal.accounts import arrivals
+    monkeypatch.setitem(app.config, "JOBS_BACKEND", backend)
+    queued = []
+    monkeypatch.setattr(arrivals, "enqueue_call", lambda path, *args: queued.append(args[0]) or True)
+    with app.app_context():
+        arrivals._unschedule()
+        for ticket_id in (101, 102, 103):
+            arrivals.hand_to_worker(ticket_id)
+        assert queued == [101]
+        assert time_since_last_arrival(arrivals) < 5
+        arrivals.finish_when_quiet(101)  # no such tickets: it drains nothing, and lifts the mark
+        arrivals.hand_to_worker(104)
+        arrivals.hand_to_worker(105)
+        arrivals.hand_to_worker(106, again=True)
+        assert queued == [101, 104, 106]
+        # A queue out of reach queues nothing: the mark is lifted for the next arrival to try.
+        monkeypatch.setattr(arrivals, "enqueue_call", lambda path, *args: queued.append(args[0]) and False)
+        arrivals._unschedule()
+        arrivals.hand_to_worker(107)
+        arrivals.hand_to_worker(108)
+        assert queued == [101, 104, 106, 107, 108]
+        arrivals._unschedule()
+
+
+def time_since_last_arrival(arrivals):
+    import time
+    return time.time() - arrivals._last_arrival()
+
+
+def test_a_ticket_whose_job_was_lost_is_finished_by_the_sweep(app, db, handed, cli, monkeypatch):
+    """The queue lost the ticket's job (Redis restarted): five minutes after the arrival,
+    `flask jobs sweep` (and each worker as it starts) hands it to the worker again, which
+    makes the account; before then it is left alone."""
+    import time
+    r = _register(app, app.test_client(), form(1))
+    assert 'id="arrival"' in r.get_data(as_text=True)
+    [ticket_id] = handed  # handed to nobody: the job is lost
+    result = cli.invoke(args=["jobs", "sweep"])
+    assert result.exit_code == 0 and "0 registrations still waiting" in result.output
+    assert _ticket(db, ticket_id).status == "pending"
+    monkeypatch.setitem(app.config, "FIXED_NOW", OPENS + dt.timedelta(minutes=6))
+    result = cli.invoke(args=["jobs", "sweep"])
+    assert result.exit_code == 0 and "1 registrations still waiting for their account handed to the worker again" \
+        in result.output
+    for _ in range(200):  # the worker is a thread of this process here
+        if _ticket(db, ticket_id).status != "pending":
+            break
+        db.session.rollback()
+        time.sleep(0.1)
+    ticket = _ticket(db, ticket_id)
+    assert ticket.status == "done" and ticket.user_id is not None and ticket.sealed_password is None

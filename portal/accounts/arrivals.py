@@ -12,20 +12,22 @@ same person twice in one second); its place then goes to the next on the wait li
 from __future__ import annotations
 
 import datetime as dt
+import threading
 import time
 
 from flask import current_app
 from redis.exceptions import RedisError
-from sqlalchemy import func, select
+from sqlalchemy import func, select, true
 from sqlalchemy.exc import IntegrityError
 
 from ..audit.services import Actor, record
-from ..db_tx import lock_row, transactional, write_transaction
+from ..clock import now
+from ..db_tx import lock_row, write_transaction
 from ..delegations.models import Delegation, DelegationStatus, Person
 from ..extensions import db
 from ..games.models import Games, utcnow
 from ..games.services import definition_of
-from ..jobs.services import enqueue_call, redis_client
+from ..jobs.services import enqueue_call, queue_name, redis_client, sweeper
 from ..outcome import Outcome, Refusal, Status
 from ..rules import parse_document
 from ..rules.idnumber import normalise
@@ -39,9 +41,13 @@ SEAL_PURPOSE = "arrival password"
 SEAL_TTL = 7 * 24 * 3600  # finished within seconds; a week covers a worker stopped for days
 RESUBMIT_AFTER = dt.timedelta(minutes=5)  # a pending ticket no worker took (the queue was lost)
 FINISH = "portal.accounts.arrivals.finish_when_quiet"
-LAST_ARRIVAL = "portal:arrivals:last"  # in the shared Redis: when the last ticket was given
-_last_here = [0.0]
-DRAIN = 1000  # tickets one job finishes at most (each a transaction of its own)  # the same, with the thread backend (one process)
+# In the shared Redis, per queue: when the last ticket was given; and that a job is queued or
+# draining, so that the burst's next arrivals queue none.
+LAST_ARRIVAL, SCHEDULED = "portal:arrivals:last:{}", "portal:arrivals:scheduled:{}"
+SCHEDULED_TTL = 120  # seconds the mark outlives a job that died while draining
+_here = {"last": 0.0, "scheduled": 0.0}  # the same two, with the thread backend (one process)
+_here_lock = threading.Lock()
+DRAIN = 1000  # tickets one job finishes at most (each a transaction of its own)
 
 
 def username_taken(username: str) -> bool:
@@ -70,19 +76,22 @@ def take_ticket(games: Games, document: dict, username: str, password: str, acto
                 at: dt.datetime) -> Outcome:
     """The entrant's place (or wait-list position) in order of arrival, and his ticket.
     `document` is his one-person delegation, already judged clean by the caller (the
-    username too: one taken meanwhile by another ticket is refused by its unique index)."""
+    username too: one taken meanwhile by another ticket is refused by its unique index).
+    The outcome's details hold the ticket, still loaded after the commit with the Games: the
+    answer's page is drawn from them without reading either again."""
+    games_id = games.id  # read before the transaction ends the reads made outside the lock
     try:
-        return _take_ticket(games, document, username, password, actor, at)
+        with write_transaction(keep_loaded=True):
+            return _take_ticket(games_id, document, username, password, actor, at)
     except IntegrityError as exc:  # rolled back already
         if "username" not in str(exc.orig):
             raise
         return Refusal("username", "该用户名已被使用", "This username is taken").outcome()
 
 
-@transactional
-def _take_ticket(games: Games, document: dict, username: str, password: str, actor: Actor,
+def _take_ticket(games_id: int, document: dict, username: str, password: str, actor: Actor,
                  at: dt.datetime) -> Outcome:
-    lock_row(Games, games.id)  # the cap is the limited thing: lock it, count, write
+    games = lock_row(Games, games_id)  # the cap is the limited thing: lock it, count, write
     definition = definition_of(games)
     place, position = None, None
     if definition.capacity is not None:
@@ -99,60 +108,126 @@ def _take_ticket(games: Games, document: dict, username: str, password: str, act
     db.session.flush()
     record(actor, "registration.arrive", "arrival_ticket", str(ticket.id),
            after={"answer": ticket.answer, "position": position})
-    return Outcome(True, status=Status(ticket.answer), details={"ticket": ticket.id})
+    return Outcome(True, status=Status(ticket.answer), details={"ticket": ticket})
 
 
-def hand_to_worker(ticket_id: int) -> None:
-    _mark_arrival()
-    enqueue_call(FINISH, ticket_id)
+def hand_to_worker(ticket_id: int, again: bool = False) -> None:
+    """Have the worker finish this ticket. A burst of arrivals queues one job, not one each
+    (queueing costs the answer more than anything else it does outside the lock): the first
+    arrival queues it, the others only mark the time; the job finishes every ticket waiting.
+    `again`: a ticket no worker took (the queue was lost), queued whatever the mark says."""
+    if (_mark_arrival() or again) and not enqueue_call(FINISH, ticket_id):
+        _unschedule()  # out of reach: the next arrival, or the sweep, tries again
 
 
-def _mark_arrival() -> None:
+def _mark_arrival() -> bool:
+    """Records the time of this arrival; True when no job is queued for the burst yet (the
+    caller queues it). One round trip to the shared Redis."""
     client = redis_client()
     if client is None:
-        _last_here[0] = time.time()
+        with _here_lock:
+            _here["last"] = moment = time.time()
+            if moment - _here["scheduled"] < SCHEDULED_TTL:
+                return False
+            _here["scheduled"] = moment
+            return True
+    try:
+        queue = queue_name()
+        _last, scheduled = (client.pipeline(transaction=False)
+                            .set(LAST_ARRIVAL.format(queue), repr(time.time()), ex=600)
+                            .set(SCHEDULED.format(queue), "1", nx=True, ex=SCHEDULED_TTL).execute())
+        return bool(scheduled)
+    except (RedisError, OSError):
+        return True  # the job then starts at once: slower answers, nothing lost
+
+
+def _still_scheduled() -> None:
+    """The draining job is alive: its mark outlives it by at most SCHEDULED_TTL."""
+    client = redis_client()
+    if client is None:
+        _here["scheduled"] = time.time()
         return
     try:
-        client.set(LAST_ARRIVAL, repr(time.time()), ex=600)
+        client.expire(SCHEDULED.format(queue_name()), SCHEDULED_TTL)
     except (RedisError, OSError):
-        pass  # the worker then starts at once: slower answers, nothing lost
+        pass
+
+
+def _unschedule() -> None:
+    client = redis_client()
+    if client is None:
+        _here["scheduled"] = 0.0
+        return
+    try:
+        client.delete(SCHEDULED.format(queue_name()))
+    except (RedisError, OSError):
+        pass  # the mark lapses by itself
 
 
 def _last_arrival() -> float:
     client = redis_client()
     if client is None:
-        return _last_here[0]
+        return _here["last"]
     try:
-        return float(client.get(LAST_ARRIVAL) or 0)
+        return float(client.get(LAST_ARRIVAL.format(queue_name())) or 0)
     except (RedisError, OSError, ValueError):
         return 0.0
 
 
-def finish_when_quiet(ticket_id: int) -> None:
-    """finish(), once arrivals have paused for ARRIVALS_QUIET_SECONDS (at most a minute):
-    while people are still pressing the button, the machine answers them first, and the
-    accounts (a slow hash each) are made in the quiet after."""
+def finish_when_quiet(ticket_id: int | None = None) -> None:
+    """Every ticket waiting, in order of arrival, once arrivals have paused for
+    ARRIVALS_QUIET_SECONDS (at most a minute): while people are still pressing the button,
+    the machine answers them first, and the accounts (a slow hash each) are made in the
+    quiet after, by one warm process (a worker's fresh child pays about a second of
+    start-up)."""
     quiet = float(current_app.config.get("ARRIVALS_QUIET_SECONDS", 1.0))
     give_up = time.monotonic() + 60
     while quiet > 0 and time.monotonic() < give_up and time.time() - _last_arrival() < quiet:
         time.sleep(quiet / 2)
-    finish(ticket_id)
-    # Then the others still waiting, in order of arrival, while this process is warm (a
-    # worker's fresh child pays about a second of start-up; the next tickets' jobs find
-    # them finished and end at once). One that fails is left to its own job.
-    tried = {ticket_id}
+    try:
+        if ticket_id is not None:
+            _finish_or_log(ticket_id)
+        _drain()
+    finally:
+        _unschedule()
+    _drain()  # those that came before the mark was lifted queued no job of their own
+
+
+def _drain() -> None:
+    tried: set[int] = set()  # one that fails is left for the sweep, not retried in a loop
     for _ in range(DRAIN):
         next_id = db.session.scalar(select(func.min(ArrivalTicket.id)).where(
-            ArrivalTicket.status == "pending", ArrivalTicket.id.not_in(tried)))
+            ArrivalTicket.status == "pending", ArrivalTicket.id.not_in(tried) if tried else true()))
         db.session.rollback()
         if next_id is None:
             return
         tried.add(next_id)
-        try:
-            finish(next_id)
-        except Exception:
-            current_app.logger.exception("arrival ticket %s not finished", next_id)
-            db.session.rollback()
+        _finish_or_log(next_id)
+        _still_scheduled()
+
+
+def _finish_or_log(ticket_id: int) -> None:
+    try:
+        finish(ticket_id)
+    except Exception:
+        current_app.logger.exception("arrival ticket %s not finished", ticket_id)
+        db.session.rollback()
+
+
+@sweeper("registrations still waiting for their account handed to the worker again")
+def hand_over_lost_tickets(at: dt.datetime | None = None) -> int:
+    """Tickets still waiting RESUBMIT_AFTER after their arrival (their job was lost with a
+    Redis restart, or failed): handed to the worker again; how many. Run by each worker as
+    it starts and by `flask jobs sweep`."""
+    limit = (at or now()) - RESUBMIT_AFTER  # the portal's clock, as the tickets' arrivals
+    lost = db.session.scalar(select(func.count(ArrivalTicket.id)).where(
+        ArrivalTicket.status == "pending", ArrivalTicket.created_at < limit)) or 0
+    oldest = db.session.scalar(select(func.min(ArrivalTicket.id)).where(
+        ArrivalTicket.status == "pending", ArrivalTicket.created_at < limit)) if lost else None
+    db.session.rollback()
+    if oldest is not None:
+        hand_to_worker(oldest, again=True)
+    return lost
 
 
 def finish(ticket_id: int) -> None:
@@ -238,7 +313,7 @@ def ticket_of(games: Games, ticket_id: int | None, at: dt.datetime) -> ArrivalTi
     if ticket is None or ticket.games_id != games.id:
         return None
     if ticket.status == "pending" and at - ticket.created_at > RESUBMIT_AFTER:
-        hand_to_worker(ticket.id)
+        hand_to_worker(ticket.id, again=True)
     return ticket
 
 

@@ -7,7 +7,7 @@ import os
 import click
 from flask.cli import AppGroup
 
-from .services import queue_name, sweep_stale
+from .services import queue_name, run_sweepers
 
 jobs_cli = AppGroup("jobs", help="Background jobs.")
 
@@ -30,9 +30,7 @@ def worker(burst: bool, in_process: bool, niceness: int) -> None:
     if niceness > 0:
         os.nice(niceness)
 
-    swept = sweep_stale()  # jobs a worker that died left "running"
-    if swept:
-        click.echo(f"{swept} jobs whose worker had stopped marked failed")
+    _echo_swept(run_sweepers())  # jobs a worker that died left "running", tickets a lost queue left waiting
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     connection = Redis.from_url(url)
     kind = SimpleWorker if in_process else _forking_worker()
@@ -56,5 +54,13 @@ def _forking_worker():
 
 @jobs_cli.command("sweep")
 def sweep() -> None:
-    """Mark failed the running jobs whose worker stopped (no progress for 10 minutes)."""
-    click.echo(f"{sweep_stale()} jobs marked failed")
+    """Mark failed the running jobs whose worker stopped (no progress for 10 minutes), and
+    hand to the worker again the work its queue lost (registrations still waiting for their
+    account 5 minutes after they arrived)."""
+    _echo_swept(run_sweepers(), always=True)
+
+
+def _echo_swept(counts: list[tuple[int, str]], always: bool = False) -> None:
+    for count, what in counts:
+        if count or always:
+            click.echo(f"{count} {what}")

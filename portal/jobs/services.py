@@ -207,6 +207,25 @@ def is_stale(job: Job, at: dt.datetime | None = None) -> bool:
     return job.status == "running" and beat is not None and (at or utcnow()) - beat > STALE_AFTER
 
 
+SWEEPERS: list[tuple[str, Callable]] = []
+
+
+def sweeper(label: str) -> Callable[[Callable], Callable]:
+    """Registers an area's `fn(at) -> int` that hands lost background work to the worker
+    again, with what its count means; each worker runs them as it starts, as does
+    `flask jobs sweep`."""
+    def register(fn):
+        SWEEPERS.append((label, fn))
+        return fn
+    return register
+
+
+def run_sweepers(at: dt.datetime | None = None) -> list[tuple[int, str]]:
+    """The stale jobs failed, then every registered sweeper's work: (count, what it means)."""
+    return [(sweep_stale(at), "jobs marked failed (their worker had stopped)")] + [
+        (fn(at), label) for label, fn in SWEEPERS]
+
+
 def sweep_stale(at: dt.datetime | None = None) -> int:
     """Fail every running job whose worker stopped beating; how many. Run by each worker as
     it starts, at each new job, and by `flask jobs sweep`."""

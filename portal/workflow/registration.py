@@ -28,7 +28,6 @@ from ..rules import parse_document
 from ..rules.document import FORMAT
 from ..web import is_en, outcome_text
 from .blueprint import bp
-from .models import ArrivalTicket
 from .services import stage_at
 
 
@@ -120,9 +119,10 @@ def register(slug):
             if outcome.ok:
                 # The answer in this response (not a redirect: in the rush every request
                 # counts); the page makes its address /arrival, so a reload does not post again.
-                session[ARRIVAL] = outcome.details["ticket"]
-                hand_to_worker(outcome.details["ticket"])
-                return _arrival_page(games, db.session.get(ArrivalTicket, outcome.details["ticket"]))
+                ticket = outcome.details["ticket"]
+                session[ARRIVAL] = ticket.id
+                hand_to_worker(ticket.id)
+                return _arrival_page(games, ticket)
             if outcome.code == "username":
                 form.username.errors = list(form.username.errors) + [outcome_text(outcome)]
             else:
