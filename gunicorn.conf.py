@@ -9,6 +9,7 @@ Why these:
 - timeout 60: the slowest legitimate request (a big delegation's Excel import) stays well
   under it; a stuck worker is replaced instead of holding a deadline-night queue.
 - on_starting runs `flask setup` (schema and reference data) once, before the workers.
+- post_worker_init warms each new worker before its first request.
 - max_requests with jitter: workers are recycled now and then, so a slow leak in a
   library never grows into an outage, and never all workers at once.
 """
@@ -60,6 +61,15 @@ def on_starting(server):
         if check.returncode != 0:
             raise SystemExit("portal: " + (check.stderr.strip() or check.stdout.strip())[-2000:]
                              + "\n(PORTAL_DEMO=1 starts a demonstration server on purpose)")
+
+
+def post_worker_init(worker):
+    """Before a worker takes its first request (at boot and after each recycle), what its
+    first requests would otherwise pay: templates, definitions, late imports
+    (portal/site/warmup.py)."""
+    from portal.site.warmup import warm
+    took = warm(worker.wsgi)
+    worker.log.info("worker warmed: %s", ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in took.items()))
 
 
 def post_fork(server, worker):

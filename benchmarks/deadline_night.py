@@ -128,10 +128,12 @@ def main() -> int:
         threads = [threading.Thread(target=leader, args=(f"http://127.0.0.1:{port}", name, did, ref, until,
                                                          results, lock, a.pace))
                    for name, did, ref in pairs]
+        load_before, cpu_before = os.getloadavg()[0], soak.cpu_seconds()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
+        cpu = {k: v - cpu_before[k] for k, v in soak.cpu_seconds().items()}
         saves = sorted(took for outcome, took in results if outcome == "saved")
         conflicts = sum(1 for outcome, _ in results if outcome == "conflict")
         errors = sum(1 for outcome, _ in results if outcome == "error")
@@ -140,6 +142,9 @@ def main() -> int:
             print(f"{a.db}: {len(pairs)} leaders, one save every {a.pace:g} s each, {a.workers} workers, {a.seconds} s: {len(saves) * 60 / a.seconds:.0f} "
                   f"saves a minute, p50 {p50:.2f} s, p95 {p95:.2f} s, errors {errors}, "
                   f"stale forms refused and redone {conflicts}; the errors: {results_errors or 'none'}")
+            print(f"  load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after; CPU per save "
+                  "(its form, the save and the page it leads to): "
+                  + ", ".join(f"{k} {1000 * v / len(saves):.0f} ms" for k, v in cpu.items() if k != "jobs"))
         else:
             print(f"{a.db}: no save succeeded; errors {errors}")
         if errors:  # what the server said, for the reader to see why

@@ -33,8 +33,8 @@ from ..rules.violations import Violation, dedupe
 from .models import Delegation, DelegationStatus, Person
 from .services import booked_people, export_document, other_id_numbers, sanctions_for
 
-DOCUMENTS_KEPT = 16
-JUDGEMENTS_KEPT = 64
+DOCUMENTS_KEPT = 256
+JUDGEMENTS_KEPT = 256
 _documents: OrderedDict[tuple, bytes] = OrderedDict()
 _judgements: OrderedDict[tuple, tuple[list[Violation], Any]] = OrderedDict()
 _deadlines: dict[tuple, tuple[dt.datetime, ...]] = {}

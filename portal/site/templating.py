@@ -3,8 +3,11 @@ numbers, a "中文 / English" message in the reader's half) and helpers (the rea
 language, a violation's message, unit names from one query per request)."""
 from __future__ import annotations
 
+import os
+
 from flask import Flask, g
 from flask_babel import get_locale
+from jinja2 import FileSystemBytecodeCache
 from sqlalchemy import select
 
 from ..delegations.names import VIOLATION_LABELS
@@ -22,6 +25,11 @@ def init(app: Flask) -> None:
     # Templates loop over hundreds of rows: no indentation and blank lines shipped per row.
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    # Compiled templates kept on this node's disk (keyed by each template's source): a fresh
+    # worker, at boot or after a recycle, loads them instead of compiling them again.
+    compiled = os.path.join(app.instance_path, "templates-compiled")
+    os.makedirs(compiled, mode=0o700, exist_ok=True)
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(compiled)
     app.jinja_env.filters["mask_id"] = mask_id
     app.jinja_env.filters["china_time"] = china_time
     app.jinja_env.filters["deadline"] = lambda v: format_deadline(v) if v else ""
