@@ -61,6 +61,10 @@ def write_transaction(keep_loaded: bool = False):
         _immediate.reset(token)
 
 
+def in_write_transaction() -> bool:
+    return _in_write.get()
+
+
 def writing_request_begin_immediate():
     """For a request that changes something (POST...): on SQLite every transaction it opens
     takes the write lock at BEGIN. A deferred transaction that read first and writes later

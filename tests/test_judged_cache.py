@@ -4,6 +4,7 @@ by a save or by the ORM, another delegation's identity numbers, a deadline passi
 sanction, the reader's role), it equals judge() run afresh."""
 import datetime as dt
 
+import pytest
 from builders import doc, individual, person
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -18,11 +19,17 @@ def fresh(d, at, reveal=False):
     return dedupe(problems + judge(d.games, parsed, at, exclude_delegation_id=d.id, reveal=reveal))
 
 
+ANOTHER_WORKER = {"on": False}  # each answer asked of a worker that never computed it
+
+
 def remembered(d, at, reveal=False):
-    from portal.delegations.judged import stored_document, stored_violations
+    from portal.delegations import judged
     from portal.extensions import db
     db.session.refresh(d)
-    return stored_violations(d, stored_document(d), at, reveal)
+    if ANOTHER_WORKER["on"]:  # what this process remembers is not there: only what Redis shares
+        judged._documents.clear()
+        judged._judgements.clear()
+    return judged.stored_violations(d, judged.stored_document(d), at, reveal)
 
 
 def codes(violations):
@@ -55,7 +62,17 @@ def agree(d, at, reveal=False):
     return codes(expected)
 
 
-def test_the_remembered_judgement_follows_every_change_it_depends_on(app, db):
+@pytest.fixture(params=["this worker", "another worker"])
+def worker(request, app, monkeypatch):
+    """"another worker": the judgement and the document come from the one shared through
+    Redis (delegations/shared.py) by whichever process computed them."""
+    if request.param == "another worker":
+        monkeypatch.setitem(app.config, "JOBS_BACKEND", "rq")
+        monkeypatch.setitem(ANOTHER_WORKER, "on", True)
+    return request.param
+
+
+def test_the_remembered_judgement_follows_every_change_it_depends_on(app, db, worker):
     from portal.audit.services import Actor
     from portal.delegations.judged import stored_document
     from portal.delegations.models import Person
@@ -183,3 +200,42 @@ def test_a_save_elsewhere_that_touches_no_identity_number_leaves_the_judgement_r
     twin["id_number"] = stored_document(hunan)["people"][0]["id_number"]
     save(hubei, doc("nmsg-2019", unit="hubei", people=[twin], entries=[individual("chess.MI", "q1")]), Actor("t"), MAY)
     assert "DUPLICATE_PERSON" in agree(hunan, MAY, reveal=True)
+
+
+def test_what_is_shared_between_workers_is_sealed_and_only_once_committed(app, db, monkeypatch):
+    """Redis holds a delegation's document sealed (no identity number readable there); what
+    a write transaction computed is shared only once it commits: rolled back, its revision
+    number will come again with other contents."""
+    from portal.audit.services import Actor
+    from portal.db_tx import write_transaction
+    from portal.delegations import judged, shared
+    from portal.games.services import find_games
+    from portal.jobs.services import redis_client
+    from portal.workflow.services import new_delegation, save
+    monkeypatch.setitem(app.config, "JOBS_BACKEND", "rq")
+    games = find_games("nmsg-2019")
+    hunan = save(new_delegation(games, "hunan"),
+                 doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan")],
+                     entries=[individual("chess.MI", "p1")]), Actor("t"), MAY).delegation
+    _key, shared_key = judged._document_keys(hunan)
+    sealed = redis_client().get(shared._name("document", shared_key))
+    number = judged.stored_document(hunan)["people"][0]["id_number"]
+    assert sealed and number.encode() not in sealed and b"hunan" not in sealed
+    judged._documents.clear()
+    monkeypatch.setattr(judged, "export_document", lambda d: pytest.fail("read again, not shared"))
+    assert judged.stored_document(hunan)["people"][0]["id_number"] == number
+    judgement = judged.stored_violations(hunan, judged.stored_document(hunan), MAY, False)
+    judged._judgements.clear()
+    monkeypatch.setattr(judged, "check_delegation", lambda *a, **k: pytest.fail("judged again, not shared"))
+    assert judged.stored_violations(hunan, judged.stored_document(hunan), MAY, False) == judgement
+
+    class Undone(Exception):
+        pass
+    with pytest.raises(Undone), write_transaction():
+        d = db.session.get(type(hunan), hunan.id)
+        d.content_rev += 1
+        judged.remember_document(d, {"people": []})
+        _key, undone = judged._document_keys(d)
+        raise Undone
+    assert redis_client().get(shared._name("document", undone)) is None
+    assert all(k[2] != undone[3] for k in judged._documents) and not db.session.info.get(judged.PENDING)

@@ -23,18 +23,21 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
 
 from ..config import universities_csv
+from ..db_tx import in_write_transaction
 from ..extensions import db
-from ..games.services import definition_in_force, definition_of, unit_info, universities_map
+from ..games.services import definition_in_force, definition_of, unit_info, universities_map, universities_version
 from ..rules import check_delegation, parse_document
 from ..rules.violations import Violation, dedupe
+from . import shared
 from .models import Delegation, DelegationStatus, Person
 from .services import booked_people, export_document, other_id_numbers, sanctions_for
 
-DOCUMENTS_KEPT = 256
-JUDGEMENTS_KEPT = 256
+DOCUMENTS_KEPT = 48  # a national Games' delegations, one revision each
+JUDGEMENTS_KEPT = 96
 _documents: OrderedDict[tuple, bytes] = OrderedDict()
 _judgements: OrderedDict[tuple, tuple[list[Violation], Any]] = OrderedDict()
 _deadlines: dict[tuple, tuple[dt.datetime, ...]] = {}
@@ -57,21 +60,57 @@ def _recall(store: OrderedDict, key):
         return value
 
 
+PENDING = "judged: kept once committed"  # session.info: what a write transaction computed
+
+
+def _remember(store: OrderedDict, key, value, limit: int, kind: str, shared_key: tuple, blob: bytes) -> None:
+    """Kept here and shared with the other workers (shared.py); what a write transaction
+    computed only once it commits: rolled back, its revision number will be reused for
+    other contents."""
+    if in_write_transaction():
+        db.session().info.setdefault(PENDING, []).append((store, key, value, limit, kind, shared_key, blob))
+        return
+    _keep(store, key, value, limit)
+    shared.store(kind, shared_key, blob)
+
+
+@event.listens_for(Session, "after_commit")
+def _remember_committed(session) -> None:
+    for store, key, value, limit, kind, shared_key, blob in session.info.pop(PENDING, ()):
+        _keep(store, key, value, limit)
+        shared.store(kind, shared_key, blob)
+
+
+@event.listens_for(Session, "after_rollback")
+def _forget_rolled_back(session) -> None:
+    session.info.pop(PENDING, None)
+
+
+def _document_keys(d: Delegation) -> tuple[tuple, tuple]:
+    # created_at: another database may reuse the id
+    return (d.id, d.created_at, d.content_rev), ("document", d.id, d.created_at.isoformat(), d.content_rev)
+
+
 def stored_document(d: Delegation) -> dict:
-    """export_document(d), from memory while the delegation is unchanged."""
-    key = (d.id, d.created_at, d.content_rev)  # created_at: another database may reuse the id
+    """export_document(d), from memory (this worker's, or another's through shared.py) while
+    the delegation is unchanged."""
+    key, shared_key = _document_keys(d)
     blob = _recall(_documents, key)
+    if blob is None and (blob := shared.fetch("document", shared_key)) is not None:
+        _keep(_documents, key, blob, DOCUMENTS_KEPT)
     if blob is not None:
         return pickle.loads(blob)
     doc = export_document(d)
-    _keep(_documents, key, pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL), DOCUMENTS_KEPT)
+    blob = pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)
+    _remember(_documents, key, blob, DOCUMENTS_KEPT, "document", shared_key, blob)
     return doc
 
 
 def remember_document(d: Delegation, doc: dict) -> None:
     """The document a save just stored, remembered for the page it leads to."""
-    _keep(_documents, (d.id, d.created_at, d.content_rev), pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL),
-          DOCUMENTS_KEPT)
+    key, shared_key = _document_keys(d)
+    blob = pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)
+    _remember(_documents, key, blob, DOCUMENTS_KEPT, "document", shared_key, blob)
 
 
 def _all_deadlines(games) -> tuple[dt.datetime, ...]:
@@ -142,13 +181,22 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
     unit = unit_info(unit_code) if unit_code else None
     sanctioned = sanctions_for(games, unit_code)
     booked = booked_people(games, d.id)
+    shares = shared_numbers(games.id, d.id).get(d.id, frozenset())
     key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, version, reveal, at.date(),
-           deadlines_passed(games, at), shared_numbers(games.id, d.id).get(d.id, frozenset()),
-           id(universities), repr(unit), tuple(sorted(sanctioned.items())),
+           deadlines_passed(games, at), shares, id(universities), repr(unit), tuple(sorted(sanctioned.items())),
            frozenset(booked) if booked is not None else None)
     hit = _recall(_judgements, key)
     if hit is not None:
         return list(hit[0])
+    # The same, in words every process spells alike (no id(), sets in order).
+    shared_key = ("judgement", d.id, d.created_at.isoformat(), d.content_rev, games.id, games.loaded_at.isoformat(),
+                  version, reveal, at.date().isoformat(), deadlines_passed(games, at), tuple(sorted(shares)),
+                  universities_version(), repr(unit), tuple(sorted(sanctioned.items())),
+                  tuple(sorted(booked)) if booked is not None else None)
+    if (blob := shared.fetch("judgement", shared_key)) is not None:
+        violations = pickle.loads(blob)
+        _keep(_judgements, key, (violations, universities), JUDGEMENTS_KEPT)
+        return list(violations)
     parsed, problems = parse_document(doc)
     if parsed is None:
         return problems
@@ -157,5 +205,6 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
         other_id_numbers=other_id_numbers(games, parsed, d.id, reveal),
         sanctioned=sanctioned, booked_people=booked))
     # The universities map is kept alive with the answer, so its id() stays its own.
-    _keep(_judgements, key, (violations, universities), JUDGEMENTS_KEPT)
+    _remember(_judgements, key, (violations, universities), JUDGEMENTS_KEPT, "judgement", shared_key,
+              pickle.dumps(violations, protocol=pickle.HIGHEST_PROTOCOL))
     return list(violations)

@@ -101,7 +101,9 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
     return check_delegation(
         definition_at(games, at), doc, at=at,
         unit=unit_info(doc.unit_code) if doc.unit_code else None,
-        universities=universities_map(fallback_csv=universities_csv()),
+        # Read only for a person who names a university: the engine looks nothing else up there.
+        universities=universities_map(fallback_csv=universities_csv())
+        if any(p.university_code for p in doc.people) else {},
         other_id_numbers=held_numbers,
         sanctioned=sanctions_for(games, doc.unit_code) if stored else {},
         booked_people=booked_people(games, exclude_delegation_id) if stored else None,

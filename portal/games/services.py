@@ -404,6 +404,13 @@ def universities_map(fallback_csv: Path | None = None) -> dict[str, UniversityIn
     return result
 
 
+def universities_version() -> tuple:
+    """What the universities map last read by universities_map() was read from (the table's
+    count and highest code): the same on every node for the same list."""
+    cached = _universities_cache.get("map")
+    return (cached[0][0], str(cached[0][1]) if cached[0][1] else None) if cached else ()
+
+
 def ensure_reference_data(universities_path: Path | None = None) -> list[str]:
     """What a fresh database needs before its first request: units, every Games of
     fixtures/games that is not there yet, the universities list if empty. Idempotent and

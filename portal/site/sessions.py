@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import time
 
-from flask import Flask, session
-from flask_babel import Babel
+from babel.support import Translations
+from flask import Flask, request, session
+from flask_babel import Babel, get_locale
 from flask_login import LoginManager, logout_user
 
 from ..accounts.models import User
 from ..extensions import db
 from ..web import select_locale
+
+_form_messages: dict[str, Translations] = {}  # wtforms' own messages, per language, once per process
 
 
 def init(app: Flask) -> None:
@@ -30,6 +33,18 @@ def init(app: Flask) -> None:
         if user is None or user.session_version != int(version):
             return None
         return user
+
+    @app.before_request
+    def form_messages_in_the_readers_language():
+        """Flask-WTF would read wtforms' message catalogue from disk in every request whose
+        form validates; it takes the one a request already holds."""
+        if request.method == "GET":
+            return  # only a posted form's validators speak
+        lang = str(get_locale())
+        if lang not in _form_messages:
+            from wtforms.i18n import messages_path
+            _form_messages[lang] = Translations.load(messages_path(), [lang], domain="wtforms")
+        request.wtforms_translations = _form_messages[lang]
 
     @app.before_request
     def session_timeouts():

@@ -1,0 +1,50 @@
+"""What one worker computed from a delegation's rows, shared with every other worker of
+every node through Redis: its stored document, and its judgement. On deadline night a save
+and the page it leads to, or a leader and his co-leader, are served by different workers;
+without this, each of them read and judged the delegation again.
+
+Values hold people's identity numbers, so they are sealed (portal.sealed: authenticated
+encryption under a key derived from SECRET_KEY) before they leave the process: Redis, and
+any snapshot it writes, holds nothing readable, and a value that is not this install's, or
+was altered, is a miss, never unpickled. A key names exactly what its value was computed
+from (judged.py), so a value is never stale, only unused; it expires after TTL seconds.
+With the thread backend (one process, no Redis) it does nothing."""
+from __future__ import annotations
+
+import hashlib
+
+from flask import current_app
+from redis.exceptions import RedisError
+
+from ..jobs.services import redis_client
+from ..sealed import seal_bytes, unseal_bytes
+
+TTL = 3600
+PURPOSE = "shared delegation cache"
+
+
+def _name(kind: str, key: tuple) -> str:
+    database = current_app.config.get("SQLALCHEMY_DATABASE_URI", "")
+    digest = hashlib.sha256(repr((str(database), key)).encode()).hexdigest()[:40]
+    return f"portal:{kind}:{digest}"
+
+
+def fetch(kind: str, key: tuple) -> bytes | None:
+    client = redis_client()
+    if client is None:
+        return None
+    try:
+        token = client.get(_name(kind, key))
+    except (RedisError, OSError):
+        return None  # Redis away: computed here, as without it
+    return unseal_bytes(token, PURPOSE, TTL) if token else None
+
+
+def store(kind: str, key: tuple, blob: bytes) -> None:
+    client = redis_client()
+    if client is None:
+        return
+    try:
+        client.set(_name(kind, key), seal_bytes(blob, PURPOSE), ex=TTL)
+    except (RedisError, OSError):
+        pass
