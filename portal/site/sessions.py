@@ -6,7 +6,7 @@ import time
 
 from babel.support import Translations
 from flask import Flask, request, session
-from flask_babel import Babel, get_locale
+from flask_babel import Babel
 from flask_login import LoginManager, logout_user
 
 from ..accounts.models import User
@@ -40,7 +40,7 @@ def init(app: Flask) -> None:
         form validates; it takes the one a request already holds."""
         if request.method == "GET":
             return  # only a posted form's validators speak
-        lang = str(get_locale())
+        lang = select_locale()  # not get_locale(): that fixes the request's language before its view runs
         if lang not in _form_messages:
             from wtforms.i18n import messages_path
             _form_messages[lang] = Translations.load(messages_path(), [lang], domain="wtforms")
