@@ -36,16 +36,22 @@ def _sqlite_begin(conn):
 @contextmanager
 def write_transaction(keep_loaded: bool = False):
     """The one place a service's work is committed (or rolled back on any error).
-    keep_loaded: what the transaction read and wrote stays loaded after its commit, for an
-    answer drawn from exactly that (otherwise each object is read again when next used)."""
+    keep_loaded: what the request read before and what the transaction read and wrote stay
+    loaded after its commits, for an answer drawn from exactly that (otherwise each object is
+    read again when next used); for a write that depends on nothing it did not lock."""
     session = db.session()  # the current scoped session itself
     if _in_write.get():
         yield session  # joined: the outer transaction commits
         return
+    expire = session.expire_on_commit
     if session.in_transaction():
         # Reads done so far were outside the lock: end them, so the write starts fresh.
-        session.commit()
-    token, nested, expire = _immediate.set(True), _in_write.set(True), session.expire_on_commit
+        session.expire_on_commit = expire and not keep_loaded
+        try:
+            session.commit()
+        finally:
+            session.expire_on_commit = expire
+    token, nested = _immediate.set(True), _in_write.set(True)
     try:
         session.begin()
         try:

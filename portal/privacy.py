@@ -54,7 +54,7 @@ def record_access(action: str, people: Iterable[tuple[str, str]], *, delegation=
     key = "、".join(f"{name}" for _ref, name in people[:10])
     if len(people) > 10:
         key += f" 等 {len(people)} 人"
-    with write_transaction():
+    with write_transaction(keep_loaded=True):  # the page goes on with what it had read
         row = record(_actor(), action, "personal_data", key[:200] or None, delegation=delegation,
                      after={"what": what, "count": len(people), "refs": [ref for ref, _n in people[:500]]})
         if games_slug and row.games_slug is None:

@@ -115,7 +115,8 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     if delegation.unit_code and doc.unit != delegation.unit_code:
         raise Refusal("input", f"文档的单位（{doc.unit}）不是本代表团的单位（{delegation.unit_code}）。",
                        f"The document's unit ({doc.unit}) is not this delegation's ({delegation.unit_code}).", delegation=delegation)
-    d = lock_row(Delegation, delegation.id) if delegation.id else delegation
+    # `_before` comes from a caller that holds the row's lock already (save_change).
+    d = lock_row(Delegation, delegation.id) if delegation.id and _before is None else delegation
     if expected_version is not None and d.version != expected_version:
         raise Refusal(Refusal.STALE, "代表团已在其他窗口或由其他人修改过，本次保存未生效。请查看最新内容后重新填写。",
                       "The delegation was changed in another tab or by someone else; this save was "
