@@ -120,7 +120,9 @@ def app():
                       "JOBS_BACKEND": "thread", "ARRIVALS_QUIET_SECONDS": 0, "JOBS_QUEUE": f"portal-test-{os.getpid()}",
                       # Staff log in with a password alone here; tests/security/test_two_factor.py
                       # turns the second factor on, as production has it.
-                      "STAFF_TWO_FACTOR": False})
+                      "STAFF_TWO_FACTOR": False,
+                      # scrypt at N=2**10, not 2**15: the suite logs in thousands of times.
+                      "PASSWORD_HASH_METHOD": "scrypt:1024:8:1"})
     app.test_client_class = BufferedClient
     with app.app_context():
         from flask_migrate import upgrade
@@ -213,6 +215,9 @@ def no_csrf(app, monkeypatch):
 @pytest.fixture(autouse=True)
 def _collect_garbage_after_each_test():
     """A file left open is reported (a ResourceWarning: an error here) by the test that
-    left it, not by whichever later test the collector happens to run in."""
+    left it, not by whichever later test the collector happens to run in. What survives is
+    then frozen (gc.freeze): the next collection scans only what the next test made, not
+    the whole suite's long-lived heap again (that scan was most of the suite's time)."""
     yield
     gc.collect()
+    gc.freeze()

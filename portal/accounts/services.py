@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from flask import current_app, has_app_context
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -25,18 +26,35 @@ from .passwords import password_problem
 INVITATION_DAYS = 14
 
 
+PASSWORD_HASH = "scrypt"  # werkzeug's default parameters (N=2**15)
+
+
+def _hash_method() -> str:
+    """scrypt; the suite's app config alone names cheaper parameters (PASSWORD_HASH_METHOD),
+    as its hundreds of logins are not what it tests. No setting from the environment."""
+    return current_app.config.get("PASSWORD_HASH_METHOD", PASSWORD_HASH) if has_app_context() else PASSWORD_HASH
+
+
 def hash_password(password: str) -> str:
-    return generate_password_hash(password, method="scrypt")
+    return generate_password_hash(password, method=_hash_method())
 
 
-_DUMMY_HASH = hash_password("x" * 12)
+_dummy_hashes: dict[str, str] = {}
+
+
+def _dummy_hash() -> str:
+    """A hash of nothing, by the method real ones use: an unknown name costs the same."""
+    method = _hash_method()
+    if method not in _dummy_hashes:
+        _dummy_hashes[method] = generate_password_hash("x" * 12, method=method)
+    return _dummy_hashes[method]
 
 
 def authenticate(username: str, password: str) -> User | None:
     user = db.session.scalar(select(User).where(User.username == (username or "").strip()))
     if user is None or not user.active or not user.password_hash:
         # Same work either way, so that timing does not tell which usernames exist.
-        check_password_hash(_DUMMY_HASH, password or "")
+        check_password_hash(_dummy_hash(), password or "")
         return None
     return user if check_password_hash(user.password_hash, password or "") else None
 
