@@ -239,3 +239,27 @@ def test_what_is_shared_between_workers_is_sealed_and_only_once_committed(app, d
         raise Undone
     assert redis_client().get(shared._name("document", undone)) is None
     assert all(k[2] != undone[3] for k in judged._documents) and not db.session.info.get(judged.PENDING)
+
+
+def test_with_redis_out_of_reach_the_judgement_is_computed_and_the_page_does_not_wait(app, db, monkeypatch):
+    """Redis answering nothing (a partition): the first call gives up after a quarter of a
+    second, and the process then does without it for a while, computing as it always could."""
+    import time
+
+    from portal.audit.services import Actor
+    from portal.delegations import judged, shared
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    monkeypatch.setattr(shared, "_unreachable_until", [0.0])
+    monkeypatch.setitem(app.config, "JOBS_BACKEND", "rq")
+    monkeypatch.setenv("REDIS_URL", "redis://10.255.255.1:6379/0")  # a black hole: nothing answers
+    games = find_games("nmsg-2019")
+    started = time.monotonic()
+    hunan = save(new_delegation(games, "hunan"),
+                 doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan")],
+                     entries=[individual("chess.MI", "p1")]), Actor("t"), MAY).delegation
+    judged._documents.clear()
+    judged._judgements.clear()
+    assert remembered(hunan, MAY) == fresh(hunan, MAY)
+    assert shared._unreachable_until[0] > time.monotonic()  # it does without Redis for a while
+    assert time.monotonic() - started < 1.0  # one wait of a quarter of a second, not one per call

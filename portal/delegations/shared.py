@@ -8,10 +8,13 @@ encryption under a key derived from SECRET_KEY) before they leave the process: R
 any snapshot it writes, holds nothing readable, and a value that is not this install's, or
 was altered, is a miss, never unpickled. A key names exactly what its value was computed
 from (judged.py), so a value is never stale, only unused; it expires after TTL seconds.
-With the thread backend (one process, no Redis) it does nothing."""
+With the thread backend (one process, no Redis) it does nothing; with Redis out of reach,
+a page waits for it a quarter of a second at most, then its process does without it for
+half a minute."""
 from __future__ import annotations
 
 import hashlib
+import time
 
 from flask import current_app
 from redis.exceptions import RedisError
@@ -21,6 +24,9 @@ from ..sealed import seal_bytes, unseal_bytes
 
 TTL = 3600
 PURPOSE = "shared delegation cache"
+WAIT = 0.25  # seconds a page waits for Redis before computing the value itself
+PAUSE = 30  # after Redis failed to answer, this process computes alone for that many seconds
+_unreachable_until = [0.0]
 
 
 def _name(kind: str, key: tuple) -> str:
@@ -29,22 +35,33 @@ def _name(kind: str, key: tuple) -> str:
     return f"portal:{kind}:{digest}"
 
 
+def _client():
+    if time.monotonic() < _unreachable_until[0]:
+        return None
+    return redis_client(WAIT)
+
+
+def _unreachable() -> None:
+    _unreachable_until[0] = time.monotonic() + PAUSE
+
+
 def fetch(kind: str, key: tuple) -> bytes | None:
-    client = redis_client()
+    client = _client()
     if client is None:
         return None
     try:
         token = client.get(_name(kind, key))
     except (RedisError, OSError):
-        return None  # Redis away: computed here, as without it
+        _unreachable()  # computed here, as without Redis
+        return None
     return unseal_bytes(token, PURPOSE, TTL) if token else None
 
 
 def store(kind: str, key: tuple, blob: bytes) -> None:
-    client = redis_client()
+    client = _client()
     if client is None:
         return
     try:
         client.set(_name(kind, key), seal_bytes(blob, PURPOSE), ex=TTL)
     except (RedisError, OSError):
-        pass
+        _unreachable()

@@ -108,18 +108,19 @@ def enqueue_call(path: str, *args) -> bool:
 _clients: dict = {}
 
 
-def redis_client():
-    """The shared Redis of the rq backend (None with the thread backend: one process)."""
-    return _redis(redis_url()) if backend() == "rq" else None
+def redis_client(timeout: float = 5):
+    """The shared Redis of the rq backend (None with the thread backend: one process).
+    `timeout`: how long a call may wait for it (a cache that can do without it asks for less)."""
+    return _redis(redis_url(), timeout) if backend() == "rq" else None
 
 
-def _redis(url: str):
-    """One client (and its connection pool) per process and URL: a call enqueued in a
-    request costs a round trip, not a new connection. After a fork it starts afresh."""
+def _redis(url: str, timeout: float = 5):
+    """One client (and its connection pool) per process, URL and timeout: a call enqueued in
+    a request costs a round trip, not a new connection. After a fork it starts afresh."""
     from redis import Redis
-    key = (url, os.getpid())
+    key = (url, os.getpid(), timeout)
     if key not in _clients:
-        _clients[key] = Redis.from_url(url, socket_connect_timeout=5, socket_timeout=10)
+        _clients[key] = Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=2 * timeout)
     return _clients[key]
 
 
