@@ -203,3 +203,25 @@ def test_a_ticket_whose_job_was_lost_is_finished_by_the_sweep(app, db, handed, c
         time.sleep(0.1)
     ticket = _ticket(db, ticket_id)
     assert ticket.status == "done" and ticket.user_id is not None and ticket.sealed_password is None
+
+
+def test_someone_logged_in_who_registers_another_person_stays_himself(app, db, handed):
+    """A parent logged in as his first child registers the second: once the account is
+    made, his browser is still his own session, and he is told how the new one logs in."""
+    from builders import account, logged_in
+
+    from portal.accounts.arrivals import finish
+    with app.app_context():
+        account("parent-leader", "leader")
+    client = logged_in(app, "parent-leader")
+    _register(app, client, form(4))
+    [ticket_id] = handed
+    finish(ticket_id)
+    r = _get(app, client, f"/register/{SLUG}/arrival")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/")
+    with app.app_context():
+        page = client.get("/", follow_redirects=True).get_data(as_text=True)
+    assert "请退出当前账号，用报名时设置的用户名和密码登录" in page
+    # Still the parent: the new delegation is not his to open (the entrant's account is).
+    assert _get(app, client, f"/d/{_ticket(db, ticket_id).delegation_id}").status_code in (302, 403, 404)
+    assert "请退出当前账号" not in _get(app, client, "/").get_data(as_text=True)  # said once

@@ -143,7 +143,12 @@ def arrival(slug):
         return redirect(url_for(".register", slug=slug)) if games is not None else abort(404)
     if ticket.status == "done":
         session.pop(ARRIVAL, None)
-        if not (current_user.is_authenticated and current_user.id == ticket.user_id):
+        if current_user.is_authenticated and current_user.id != ticket.user_id:
+            # Someone logged in registered another person (a parent, a coach): his own
+            # session stays his; the new account is the entrant's to log in to.
+            flash(_("报名成功，等待组委会审核。新账号已建立：请退出当前账号，用报名时设置的用户名和密码登录。"), "success")
+            return redirect(url_for("home"))
+        if not current_user.is_authenticated:
             start_session(db.session.get(User, ticket.user_id))
         flash(_("报名成功，等待组委会审核。") if ticket.answer == "submitted"
               else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
