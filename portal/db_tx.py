@@ -43,28 +43,30 @@ def write_transaction(keep_loaded: bool = False):
     if _in_write.get():
         yield session  # joined: the outer transaction commits
         return
-    expire = session.expire_on_commit
     if session.in_transaction():
         # Reads done so far were outside the lock: end them, so the write starts fresh.
-        session.expire_on_commit = expire and not keep_loaded
-        try:
-            session.commit()
-        finally:
-            session.expire_on_commit = expire
+        _commit(session, keep_loaded)
     token, nested = _immediate.set(True), _in_write.set(True)
     try:
         session.begin()
         try:
             yield session
-            session.expire_on_commit = expire and not keep_loaded
-            session.commit()
+            _commit(session, keep_loaded)
         except BaseException:
             session.rollback()
             raise
     finally:
-        session.expire_on_commit = expire
         _in_write.reset(nested)
         _immediate.reset(token)
+
+
+def _commit(session, keep_loaded: bool) -> None:
+    expire = session.expire_on_commit
+    session.expire_on_commit = expire and not keep_loaded
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = expire
 
 
 def in_write_transaction() -> bool:

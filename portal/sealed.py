@@ -32,12 +32,10 @@ def unseal_bytes(token: bytes, purpose: str, ttl: int) -> bytes | None:
 
 
 def seal(text: str, purpose: str) -> str:
-    return _fernet(purpose).encrypt(text.encode()).decode()
+    return seal_bytes(text.encode(), purpose).decode()
 
 
 def unseal(token: str, purpose: str, ttl: int) -> str | None:
     """The text, or None when the token is not ours, was altered, or is older than `ttl` s."""
-    try:
-        return _fernet(purpose).decrypt(token.encode(), ttl=ttl).decode()
-    except (InvalidToken, ValueError):
-        return None
+    data = unseal_bytes(token.encode(), purpose, ttl)
+    return data.decode() if data is not None else None

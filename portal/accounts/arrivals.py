@@ -220,10 +220,8 @@ def hand_over_lost_tickets(at: dt.datetime | None = None) -> int:
     Redis restart, or failed): handed to the worker again; how many. Run by each worker as
     it starts and by `flask jobs sweep`."""
     limit = (at or now()) - RESUBMIT_AFTER  # the portal's clock, as the tickets' arrivals
-    lost = db.session.scalar(select(func.count(ArrivalTicket.id)).where(
-        ArrivalTicket.status == "pending", ArrivalTicket.created_at < limit)) or 0
-    oldest = db.session.scalar(select(func.min(ArrivalTicket.id)).where(
-        ArrivalTicket.status == "pending", ArrivalTicket.created_at < limit)) if lost else None
+    lost, oldest = db.session.execute(select(func.count(ArrivalTicket.id), func.min(ArrivalTicket.id)).where(
+        ArrivalTicket.status == "pending", ArrivalTicket.created_at < limit)).one()
     db.session.rollback()
     if oldest is not None:
         hand_to_worker(oldest, again=True)

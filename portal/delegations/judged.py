@@ -182,15 +182,16 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
     sanctioned = sanctions_for(games, unit_code)
     booked = booked_people(games, d.id)
     shares = shared_numbers(games.id, d.id).get(d.id, frozenset())
-    key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, version, reveal, at.date(),
-           deadlines_passed(games, at), shares, id(universities), repr(unit), tuple(sorted(sanctioned.items())),
+    passed = deadlines_passed(games, at)
+    key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, version, reveal, at.date(), passed, shares,
+           id(universities), repr(unit), tuple(sorted(sanctioned.items())),
            frozenset(booked) if booked is not None else None)
     hit = _recall(_judgements, key)
     if hit is not None:
         return list(hit[0])
     # The same, in words every process spells alike (no id(), sets in order).
     shared_key = ("judgement", d.id, d.created_at.isoformat(), d.content_rev, games.id, games.loaded_at.isoformat(),
-                  version, reveal, at.date().isoformat(), deadlines_passed(games, at), tuple(sorted(shares)),
+                  version, reveal, at.date().isoformat(), passed, tuple(sorted(shares)),
                   universities_version(), repr(unit), tuple(sorted(sanctioned.items())),
                   tuple(sorted(booked)) if booked is not None else None)
     if (blob := shared.fetch("judgement", shared_key)) is not None:
