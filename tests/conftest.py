@@ -122,7 +122,10 @@ def app():
                       # turns the second factor on, as production has it.
                       "STAFF_TWO_FACTOR": False,
                       # scrypt at N=2**10, not 2**15: the suite logs in thousands of times.
-                      "PASSWORD_HASH_METHOD": "scrypt:1024:8:1"})
+                      "PASSWORD_HASH_METHOD": "scrypt:1024:8:1",
+                      # Every save checks the document it builds from the rows it wrote against
+                      # the rows read back (delegations/services.replace_contents).
+                      "CHECK_STORED_DOCUMENT": True})
     app.test_client_class = BufferedClient
     with app.app_context():
         from flask_migrate import upgrade

@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import func, select
 
 from ..config import universities_csv
@@ -211,9 +212,22 @@ def find_delegation(games: Games, unit_code: str) -> Delegation | None:
                                                       Delegation.unit_code == unit_code))
 
 
-def replace_contents(delegation: Delegation, doc: ParsedDelegation) -> None:
-    """Make the stored delegation say exactly what the parsed document says (changed rows only)."""
-    store_document(delegation, doc)
+def replace_contents(delegation: Delegation, doc: ParsedDelegation) -> dict:
+    """Make the stored delegation say exactly what the parsed document says (changed rows
+    only); returns the stored delegation's document, as export_document would read it back."""
+    rows = store_document(delegation, doc)
+    after = _document_of(delegation, rows.people, rows.entries, rows.members, rows.declarations, rows.officials,
+                         rows.staff, rows.companions, rows.ref_of, _iso)
+    if current_app.config.get("CHECK_STORED_DOCUMENT"):  # the test suite: every save compares
+        read_back = export_document(delegation)
+        if after != read_back:
+            raise AssertionError(f"the document built from the rows written differs from the one read back:\n"
+                                 f"{after}\n{read_back}")
+    return after
+
+
+def _iso(day) -> str | None:
+    return day.isoformat() if day else None
 
 
 def export_document(delegation: Delegation) -> dict:
@@ -227,7 +241,7 @@ def export_documents(delegations: list[Delegation]) -> dict[int, dict]:
     ids = [d.id for d in delegations]
     if not ids:
         return {}
-    iso = lambda d: d.isoformat() if d else None
+    iso = _iso
 
     def grouped(model) -> dict[int, list]:
         table = model.__table__

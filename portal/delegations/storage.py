@@ -7,6 +7,7 @@ re-adding every row took thousands."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
@@ -23,29 +24,47 @@ PERSON_FIELDS = ("position", "name", "gender", "birth_date", "id_type", "id_numb
 CHILD_MODELS = (Person, Declaration, Entry, EntryMember, Official, StaffMember, Companion)
 
 
-def store_document(delegation: Delegation, doc: ParsedDelegation) -> None:
-    """Make the stored delegation say exactly what the parsed document says."""
+@dataclass
+class StoredRows:
+    """The delegation's rows as store_document left them, in the shape export reads them
+    (services._document_of), so that the document a save leads to is built without reading
+    back what it has just written. Entries are keyed by their place in the document."""
+    people: list[dict]
+    entries: list[dict]
+    members: dict[int, list[dict]]
+    declarations: list[dict]
+    officials: list[dict]
+    staff: list[dict]
+    companions: list[dict]
+    ref_of: dict[int, str]
+
+
+def store_document(delegation: Delegation, doc: ParsedDelegation) -> StoredRows:
+    """Make the stored delegation say exactly what the parsed document says; returns the
+    rows as they now are."""
     _set_unit(delegation, doc)
     db.session.flush()
     did = delegation.id
-    person_ids, removed_people, numbers_changed = _sync_people(did, doc)
-    _sync_keyed(Declaration, did, ("event_code",), [
-        {"event_code": event, "count": count, "position": i} for i, (event, count) in enumerate(doc.declarations)])
-    _sync_entries(did, doc, person_ids)
-    _sync_positional(Official, did, [
-        {"person_id": person_ids[o.person], "role": o.role, "sport": o.sport, "position": i}
-        for i, o in enumerate(doc.officials)])
-    _sync_positional(StaffMember, did, [
-        {"person_id": person_ids[s.person], "role": s.role, "position": i} for i, s in enumerate(doc.staff)])
-    _sync_positional(Companion, did, [
-        {"person_id": person_ids[c.person], "position": i,
-         "accompanies_id": person_ids.get(c.accompanies) if c.accompanies else None}
-        for i, c in enumerate(doc.companions)])
+    person_ids, removed_people, numbers_changed, people = _sync_people(did, doc)
+    declarations = [{"event_code": event, "count": count, "position": i} for i, (event, count) in enumerate(doc.declarations)]
+    _sync_keyed(Declaration, did, ("event_code",), declarations)
+    entries, members = _sync_entries(did, doc, person_ids)
+    officials = [{"person_id": person_ids[o.person], "role": o.role, "sport": o.sport, "position": i}
+                 for i, o in enumerate(doc.officials)]
+    staff = [{"person_id": person_ids[s.person], "role": s.role, "position": i} for i, s in enumerate(doc.staff)]
+    companions = [{"person_id": person_ids[c.person], "position": i,
+                   "accompanies_id": person_ids.get(c.accompanies) if c.accompanies else None}
+                  for i, c in enumerate(doc.companions)]
+    _sync_positional(Official, did, officials)
+    _sync_positional(StaffMember, did, staff)
+    _sync_positional(Companion, did, companions)
     if removed_people:
         # Last: nothing written above points at them any more.
         db.session.execute(delete(Person.__table__).where(Person.__table__.c.id.in_(removed_people)))
     raise_content_rev(db.session, did, numbers=numbers_changed)
     _forget_loaded_rows(delegation)
+    return StoredRows(people, entries, members, declarations, officials, staff, companions,
+                      {pid: ref for ref, pid in person_ids.items()})
 
 
 def _set_unit(delegation: Delegation, doc: ParsedDelegation) -> None:
@@ -69,17 +88,18 @@ def _person_row(i: int, p) -> dict:
             "documents": sorted(p.documents), "club": p.club, "has_university": bool(p.has_university)}
 
 
-def _sync_people(did: int, doc: ParsedDelegation) -> tuple[dict[str, int], list[int], bool]:
+def _sync_people(did: int, doc: ParsedDelegation) -> tuple[dict[str, int], list[int], bool, list[dict]]:
     """Update changed people, insert new ones; returns ref -> id, the ids of people gone,
-    and whether an identity number came, went or changed."""
+    whether an identity number came, went or changed, and the people's rows as stored."""
     t = Person.__table__
     stored = {r["ref"]: r for r in db.session.execute(
         select(t.c.id, t.c.ref, *[t.c[f] for f in PERSON_FIELDS]).where(t.c.delegation_id == did)).mappings()}
     ids: dict[str, int] = {}
-    changed, added, reissued = [], [], []
+    changed, added, reissued, rows = [], [], [], []
     renumbered = False
     for i, p in enumerate(doc.people):
         row = _person_row(i, p)
+        rows.append(dict(row, ref=p.ref))
         old = stored.get(p.ref)
         if old is None:
             added.append({"delegation_id": did, "ref": p.ref, **row})
@@ -99,7 +119,9 @@ def _sync_people(did: int, doc: ParsedDelegation) -> tuple[dict[str, int], list[
     removed = [old["id"] for ref, old in stored.items() if ref not in ids]
     numbers = renumbered or any(a["id_number"] for a in added) or \
         any(old["id_number"] for ref, old in stored.items() if ref not in ids)
-    return ids, removed, numbers
+    for row in rows:
+        row["id"] = ids[row["ref"]]
+    return ids, removed, numbers, rows
 
 
 def _sync_keyed(model, did: int, key: tuple[str, ...], rows: list[dict]) -> None:
@@ -147,9 +169,10 @@ def _sync_positional(model, did: int, rows: list[dict]) -> None:
         db.session.execute(insert(t), added)
 
 
-def _sync_entries(did: int, doc: ParsedDelegation, person_ids: dict[str, int]) -> None:
+def _sync_entries(did: int, doc: ParsedDelegation, person_ids: dict[str, int]) -> tuple[list[dict], dict[int, list[dict]]]:
     """Entries are matched on (event, team, nth of that pair); an entry whose members
-    changed gets its member rows rewritten, the others are left alone."""
+    changed gets its member rows rewritten, the others are left alone. Returns the entries
+    as stored, each keyed by its place in the document, and their members by that key."""
     et, mt = Entry.__table__, EntryMember.__table__
     stored_entries = list(db.session.execute(
         select(et.c.id, et.c.event_code, et.c.team, et.c.is_lineup, et.c.position)
@@ -197,6 +220,9 @@ def _sync_entries(did: int, doc: ParsedDelegation, person_ids: dict[str, int]) -
                    for eid, wanted in rewritten for pid, board, reserve, pos in wanted]
     if member_rows:
         db.session.execute(insert(mt), member_rows)
+    return ([{"id": row["position"], **row} for row, _ in new_entries],
+            {row["position"]: [{"person_id": pid, "board": board, "reserve": reserve} for pid, board, reserve, _ in wanted]
+             for row, wanted in new_entries})
 
 
 def _numbered(items: Iterable, key) -> Iterable[tuple[tuple, Any]]:

@@ -149,11 +149,10 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     if d.id is None:
         db.session.add(d)
         db.session.flush()
-    replace_contents(d, doc)
+    after = replace_contents(d, doc)
     d.version = (d.version or 0) + 1
     if d.status in (DelegationStatus.SUBMITTED, DelegationStatus.RETURNED) and not documents_only:
         d.status = DelegationStatus.DRAFT
-    after = export_document(d)
     record(actor, "delegation.save", "delegation", str(d.id), delegation=d,
            before={"changes": document_changes(before, after)} if before else None,
            after=None if before else after)
@@ -595,13 +594,13 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
                                           reveal=True))
     if any(v.is_error for v in violations):
         raise Refusal("rules", violations=violations, delegation=d)
-    replace_contents(d, doc)
+    after = replace_contents(d, doc)
     compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number], actor, at)
     d.version += 1
     sub.status, sub.decided_by, sub.decided_at = "approved", actor.label, at
     sub.decision_reason = (reason or "").strip() or None
     record(actor, "substitution.approve", "substitution", str(sub.id), delegation=d,
-           before={"changes": document_changes(before, export_document(d))}, after={"status": "approved"})
+           before={"changes": document_changes(before, after)}, after={"status": "approved"})
     charge_fee(d, "person_changed", 1, actor, source_key=f"substitution:{sub.id}",
                description=f"人员变更 {sub.event_code}: {sub.out_ref} → {sub.in_person.get('name', '')}")
     messages.substitution_decided(d, sub.event_code, sub.out_name or sub.out_ref, sub.in_person.get("name", ""),
