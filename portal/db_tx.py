@@ -86,17 +86,21 @@ def end_writing_request(token) -> None:
     _immediate.reset(token)
 
 
-def transactional(fn):
+def transactional(fn=None, *, keep_loaded: bool = False):
     """Run a service in one write transaction. It commits unless the service raised: a
     `Refusal` rolls everything back and comes to the caller as the refused `Outcome`; any
     other error rolls back and propagates. A transactional service called from another
-    joins the caller's transaction, and its refusal refuses the caller's whole work."""
+    joins the caller's transaction, and its refusal refuses the caller's whole work.
+    `@transactional(keep_loaded=True)`: see write_transaction."""
+    if fn is None:
+        return functools.partial(transactional, keep_loaded=keep_loaded)
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if _in_write.get():
             return fn(*args, **kwargs)
         try:
-            with write_transaction():
+            with write_transaction(keep_loaded=keep_loaded):
                 return fn(*args, **kwargs)
         except Refusal as refusal:
             return refusal.outcome()

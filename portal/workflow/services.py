@@ -167,7 +167,9 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     return Outcome(True, dedupe(violations), status=Status.SAVED, delegation=d, message=compared.notice())
 
 
-@transactional
+# keep_loaded: the delegation is locked and read afresh (lock_row); the Games row and the
+# account read before the lock serve as they are, and the page goes on with what was written.
+@transactional(keep_loaded=True)
 def save_change(delegation: Delegation, change: Callable[[dict], dict], key: Key | None, base: str | None,
                 actor: Actor, at: dt.datetime, expected_version: int | None = None) -> Outcome:
     """Save what one form changed (`change`: the stored document -> the new one), merged
