@@ -36,10 +36,8 @@ def init(app: Flask) -> None:
 
     @app.before_request
     def form_messages_in_the_readers_language():
-        """Flask-WTF would read wtforms' message catalogue from disk in every request whose
-        form validates; it takes the one a request already holds."""
-        if request.method == "GET":
-            return  # only a posted form's validators speak
+        """Flask-WTF would read wtforms' message catalogue from disk in every request that
+        renders or validates a form; it takes the one a request already holds."""
         lang = select_locale()  # not get_locale(): that fixes the request's language before its view runs
         if lang not in _form_messages:
             from wtforms.i18n import messages_path
