@@ -17,6 +17,19 @@ def test_a_file_goes_in_and_comes_out_a_chunk_at_a_time(app, db):
     assert file_store.read("jobs/missing") is None and list(file_store.chunks("jobs/missing")) == []
 
 
+def test_many_files_come_out_in_one_query_per_batch(app, db):
+    from portal import file_store
+    big = bytes(range(256)) * (file_store.CHUNK // 128)  # two chunks
+    file_store.put("docs/big", big)
+    for i in range(5):
+        file_store.put(f"docs/small-{i}", f"small {i}".encode())
+    db.session.commit()
+    keys = ["docs/big", "docs/missing"] + [f"docs/small-{i}" for i in range(5)] + ["docs/big"]
+    got = file_store.read_many(keys, batch=3)
+    assert got == {"docs/big": big, **{f"docs/small-{i}": f"small {i}".encode() for i in range(5)}}
+    assert file_store.read_many([]) == {}
+
+
 def test_purge_takes_only_what_is_old_and_under_the_prefix(app, db):
     from portal import file_store
     old = dt.datetime.now(dt.UTC) - dt.timedelta(days=2)
