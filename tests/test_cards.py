@@ -224,3 +224,60 @@ def test_the_desk_finds_a_person_without_a_card(app, db):
         assert 'id="desk-search"' in html and "欧阳明" in html and "办理报到" in html
         assert entrant["id_number"] not in html  # masked
     assert "也没有姓名或证件号后四位相符" in nobody
+
+
+
+def test_a_games_cards_read_each_photo_once_and_embed_a_jpeg_as_it_is(app, db):
+    """The whole Games' cards (the background job's path): the photos are read in a few
+    queries, not four each, and drawn from what the check read; a JPEG goes into the PDF
+    byte for byte (never decoded to name it), a PNG as its pixels; a photo whose file is
+    gone is told, not drawn."""
+    import io
+    import sys
+    from pathlib import Path
+
+    import sqlalchemy as sa
+    from PIL import Image
+
+    from portal import file_store
+    from portal.audit.services import Actor
+    from portal.delegations.files import UploadedFile, key_of, store
+    from portal.extensions import db as portal_db
+    from portal.games.services import find_games
+    from portal.venue.cards import cards_for, cards_pdf
+    from portal.workflow import services as svc
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from benchmarks.national import delegation_document
+    games = find_games("nmsg-2009")
+    d = svc.import_document(games, delegation_document("zhejiang", 30, 12), dt.datetime(2009, 8, 1, tzinfo=CHINA),
+                            Actor("t")).delegation
+    assert svc.approve(d, Actor("组委会"), dt.datetime(2009, 8, 2, tzinfo=CHINA)).ok
+    jpeg = io.BytesIO()
+    Image.new("RGB", (300, 400), (200, 30, 30)).save(jpeg, "JPEG", quality=80)
+    photos = {"p1": (jpeg.getvalue(), "jpg", "image/jpeg"), "p2": (_png(300, 400), "png", "image/png"),
+              "p3": (_png(310, 400), "png", "image/png")}
+    for ref, (data, ext, kind) in photos.items():
+        db.session.add(UploadedFile(delegation_id=d.id, person_ref=ref, kind="photo", filename=f"a.{ext}",
+                                    content_type=kind, size=len(data), sha256=store(d.id, data, ext), uploaded_by="t"))
+    db.session.commit()
+    lost = db.session.scalars(sa.select(UploadedFile).where(UploadedFile.delegation_id == d.id,
+                                                            UploadedFile.person_ref == "p3")).one()
+    file_store.delete(key_of(lost))
+    db.session.commit()
+
+    statements = []
+
+    def seen(conn, cursor, statement, *args):
+        statements.append(statement)
+    sa.event.listen(portal_db.engine, "before_cursor_execute", seen)
+    try:
+        read: dict = {}
+        cards = {c.ref: c for c in cards_for(games, d.id, read)}
+        pdf = cards_pdf(games, list(cards.values()), "a4", read)
+    finally:
+        sa.event.remove(portal_db.engine, "before_cursor_execute", seen)
+    assert len([s for s in statements if "stored_chunk" in s or "stored_file" in s]) == 1
+    assert cards["p1"].photo_problem is None and cards["p2"].photo_problem is None
+    assert "不见了" in cards["p3"].photo_problem and cards["p3"].photo_key is None
+    assert jpeg.getvalue() in pdf and b"/DCTDecode" in pdf
+    assert pdf.count(b"/Subtype /Image") == 2  # the JPEG and the PNG, each once

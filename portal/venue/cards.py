@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -74,8 +75,10 @@ def read_code(code: str) -> tuple[int, str, str | None] | None:
         return None
 
 
-def cards_for(games, delegation_id: int | None = None) -> list[Card]:
-    """The cards of the approved delegations (or one of them), people in document order."""
+def cards_for(games, delegation_id: int | None = None, photos_read: dict[str, bytes] | None = None) -> list[Card]:
+    """The cards of the approved delegations (or one of them), people in document order.
+    photos_read: where the photos read to check them are kept, for cards_pdf to draw
+    without reading them again (the whole Games' cards: one read of each photo)."""
     definition = definition_of(games)
     events = {e.code: e for e in definition.events}
     sports = {s.code: s for s in definition.sports}
@@ -92,6 +95,9 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
     serials = {(did, ref): serial for did, ref, serial in db.session.execute(
         select(Person.delegation_id, Person.ref, Person.card_serial).where(
             Person.delegation_id.in_([d.id for d in delegations])))}
+    if photos_read is not None:  # the photos to draw, read in a few queries rather than four each
+        photos_read.update(file_store.read_many(key_of(f) for f in photos.values()
+                                                if f.content_type in ("image/jpeg", "image/png")))
     out = []
     documents = export_documents(delegations)
     for d in delegations:
@@ -120,19 +126,19 @@ def cards_for(games, delegation_id: int | None = None) -> list[Card]:
                 card.photo_problem = "照片不是图片文件（JPG 或 PNG）/ the photo is not an image"
             else:
                 key = key_of(f)
-                card.photo_problem = _photo_problem(key)
+                card.photo_problem = _photo_problem(key, photos_read)
                 if card.photo_problem is None:
                     card.photo_key = key
             out.append(card)
     return out
 
 
-def _photo_problem(key: str) -> str | None:
+def _photo_problem(key: str, photos_read: dict[str, bytes] | None = None) -> str | None:
     """Why a stored photo cannot go on a card, or None: missing, unreadable, too many pixels
     to decode safely (a photo stored before uploads were checked for it), or too small."""
     if key in _photo_problems:
         return _photo_problems[key]
-    data = file_store.read(key)
+    data = photos_read.get(key) if photos_read is not None else file_store.read(key)
     problem = "照片文件不见了，请重新上传 / the photo's file is missing: upload it again" if data is None \
         else _image_problem(data)
     if len(_photo_problems) < 20_000:  # keys name the content (its SHA-256): an answer never changes
@@ -158,15 +164,36 @@ def _image_problem(data: bytes) -> str | None:
     return None
 
 
-def _photo_image(key: str, cache: dict):
-    """A stored photo as reportlab draws it, read once per document."""
+def _photo_image(key: str, cache: dict, photos_read: dict[str, bytes]):
+    """A stored photo as reportlab draws it, read once per document (or taken from what
+    cards_for read)."""
     if key not in cache:
-        from reportlab.lib.utils import ImageReader
-        cache[key] = ImageReader(io.BytesIO(file_store.read(key) or b""))
+        data = photos_read.pop(key, None)
+        cache[key] = _stored_photo_class()(key, data if data is not None else file_store.read(key) or b"")
     return cache[key]
 
 
-def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
+def _stored_photo_class():
+    from reportlab.lib.utils import ImageReader
+
+    class StoredPhoto(ImageReader):
+        """reportlab names each image by a digest of its decoded pixels, so it would decode
+        every photo only to name it; a JPEG is then embedded as it is (DCT), never decoded.
+        A stored photo is named by its key (the SHA-256 of its content) instead."""
+
+        def __init__(self, key: str, data: bytes):
+            super().__init__(io.BytesIO(data))
+            self.key = key
+
+        def getRGBData(self):
+            if self.jpeg_fh() is None:  # a PNG: its pixels are what the PDF holds
+                return super().getRGBData()
+            self._dataA = None  # no transparency in a JPEG
+            return self.key.encode()
+    return StoredPhoto
+
+
+def cards_pdf(games, cards: list[Card], layout: str = "a4", photos_read: dict[str, bytes] | None = None) -> bytes:
     """8 cards (105 × 74 mm) to an A4 page with cut marks, or one card to an A6 page."""
     from reportlab.lib.colors import HexColor, white
     from reportlab.lib.pagesizes import A4, A6, landscape
@@ -202,7 +229,7 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
         c.setFillColor(HexColor("#000000"))
         px, py, pw, ph = x + 4 * mm, y + 6 * mm, 25 * mm, 35 * mm
         if card.photo_key:
-            c.drawImage(_photo_image(card.photo_key, photos), px, py, pw, ph, preserveAspectRatio=True, anchor="c")
+            c.drawImage(_photo_image(card.photo_key, photos, photos_read if photos_read is not None else {}), px, py, pw, ph, preserveAspectRatio=True, anchor="c")
         else:
             c.setStrokeColor(HexColor("#999999"))
             c.setLineWidth(0.5)
@@ -228,10 +255,11 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4") -> bytes:
 
 def _qr(c, text: str, x: float, y: float, size: float) -> None:
     """A QR code (segno: the fastest pure-Python encoder, already the portal's for the
-    two-factor QR) drawn on the canvas as one filled path of squares, each run of dark
-    modules in a row one rectangle (reportlab's widget renderer would bring in an
-    unembedded Helvetica; a rectangle per module made a Games' cards three times slower),
-    with the quiet zone of four modules the standard asks."""
+    two-factor QR) drawn on the canvas as one filled path, each run of dark modules in a row
+    one rectangle, with the quiet zone of four modules the standard asks. The path is
+    written in module units under one transformation, as PDF operators of whole numbers:
+    reportlab's rect() formats four floats per run, which was a third of a Games' cards
+    (reportlab's widget renderer would bring in an unembedded Helvetica)."""
     import segno
     # One mask, not the best of eight: scoring all eight was most of the encoding time, and
     # any mask reads (the standard lets the encoder choose; the desk test scans every card).
@@ -240,19 +268,17 @@ def _qr(c, text: str, x: float, y: float, size: float) -> None:
     cell = size / (n + 8)
     c.setFillColorRGB(1, 1, 1)
     c.rect(x, y, size, size, stroke=0, fill=1)
-    c.setFillColorRGB(0, 0, 0)
-    path = c.beginPath()
+    runs = []
     for row, modules in enumerate(matrix):
+        v = n + 3 - row  # rows run down the symbol, PDF's y up the page
         col = 0
-        while col < n:
-            if modules[col]:
-                start = col
-                while col < n and modules[col]:
-                    col += 1
-                path.rect(x + (start + 4) * cell, y + size - (row + 5) * cell, (col - start) * cell, cell)
-            else:
-                col += 1
-    c.drawPath(path, stroke=0, fill=1)
+        for dark, group in groupby(modules):
+            length = len(tuple(group))
+            if dark:
+                runs.append(f"{col + 4} {v} {length} 1 re")
+            col += length
+    # q ... Q: the transformation and the black fill end with the code.
+    c.addLiteral(f"q 0 g {cell:.4f} 0 0 {cell:.4f} {x:.4f} {y:.4f} cm {' '.join(runs)} f Q")
 
 
 def _cut_marks(c, x, y, w, h, mm):
@@ -297,10 +323,11 @@ def cards_pdf_job(job, progress):
     """The cards of a whole Games (thousands of pages) made in the background."""
     games = games_of(job)
     progress(0, 2, force=True)
-    cards = cards_for(games, job.params.get("delegation"))
+    photos_read: dict[str, bytes] = {}
+    cards = cards_for(games, job.params.get("delegation"), photos_read)
     progress(1, 2, force=True)
     layout = "a6" if job.params.get("layout") == "a6" else "a4"
-    content = cards_pdf(games, cards, layout)
+    content = cards_pdf(games, cards, layout, photos_read)
     progress(2, 2, force=True)
     return content, f"{games.slug}-cards-{layout}.pdf", "application/pdf"
 
