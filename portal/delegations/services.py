@@ -19,7 +19,7 @@ from ..rules.violations import Violation, dedupe, schema_error
 from ..workflow.models import Sanction
 from .identity_checks import checked_numbers
 from .models import Companion, Declaration, Delegation, DelegationStatus, Entry, EntryMember, Official, Person, StaffMember
-from .storage import store_document
+from .storage import StoredRows, store_document
 
 OK, ERRORS, UNUSABLE = 0, 1, 2
 
@@ -215,9 +215,7 @@ def find_delegation(games: Games, unit_code: str) -> Delegation | None:
 def replace_contents(delegation: Delegation, doc: ParsedDelegation) -> dict:
     """Make the stored delegation say exactly what the parsed document says (changed rows
     only); returns the stored delegation's document, as export_document would read it back."""
-    rows = store_document(delegation, doc)
-    after = _document_of(delegation, rows.people, rows.entries, rows.members, rows.declarations, rows.officials,
-                         rows.staff, rows.companions, rows.ref_of, _iso)
+    after = _document_of(delegation, store_document(delegation, doc))
     if current_app.config.get("CHECK_STORED_DOCUMENT"):  # the test suite: every save compares
         read_back = export_document(delegation)
         if after != read_back:
@@ -241,8 +239,6 @@ def export_documents(delegations: list[Delegation]) -> dict[int, dict]:
     ids = [d.id for d in delegations]
     if not ids:
         return {}
-    iso = _iso
-
     def grouped(model) -> dict[int, list]:
         table = model.__table__
         out: dict[int, list] = {i: [] for i in ids}
@@ -267,13 +263,15 @@ def export_documents(delegations: list[Delegation]) -> dict[int, dict]:
         members.setdefault(m["entry_id"], []).append(m)
     entry_rows, declaration_rows = grouped(Entry), grouped(Declaration)
     official_rows, staff_rows, companion_rows = grouped(Official), grouped(StaffMember), grouped(Companion)
-    return {d.id: _document_of(d, person_rows[d.id], entry_rows[d.id], members, declaration_rows[d.id],
-                               official_rows[d.id], staff_rows[d.id], companion_rows[d.id], ref_of, iso)
+    return {d.id: _document_of(d, StoredRows(person_rows[d.id], entry_rows[d.id], members, declaration_rows[d.id],
+                                             official_rows[d.id], staff_rows[d.id], companion_rows[d.id], ref_of))
             for d in delegations}
 
 
-def _document_of(delegation, person_rows, entry_rows, members, declaration_rows,
-                 official_rows, staff_rows, companion_rows, ref_of, iso) -> dict:
+def _document_of(delegation, rows: StoredRows) -> dict:
+    """The delegation/1 document of the delegation whose rows are `rows` (as read by export,
+    or as a save left them)."""
+    iso, ref_of, members = _iso, rows.ref_of, rows.members
     if delegation.unit_code:
         unit = delegation.unit_code
     elif delegation.unit_kind == "individual":
@@ -281,7 +279,7 @@ def _document_of(delegation, person_rows, entry_rows, members, declaration_rows,
     else:
         unit = {"name": delegation.unit_name, "kind": delegation.unit_kind or "club"}
     people = []
-    for p in person_rows:
+    for p in rows.people:
         people.append({
             "ref": p["ref"], "name": p["name"], "gender": p["gender"], "birth_date": iso(p["birth_date"]),
             "id_type": p["id_type"], "id_number": p["id_number"],
@@ -295,7 +293,7 @@ def _document_of(delegation, person_rows, entry_rows, members, declaration_rows,
             "documents": list(p["documents"] or []), "club": p["club"],
         })
     entries = []
-    for e in entry_rows:
+    for e in rows.entries:
         mine = members.get(e["id"], [])
         if e["is_lineup"]:
             lineup = []
@@ -316,13 +314,13 @@ def _document_of(delegation, person_rows, entry_rows, members, declaration_rows,
         "format": FORMAT,
         "games": delegation.games.slug,
         "unit": unit,
-        "declarations": [{"event": d["event_code"], "count": d["count"]} for d in declaration_rows],
+        "declarations": [{"event": d["event_code"], "count": d["count"]} for d in rows.declarations],
         "people": people,
         "entries": entries,
         "officials": [{"person": ref_of[o["person_id"]], "role": o["role"], "sport": o["sport"]}
-                      for o in official_rows],
-        "staff": [{"person": ref_of[s["person_id"]], "role": s["role"]} for s in staff_rows],
+                      for o in rows.officials],
+        "staff": [{"person": ref_of[s["person_id"]], "role": s["role"]} for s in rows.staff],
         "companions": [{"person": ref_of[c["person_id"]],
                         "accompanies": ref_of.get(c["accompanies_id"]) if c["accompanies_id"] else None}
-                       for c in companion_rows],
+                       for c in rows.companions],
     }

@@ -26,9 +26,9 @@ CHILD_MODELS = (Person, Declaration, Entry, EntryMember, Official, StaffMember, 
 
 @dataclass
 class StoredRows:
-    """The delegation's rows as store_document left them, in the shape export reads them
-    (services._document_of), so that the document a save leads to is built without reading
-    back what it has just written. Entries are keyed by their place in the document."""
+    """A delegation's rows, as export reads them or as store_document left them (its entries
+    then keyed by their place in the document), for services._document_of: the document a
+    save leads to is built without reading back what it has just written."""
     people: list[dict]
     entries: list[dict]
     members: dict[int, list[dict]]

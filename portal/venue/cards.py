@@ -6,6 +6,7 @@ youth-gomoku-2015 十一(二): photos are collected "制作参赛证用", leader
 companions register "便于统一制作证件"."""
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -173,6 +174,7 @@ def _photo_image(key: str, cache: dict, photos_read: dict[str, bytes]):
     return cache[key]
 
 
+@functools.cache
 def _stored_photo_class():
     from reportlab.lib.utils import ImageReader
 
@@ -207,6 +209,7 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4", photos_read: dict[st
     w, h = (page[0], page[1]) if layout == "a6" else (105 * mm, A4[1] / 4)
     per_page = 1 if layout == "a6" else 8
     photos: dict = {}  # each photo read from the store and decoded once per document
+    photos_read = {} if photos_read is None else photos_read
 
     def slot(i):
         if layout == "a6":
@@ -229,7 +232,7 @@ def cards_pdf(games, cards: list[Card], layout: str = "a4", photos_read: dict[st
         c.setFillColor(HexColor("#000000"))
         px, py, pw, ph = x + 4 * mm, y + 6 * mm, 25 * mm, 35 * mm
         if card.photo_key:
-            c.drawImage(_photo_image(card.photo_key, photos, photos_read if photos_read is not None else {}), px, py, pw, ph, preserveAspectRatio=True, anchor="c")
+            c.drawImage(_photo_image(card.photo_key, photos, photos_read), px, py, pw, ph, preserveAspectRatio=True, anchor="c")
         else:
             c.setStrokeColor(HexColor("#999999"))
             c.setLineWidth(0.5)
