@@ -62,6 +62,13 @@ def create_app(config: dict | None = None) -> Flask:
         MAIL_PASSWORD=os.environ.get("MAIL_PASSWORD"),
         MAIL_DEFAULT_SENDER=os.environ.get("MAIL_DEFAULT_SENDER", "noreply@localhost"),
         MAIL_TIMEOUT=int(os.environ.get("MAIL_TIMEOUT", 30)),
+        # Webhooks (notify/sender.py, outbound.py): one delivery's whole exchange, the
+        # receivers answered at once, the inside networks an installation allows (none),
+        # and how many URLs one Games may register.
+        WEBHOOK_DEADLINE=float(os.environ.get("WEBHOOK_DEADLINE", 10)),
+        WEBHOOK_PARALLEL=int(os.environ.get("WEBHOOK_PARALLEL", 8)),
+        WEBHOOK_ALLOWED_NETWORKS=os.environ.get("WEBHOOK_ALLOWED_NETWORKS", ""),
+        WEBHOOKS_PER_GAMES=int(os.environ.get("WEBHOOKS_PER_GAMES", 10)),
     )
     if config:
         app.config.update(config)

@@ -248,6 +248,8 @@ def test_a_webhook_receives_signed_posts_and_a_failing_one_is_tried_again(app, d
             pass
     server = http.server.HTTPServer(("127.0.0.1", 0), Receiver)
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    # The receiver stands on this machine, which webhooks never reach unless allowed.
+    monkeypatch.setitem(app.config, "WEBHOOK_ALLOWED_NETWORKS", "127.0.0.1/32")
     try:
         account("hook-org", "organiser", games=["nmsg-2019"])
         db.session.commit()
@@ -267,7 +269,8 @@ def test_a_webhook_receives_signed_posts_and_a_failing_one_is_tried_again(app, d
         assert len(hooks) == 1
         headers, body = hooks[0]
         assert headers["X-Portal-Event"] == "delegation.submitted"
-        assert headers["X-Portal-Signature"] == "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+        signed = headers["X-Portal-Timestamp"].encode() + b"." + body
+        assert headers["X-Portal-Signature"] == "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
         event = _json.loads(body)
         assert event["delegation"]["id"] == d.id and event["games"] == "nmsg-2019"
         assert "陈立" not in body.decode() and "id_number" not in body.decode()

@@ -6,11 +6,17 @@ to see."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import hmac
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from flask import current_app
 from flask_mailman import EmailMessage
 from sqlalchemy import select, update
 
+from .. import outbound
 from ..extensions import db, mail
 from ..games.models import utcnow
 from .models import OutboxMessage
@@ -21,49 +27,157 @@ BATCH = 100
 
 
 def send_due(at: dt.datetime | None = None, limit: int = BATCH) -> dict[str, int]:
-    """Send the messages due at `at` (now): how many were sent, retried later, failed."""
+    """Send the messages due at `at` (now): how many were sent, retried later, failed.
+    Webhooks are delivered beside the e-mail, each receiver in a thread of its own, so a
+    slow receiver delays neither the mail nor any other receiver."""
     at = at or utcnow()
-    table = OutboxMessage.__table__
-    due = db.session.scalars(select(OutboxMessage.id).where(OutboxMessage.status == "pending",
-                                                            OutboxMessage.next_attempt_at <= at)
+    due = db.session.execute(select(OutboxMessage.id, OutboxMessage.kind)
+                             .where(OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= at)
                              .order_by(OutboxMessage.id).limit(limit)).all()
     db.session.rollback()
     counts = {"sent": 0, "retry": 0, "failed": 0}
     if not due:
         return counts
-    connection = _connection()
-    for message_id in due:
-        with db.engine.begin() as conn:  # claimed by one sender only
-            claimed = conn.execute(update(table).where(table.c.id == message_id, table.c.status == "pending")
-                                   .values(status="sending", attempts=table.c.attempts + 1)).rowcount
-        if claimed != 1:
+    deliveries = _claimed_webhooks([m for m, kind in due if kind == "webhook"], at, counts)
+    by_receiver: dict[str, list[_Delivery]] = {}
+    for one in deliveries:
+        by_receiver.setdefault(one.receiver, []).append(one)
+    config = current_app.config
+    allowed = outbound.allowed_networks(config.get("WEBHOOK_ALLOWED_NETWORKS"))
+    deadline = float(config.get("WEBHOOK_DEADLINE") or 10)
+    with ThreadPoolExecutor(max_workers=max(1, min(int(config.get("WEBHOOK_PARALLEL") or 8),
+                                                   len(by_receiver) or 1))) as pool:
+        posted = [pool.submit(_deliver_in_turn, group, deadline, allowed) for group in by_receiver.values()]
+        _send_mail([m for m, kind in due if kind != "webhook"], at, counts)
+        for future in posted:
+            for delivery, error, postponed in future.result():
+                if postponed:
+                    _postpone(delivery.message_id, at, error)
+                else:
+                    _settle(delivery.message_id, delivery.attempts, error, at, counts, kind="webhook")
+    return counts
+
+
+def _claim(message_id: int) -> bool:
+    """Claimed by one sender only."""
+    table = OutboxMessage.__table__
+    with db.engine.begin() as conn:
+        return conn.execute(update(table).where(table.c.id == message_id, table.c.status == "pending")
+                            .values(status="sending", attempts=table.c.attempts + 1)).rowcount == 1
+
+
+def _settle(message_id: int, attempts: int, error: str | None, at: dt.datetime, counts: dict[str, int], *,
+            kind: str) -> None:
+    """Sent, or tried again later (1, 5, 30 minutes, 2 and 6 hours), or failed."""
+    if error is None:
+        values = {"status": "sent", "sent_at": utcnow(), "last_error": None}
+        if kind == "invitation":
+            values["body"] = ""  # its one-time link is the person's alone: not kept once sent
+        counts["sent"] += 1
+    else:
+        values = {"last_error": error[:500]}
+        if attempts > len(BACKOFF):
+            values["status"] = "failed"
+            counts["failed"] += 1
+        else:
+            values.update(status="pending", next_attempt_at=at + BACKOFF[attempts - 1])
+            counts["retry"] += 1
+        current_app.logger.warning("message %s not sent: %s", message_id, values["last_error"])
+    db.session.rollback()
+    table = OutboxMessage.__table__
+    with db.engine.begin() as conn:
+        conn.execute(update(table).where(table.c.id == message_id).values(**values))
+
+
+def _postpone(message_id: int, at: dt.datetime, why: str) -> None:
+    """Not tried this round (its receiver just ran out of time): again in a minute, the
+    attempt not counted."""
+    table = OutboxMessage.__table__
+    with db.engine.begin() as conn:
+        conn.execute(update(table).where(table.c.id == message_id).values(
+            status="pending", attempts=table.c.attempts - 1, next_attempt_at=at + BACKOFF[0], last_error=why[:500]))
+
+
+def _send_mail(message_ids: list[int], at: dt.datetime, counts: dict[str, int]) -> None:
+    connection = _connection() if message_ids else None
+    for message_id in message_ids:
+        if not _claim(message_id):
             continue
         message = db.session.get(OutboxMessage, message_id)
+        error = None
         try:
-            if message.kind == "webhook":
-                _post_webhook(message)
-            else:
-                EmailMessage(subject=message.subject, body=message.body, to=[_address(message)],
-                             from_email=current_app.config.get("MAIL_DEFAULT_SENDER"), connection=connection).send()
+            EmailMessage(subject=message.subject, body=message.body, to=[_address(message)],
+                         from_email=current_app.config.get("MAIL_DEFAULT_SENDER"), connection=connection).send()
         except Exception as exc:
-            attempts = message.attempts
-            values = {"last_error": f"{type(exc).__name__}: {exc}"[:500]}
-            if attempts > len(BACKOFF):
-                values["status"] = "failed"
-                counts["failed"] += 1
-            else:
-                values.update(status="pending", next_attempt_at=at + BACKOFF[attempts - 1])
-                counts["retry"] += 1
-            current_app.logger.warning("message %s not sent: %s", message_id, values["last_error"])
-        else:
-            values = {"status": "sent", "sent_at": utcnow(), "last_error": None}
-            if message.kind == "invitation":
-                values["body"] = ""  # its one-time link is the person's alone: not kept once sent
-            counts["sent"] += 1
-        db.session.rollback()
-        with db.engine.begin() as conn:
-            conn.execute(update(table).where(table.c.id == message_id).values(**values))
-    return counts
+            error = f"{type(exc).__name__}: {exc}"
+        _settle(message_id, message.attempts, error, at, counts, kind=message.kind)
+
+
+@dataclass(frozen=True)
+class _Delivery:
+    message_id: int
+    attempts: int
+    url: str
+    receiver: str
+    body: bytes
+    headers: dict[str, str]
+
+
+def _claimed_webhooks(message_ids: list[int], at: dt.datetime, counts: dict[str, int]) -> list[_Delivery]:
+    """Each due webhook message claimed and made ready to post (read here, in the sender's
+    own session: the threads that post it touch no database)."""
+    from .models import Webhook
+    out = []
+    for message_id in message_ids:
+        if not _claim(message_id):
+            continue
+        message = db.session.get(OutboxMessage, message_id)
+        hook = db.session.get(Webhook, int(message.to_name)) if message.to_name.isdigit() else None
+        try:
+            if hook is None or not hook.active:
+                raise outbound.Unreachable("该 Webhook 已删除", "the webhook was removed")
+            receiver = outbound.parse(hook.url).receiver
+        except outbound.Unreachable as refused:
+            _settle(message_id, message.attempts, refused.en, at, counts, kind="webhook")
+            continue
+        body = message.body.encode("utf-8")
+        out.append(_Delivery(message_id, message.attempts, hook.url, receiver, body,
+                             signed_headers(hook.secret, body, message.subject, message.id)))
+    db.session.rollback()
+    return out
+
+
+def signed_headers(secret: str, body: bytes, event: str, delivery_id: int, at: int | None = None) -> dict[str, str]:
+    """X-Portal-Signature: sha256=<HMAC-SHA256, with the webhook's secret, of
+    "<X-Portal-Timestamp>." followed by the body>. The timestamp (Unix seconds, real time)
+    is inside what is signed, so a receiver refuses a delivery replayed later."""
+    stamp = str(int(time.time()) if at is None else at)
+    signature = hmac.new(secret.encode(), stamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+    return {"Content-Type": "application/json", "X-Portal-Event": event, "X-Portal-Delivery": str(delivery_id),
+            "X-Portal-Timestamp": stamp, "X-Portal-Signature": f"sha256={signature}"}
+
+
+def _deliver_in_turn(group: list[_Delivery], deadline: float, allowed) -> list[tuple[_Delivery, str | None, bool]]:
+    """One receiver's deliveries, one after the other; once it runs out of time, the rest
+    wait for the next round rather than each take the whole deadline again."""
+    out: list[tuple[_Delivery, str | None, bool]] = []
+    late = None
+    for one in group:
+        if late is not None:
+            out.append((one, f"waiting: {late}", True))
+            continue
+        try:
+            status = outbound.post(one.url, one.body, one.headers, deadline=deadline, allowed=allowed)
+            error = None if 200 <= status < 300 else f"answered {status}" + (
+                " (redirects are not followed)" if 300 <= status < 400 else "")
+        except outbound.Unreachable as refused:
+            error = refused.en
+            if refused.deadline:
+                late = refused.en
+        except Exception as exc:  # a thread's failure is the delivery's, never the sender's
+            error = f"{type(exc).__name__}: {exc}"
+        out.append((one, error, False))
+    return out
 
 
 def _connection():
@@ -78,27 +192,6 @@ def _connection():
     if backend == "file":
         return mail.get_connection(backend="file", file_path=config["MAIL_FILE_PATH"])
     return mail.get_connection(backend=backend)
-
-
-def _post_webhook(message: OutboxMessage) -> None:
-    """POST the event's JSON, signed: X-Portal-Signature: sha256=<HMAC of the body with the
-    webhook's secret>. Anything but a 2xx answer is a failed attempt."""
-    import hashlib
-    import hmac
-    import urllib.request
-
-    from .models import Webhook
-    hook = db.session.get(Webhook, int(message.to_name)) if message.to_name.isdigit() else None
-    if hook is None or not hook.active:
-        raise RuntimeError("the webhook was removed")
-    body = message.body.encode("utf-8")
-    signature = hmac.new(hook.secret.encode(), body, hashlib.sha256).hexdigest()
-    request = urllib.request.Request(hook.url, data=body, method="POST", headers={
-        "Content-Type": "application/json", "X-Portal-Event": message.subject,
-        "X-Portal-Delivery": str(message.id), "X-Portal-Signature": f"sha256={signature}"})
-    with urllib.request.urlopen(request, timeout=int(current_app.config.get("MAIL_TIMEOUT") or 30)) as answer:
-        if not 200 <= answer.status < 300:
-            raise RuntimeError(f"answered {answer.status}")
 
 
 def _address(message: OutboxMessage) -> str:

@@ -88,38 +88,61 @@ def webhooks_of(games_id: int) -> list:
 
 
 def hook(d: Delegation, event: str, hooks: list | None = None, **data) -> int:
-    """A signed POST to each webhook of the delegation's Games, queued in the caller's
-    transaction and sent (with the e-mail's retries) by the sender. The body names the
-    delegation and what happened; no one's personal data (a receiver reads it through the
-    API, with a token of its own)."""
+    """A signed POST to each webhook URL of the delegation's Games, queued in the caller's
+    transaction and sent (with the e-mail's retries) by the sender: once per URL and event,
+    however many times the URL was registered. The body names the delegation and what
+    happened; no one's personal data (a receiver reads it through the API, with a token of
+    its own): the unit's name only where the unit is an organisation, never an individual
+    entrant's own name."""
     import json
 
-    from ..games.models import utcnow
+    from ..clock import now
     hooks = webhooks_of(d.games_id) if hooks is None else hooks
+    sent_to: set[str] = set()
     for h in hooks:
-        body = {"event": event, "at": utcnow().isoformat(), "games": d.games.slug,
-                "delegation": {"id": d.id, "unit": d.unit_code or d.unit_name, "status": str(d.status),
-                               "version": d.version}, **data}
+        if h.url in sent_to:
+            continue
+        sent_to.add(h.url)
+        unit = d.unit_code or (d.unit_name if d.unit_kind != "individual" else None)
+        body = {"event": event, "at": now().isoformat(), "games": d.games.slug,
+                "delegation": {"id": d.id, "unit": unit, "status": str(d.status), "version": d.version}, **data}
         db.session.add(OutboxMessage(kind="webhook", to_address=h.url, to_name=str(h.id), lang="", subject=event,
                                      body=json.dumps(body, ensure_ascii=False), delegation_id=d.id,
                                      games_id=d.games_id))
-    return len(hooks)
+    return len(sent_to)
 
 
 def add_webhook(games_id: int, games_slug: str, url: str, actor) -> tuple:
-    """An organiser registers a URL for his Games; its signing secret is shown once."""
+    """An organiser registers a URL for his Games; its signing secret is shown once. Only
+    a public http(s) address (outbound.py: checked again at every delivery), once per
+    Games, and at most WEBHOOKS_PER_GAMES of them."""
     import secrets
-    from urllib.parse import urlparse
 
+    from flask import current_app
+
+    from .. import outbound
     from ..audit.services import record
-    from ..db_tx import write_transaction
+    from ..db_tx import lock_row, write_transaction
+    from ..games.models import Games
     from ..outcome import Refusal
     from .models import Webhook
+    url = (url or "").strip()
+    try:
+        outbound.checked_address(outbound.parse(url),
+                                 outbound.allowed_networks(current_app.config.get("WEBHOOK_ALLOWED_NETWORKS")),
+                                 resolve_strictly=False)
+    except outbound.Unreachable as refused:
+        raise Refusal("url", refused.zh, refused.en) from None
     with write_transaction():
-        url = (url or "").strip()
-        parts = urlparse(url)
-        if parts.scheme not in ("https", "http") or not parts.netloc or len(url) > 500:
-            raise Refusal("url", "请填写完整的网址，以 https:// 开头", "Give a full address starting with https://")
+        lock_row(Games, games_id)  # two organisers at once: the cap holds
+        urls = list(db.session.scalars(select(Webhook.url).where(Webhook.games_id == games_id,
+                                                                 Webhook.active.is_(True))))
+        if url in urls:
+            raise Refusal("url", "这个网址已经登记过了", "This address is registered already")
+        cap = int(current_app.config.get("WEBHOOKS_PER_GAMES") or 10)
+        if len(urls) >= cap:
+            raise Refusal("url", f"每届比赛最多登记 {cap} 个网址：请先删除一个不用的",
+                          f"At most {cap} addresses per Games: remove one no longer used first")
         secret = secrets.token_hex(24)
         row = Webhook(games_id=games_id, url=url, secret=secret, created_by=actor.label)
         db.session.add(row)
