@@ -315,6 +315,17 @@ def ticket_of(games: Games, ticket_id: int | None, at: dt.datetime) -> ArrivalTi
     return ticket
 
 
+def claim_login(ticket: ArrivalTicket, at: dt.datetime) -> bool:
+    """Whether the arrival page may log its browser in to the ticket's new account: once,
+    by one conditional UPDATE. A copy of the cookie replayed after that (after a logout,
+    a new password) logs nobody in."""
+    from sqlalchemy import update
+    t = ArrivalTicket.__table__
+    with write_transaction(keep_loaded=True):
+        return db.session.execute(update(t).where(t.c.id == ticket.id, t.c.logged_in_at.is_(None))
+                                  .values(logged_in_at=at)).rowcount == 1
+
+
 def ahead_of(ticket: ArrivalTicket) -> int:
     """Tickets still waiting for the worker that arrived before this one."""
     return db.session.scalar(select(func.count(ArrivalTicket.id)).where(

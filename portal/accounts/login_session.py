@@ -17,7 +17,17 @@ def remember_device(response, user, device: str) -> None:
                         secure=current_app.config.get("PREFERRED_URL_SCHEME") == "https")
 
 
-def start_session(user) -> None:
+def start_session(user, *, second_factor: bool = False) -> None:
+    """`second_factor`: the login passed the authenticator's code (or enrolled it). A staff
+    session without it is no session where staff need two steps (site/sessions.py)."""
     login_user(user)
     session.pop("timed_out", None)
     session["auth_at"] = session["seen_at"] = time.time()
+    if second_factor:
+        session["second_factor"] = True
+    else:
+        session.pop("second_factor", None)
+
+
+def passed_second_factor() -> bool:
+    return bool(session.get("second_factor"))

@@ -40,7 +40,7 @@ def _pending() -> tuple[dict, User] | tuple[None, None]:
 def _finish(pending: dict, user: User, response=None):
     """The session starts; the browser is remembered as this account's device."""
     session.pop("pending_login", None)
-    start_session(user)
+    start_session(user, second_factor=True)
     response = response or redirect(pending.get("next") or url_for("home"))
     remember_device(response, user, pending.get("device"))
     return response

@@ -139,6 +139,17 @@ def end_sessions(user: User) -> None:
     user.session_version = (user.session_version or 1) + 1
 
 
+def end_tokens(user: User, reason: str) -> int:
+    """Every API token of this account ends with the login that vouched for it (a new
+    password, a second factor enrolled or reset), in the caller's transaction; the tokens
+    page says why. How many ended."""
+    from sqlalchemy import update
+
+    from ..api.models import ApiToken
+    return db.session.execute(update(ApiToken).where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+                              .values(revoked_at=utcnow(), revoked_reason=reason)).rowcount
+
+
 @transactional
 def set_password(user: User, password: str, actor: Actor) -> None:
     user.password_hash = hash_password(password)
@@ -146,7 +157,8 @@ def set_password(user: User, password: str, actor: Actor) -> None:
     user.invitation_expires = None
     throttle.clear(throttle.name_key(user.username))
     end_sessions(user)  # a stolen session dies with the old password
-    record(actor, "account.password", "user", user.username)
+    ended = end_tokens(user, "password")  # and so does a token made with it
+    record(actor, "account.password", "user", user.username, after={"tokens_ended": ended} if ended else None)
 
 
 @transactional

@@ -81,7 +81,7 @@ def _as_utc(value: dt.datetime | None) -> dt.datetime | None:
 
 def blocked_until(key: str, scope: str, at: dt.datetime) -> dt.datetime | None:
     """When this client may try this name again, if it must wait."""
-    scopes = [scope] if scope.startswith("device:") else [scope, ANY_UNTRUSTED]
+    scopes = [scope] if scope.startswith(("device:", "second-factor")) else [scope, ANY_UNTRUSTED]
     rows = db.session.execute(select(LoginThrottle.scope, LoginThrottle.blocked_until).where(
         LoginThrottle.name_key == key, LoginThrottle.scope.in_(scopes))).all()
     until = [u for _s, u in ((s, _as_utc(b)) for s, b in rows) if u is not None and u > at]
@@ -103,6 +103,13 @@ def count_failure(key: str, scope: str, at: dt.datetime) -> tuple[dt.datetime | 
         if any_until and (until is None or any_until > until):
             until = any_until
     return until, started
+
+
+def count_shared_failure(key: str, scope: str, at: dt.datetime, free: int) -> dt.datetime | None:
+    """Count one failure in a scope every client shares (the second factor's codes), which
+    waits after `free` of them in an hour; until when, if it must wait now."""
+    until, _started = _bump(key, scope, at, free)
+    return until
 
 
 def _bump(key: str, scope: str, at: dt.datetime, free: int) -> tuple[dt.datetime | None, bool]:

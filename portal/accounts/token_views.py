@@ -1,7 +1,7 @@
 """An account's API tokens: made (shown once), listed, revoked."""
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
@@ -11,7 +11,9 @@ from ..api.tokens import MAX_DAYS, create_token, revoke_token, tokens_of
 from ..audit.current import actor
 from ..extensions import db
 from ..web import is_en
+from . import two_factor
 from .blueprint import bp
+from .login_session import passed_second_factor
 
 
 @bp.route("/account/tokens", methods=["GET", "POST"])
@@ -22,6 +24,8 @@ def api_tokens():
     if request.method == "POST":
         if not FlaskForm().validate_on_submit():
             abort(400)
+        if two_factor.required_for(user, current_app.config["STAFF_TWO_FACTOR"]) and not passed_second_factor():
+            abort(403)  # a token is made only from a session that passed both steps
         try:
             days = int(request.form.get("days") or 90)
         except ValueError:

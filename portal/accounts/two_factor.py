@@ -15,11 +15,15 @@ from ..audit.services import Actor, record
 from ..db_tx import transactional, write_transaction
 from . import throttle
 from .models import User
-from .services import end_sessions
+from .services import end_sessions, end_tokens
 
 ISSUER = "智力运动会报名系统"
 RECOVERY_CODES = 10
 STAFF = ("organiser", "accountant", "admin")
+# Wrong codes per account from every client together, before all of them wait: six digits
+# are a million guesses, and many addresses must not share them out (throttle.py).
+CODE_CEILING = 10
+ANY_CLIENT = "second-factor"
 
 
 def required_for(user: User, enabled: bool) -> bool:
@@ -81,7 +85,11 @@ def enable(user: User, secret: str, code: str, actor: Actor, at: dt.datetime) ->
     codes = _recovery_codes()
     user.totp_secret, user.totp_last_step, user.totp_enabled_at = secret, step, at
     user.recovery_codes = [_digest(c) for c in codes]
-    record(actor, "account.two_factor_on", "user", user.username)
+    # What was opened before the account had its second factor ends with it: the session
+    # that enrols starts afresh (views), every other one and every API token end.
+    end_sessions(user)
+    ended = end_tokens(user, "two_factor_on")
+    record(actor, "account.two_factor_on", "user", user.username, after={"tokens_ended": ended} if ended else None)
     return codes
 
 
@@ -91,8 +99,7 @@ def verify(user: User, code: str, actor: Actor, at: dt.datetime) -> str | None:
     if not user.totp_secret:
         return None
     step = _step(user.totp_secret, code, at, user.totp_last_step)
-    if step is not None:
-        user.totp_last_step = step
+    if step is not None and _use_step(user, step):
         return "code"
     digest = _digest(code)
     remaining = list(user.recovery_codes or [])
@@ -105,22 +112,40 @@ def verify(user: User, code: str, actor: Actor, at: dt.datetime) -> str | None:
     return None
 
 
+def _use_step(user: User, step: int) -> bool:
+    """Spend the code's time step, once: of several logins sending the same code at once,
+    one conditional UPDATE lets exactly one in."""
+    from sqlalchemy import or_, update
+
+    from ..extensions import db
+    t = User.__table__
+    used = db.session.execute(update(t).where(t.c.id == user.id, or_(t.c.totp_last_step.is_(None),
+                                                                     t.c.totp_last_step < step))
+                              .values(totp_last_step=step)).rowcount == 1
+    if used:
+        db.session.expire(user, ["totp_last_step"])
+    return used
+
+
 @transactional
 def reset(user: User, actor: Actor) -> None:
-    """The next login enrols again (a lost phone); every session of the account ends."""
+    """The next login enrols again (a lost phone); every session and API token of the
+    account ends."""
     user.totp_secret, user.totp_last_step, user.totp_enabled_at, user.recovery_codes = None, None, None, None
     end_sessions(user)
-    record(actor, "account.two_factor_reset", "user", user.username)
+    ended = end_tokens(user, "two_factor_reset")
+    record(actor, "account.two_factor_reset", "user", user.username, after={"tokens_ended": ended} if ended else None)
 
 
 def attempt(user: User, code: str, ip: str | None, device: str | None, actor: Actor,
             at: dt.datetime) -> tuple[str | None, dt.datetime | None]:
     """(how he got in, None) or (None, until when this client must wait): wrong codes count
-    against the client like wrong passwords (throttle.py), so six digits cannot be tried
-    through."""
+    against the client like wrong passwords (throttle.py), and against the account from
+    every client together (CODE_CEILING), so six digits cannot be tried through from
+    many addresses either."""
     key = throttle.name_key(user.username)
     scope = throttle.client_scope(ip, device)
-    until = throttle.blocked_until(key, scope, at)
+    until = blocked_until(key, scope, at)
     if until is not None:
         return None, until
     how = verify(user, code, actor, at)
@@ -128,6 +153,19 @@ def attempt(user: User, code: str, ip: str | None, device: str | None, actor: Ac
         with write_transaction():
             throttle.clear(key, scope)
         return how, None
+    return None, count_failure(key, scope, at)
+
+
+def blocked_until(key: str, scope: str, at: dt.datetime) -> dt.datetime | None:
+    """When a code may be tried again from this client at this account, if it must wait."""
+    waits = [u for u in (throttle.blocked_until(key, scope, at), throttle.blocked_until(key, ANY_CLIENT, at)) if u]
+    return max(waits) if waits else None
+
+
+def count_failure(key: str, scope: str, at: dt.datetime) -> dt.datetime | None:
+    """A wrong code: counted for the client and for the account."""
     with write_transaction():
         until, _started = throttle.count_failure(key, scope, at)
-    return None, until
+        any_until = throttle.count_shared_failure(key, ANY_CLIENT, at, CODE_CEILING)
+    waits = [u for u in (until, any_until) if u]
+    return max(waits) if waits else None

@@ -1,6 +1,7 @@
 """Log in and out, change a password, accept an invitation, create leader accounts."""
 from __future__ import annotations
 
+import secrets
 import time
 
 from flask import abort, current_app, flash, redirect, render_template, request, session, url_for
@@ -26,7 +27,7 @@ from .access import roles
 from .blueprint import bp
 from .bulk import create_leader_accounts, read_lines
 from .forms import InvitationForm, LoginForm, NewLeaderForm, NotificationsForm, PasswordForm
-from .login_session import remember_device, start_session
+from .login_session import passed_second_factor, remember_device, start_session
 from .models import User
 
 
@@ -87,7 +88,7 @@ def password():
         else:
             user = current_user._get_current_object()
             services.set_password(user, form.password.data, actor())
-            start_session(user)  # this session goes on; every other one has ended
+            start_session(user, second_factor=passed_second_factor())  # this session goes on; every other one has ended
             flash(_("密码已修改，其他设备上的登录已退出。"), "success")
             return redirect(url_for("home"))
     return render_template("accounts/password.html", form=form)
@@ -121,8 +122,14 @@ def invitation(token):
             services.set_password(user, form.password.data, who)
             if form.email.data:
                 services.set_email(user, form.email.data, who)
-            start_session(user)
             flash(_("密码已设置，欢迎使用。"), "success")
+            if two_factor.required_for(user, current_app.config["STAFF_TWO_FACTOR"]):
+                # Staff enrol their authenticator before any page opens: the password
+                # alone is not a staff session.
+                session["pending_login"] = {"user": user.id, "version": user.session_version, "at": time.time(),
+                                            "device": secrets.token_urlsafe(12), "next": url_for("home")}
+                return redirect(url_for("accounts.enrol_second_factor"))
+            start_session(user)
             return redirect(url_for("home"))
     return render_template("accounts/invitation.html", form=form, user=user)
 

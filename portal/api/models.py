@@ -25,6 +25,9 @@ class ApiToken(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     expires_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     revoked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    # Why it ended when its owner did not revoke it: "password", "two_factor_on",
+    # "two_factor_reset" (a token is only as trustworthy as the login that made it).
+    revoked_reason: Mapped[str | None] = mapped_column(String(40))
     last_used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
     def allows(self, scope: str) -> bool:

@@ -7,9 +7,10 @@ import time
 from babel.support import Translations
 from flask import Flask, request, session
 from flask_babel import Babel
-from flask_login import LoginManager, logout_user
+from flask_login import LoginManager, current_user, logout_user
 
 from ..accounts.models import User
+from ..accounts.two_factor import STAFF as STAFF_ROLES
 from ..extensions import db
 from ..web import select_locale
 
@@ -61,4 +62,11 @@ def init(app: Flask) -> None:
             return None
         if t - seen > 60:  # refresh at most once a minute: fewer cookie rewrites
             session["seen_at"] = t
+        if app.config.get("STAFF_TWO_FACTOR") and not session.get("second_factor") \
+                and current_user.is_authenticated and current_user.role in STAFF_ROLES:
+            # A staff session that never passed the authenticator (one opened before two
+            # steps were required, or by any path but the second step) is no session.
+            logout_user()
+            for key in ("auth_at", "seen_at"):
+                session.pop(key, None)
         return None

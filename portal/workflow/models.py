@@ -164,5 +164,8 @@ class ArrivalTicket(db.Model):
     delegation_id: Mapped[int | None] = mapped_column(ForeignKey("delegation.id", ondelete="SET NULL"), index=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"), index=True)
     problems: Mapped[list | None] = mapped_column(JSON)  # a refusal's messages, zh and en
+    # When the arrival page logged its browser in to the new account: once only, so a
+    # copy of that session cookie replayed later (after a logout) opens nothing.
+    logged_in_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

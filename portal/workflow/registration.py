@@ -13,7 +13,7 @@ from flask_login import current_user
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
-from ..accounts.arrivals import ahead_of, hand_to_worker, numbers_held, take_ticket, ticket_of, username_taken
+from ..accounts.arrivals import ahead_of, claim_login, hand_to_worker, numbers_held, take_ticket, ticket_of, username_taken
 from ..accounts.login_session import start_session
 from ..accounts.models import User
 from ..accounts.services import password_problem_for
@@ -23,6 +23,7 @@ from ..delegations.forms import PersonForm
 from ..delegations.services import judge
 from ..extensions import db, rate_limit
 from ..form_choices import options
+from ..games.models import utcnow
 from ..games.services import definition_of, find_games
 from ..rules import parse_document
 from ..rules.document import FORMAT
@@ -149,6 +150,9 @@ def arrival(slug):
             flash(_("报名成功，等待组委会审核。新账号已建立：请退出当前账号，用报名时设置的用户名和密码登录。"), "success")
             return redirect(url_for("home"))
         if not current_user.is_authenticated:
+            if not claim_login(ticket, utcnow()):
+                flash(_("请用报名时设置的用户名和密码登录。"), "info")
+                return redirect(url_for("accounts.login"))
             start_session(db.session.get(User, ticket.user_id))
         flash(_("报名成功，等待组委会审核。") if ticket.answer == "submitted"
               else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
