@@ -2,7 +2,11 @@
 sees full identity numbers, masking for everyone else, and a record of every look.
 
 Leaders see their own delegation's numbers where they edit them; organisers where they
-review; accountants never. Every view of a full record, download of a document or export
+review; accountants never. Beside a masked number only the birth year is shown: the hidden
+middle of a resident number is the county and the birth date, so a full birth date beside
+the first and last four characters leaves about nine candidates (the check digit rules out
+the rest). ID copies, photos and other personal files open for the same roles as full
+numbers; an accountant opens only the files of money (insurance proof). Every view of a full record, download of a document or export
 with identity numbers is written to the audit log: who, when, what, how many people."""
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ from .audit.services import Actor, record
 from .db_tx import write_transaction
 
 FULL_ID_ROLES = ("leader", "organiser", "admin")
+# Document kinds an accountant may open: what he reconciles, nothing that identifies.
+ACCOUNTANT_FILE_KINDS = ("insurance_proof",)
 # An 18-character resident ID (or 15-digit old one) inside a longer text, such as a message.
 _ID_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(\d{17}[\dXx]|\d{15})(?![0-9A-Za-z])")
 
@@ -36,9 +42,31 @@ def sees_full_ids() -> bool:
     return current_user.is_authenticated and current_user.role in FULL_ID_ROLES
 
 
+def birth_year_only(day) -> str:
+    """A birth date as shown beside a masked number: '2011'."""
+    return str(day)[:4] if day else ""
+
+
+def birth_date_shown(day) -> str:
+    return (day.isoformat() if hasattr(day, "isoformat") else str(day)) if day and sees_full_ids() \
+        else birth_year_only(day)
+
+
+def may_open_file(kind: str | None) -> bool:
+    if not current_user.is_authenticated:
+        return False
+    return current_user.role in FULL_ID_ROLES or (current_user.role == "accountant" and kind in ACCOUNTANT_FILE_KINDS)
+
+
+def masked_person(p: dict) -> dict:
+    return {**p, "id_number": mask_id(p.get("id_number")) or None,
+            "birth_date": birth_year_only(p.get("birth_date")) or None}
+
+
 def masked_document(doc: dict) -> dict:
-    """A delegation document with every identity number masked."""
-    return {**doc, "people": [{**p, "id_number": mask_id(p.get("id_number")) or None} for p in doc["people"]]}
+    """A delegation document with every identity number masked and birth dates cut to the
+    year, so that the two cannot be put back together."""
+    return {**doc, "people": [masked_person(p) for p in doc["people"]]}
 
 
 def _actor() -> Actor:

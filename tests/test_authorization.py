@@ -45,11 +45,13 @@ TABLE = {
     ("accounts.reinvite", "POST"): ORG, ("accounts.account_action", "POST"): ORG,
     ("delegations.dashboard", "GET"): LEADER_READ,
     ("delegations.declarations", "GET"): LEADER_READ, ("delegations.declarations", "POST"): LEADER_WRITE,
-    ("delegations.people", "GET"): LEADER_READ, ("delegations.people_search", "GET"): LEADER_READ,
+    # Choosing people shows their birth dates: for those who edit entries (privacy.py).
+    ("delegations.people", "GET"): LEADER_READ, ("delegations.people_search", "GET"): LEADER_WRITE,
     ("delegations.person", "GET"): LEADER_READ, ("delegations.person", "POST"): LEADER_WRITE,
     ("delegations.delete_person", "POST"): LEADER_WRITE,
     ("delegations.upload_document", "POST"): LEADER_WRITE,
-    ("delegations.file", "GET"): LEADER_READ,
+    # A photo (as an ID copy): never for the accountant (privacy.py); insurance proofs are.
+    ("delegations.file", "GET"): LEADER_WRITE,
     ("delegations.entries", "GET"): LEADER_READ, ("delegations.entries", "POST"): LEADER_WRITE,
     ("delegations.roles", "GET"): LEADER_READ, ("delegations.roles", "POST"): LEADER_WRITE,
     ("delegations.submit", "POST"): LEADER_WRITE, ("delegations.extension_request", "POST"): LEADER_WRITE,

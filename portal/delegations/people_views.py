@@ -15,7 +15,7 @@ from ..clock import now
 from ..extensions import db
 from ..file_store import stored_download
 from ..games.services import definition_of
-from ..privacy import mask_id, record_access, sees_full_ids
+from ..privacy import mask_id, may_open_file, record_access, sees_full_ids
 from ..rules import idnumber
 from ..rules.definition import RegistrationRule
 from ..rules.eligibility import eligible
@@ -147,6 +147,7 @@ def person(d, ref):
                 record_access("personal_data.view", [(ref, existing["name"])], delegation=d, what="person")
             else:
                 form.id_number.data = mask_id(existing.get("id_number"))
+                form.birth_date.data = None  # beside a masked number, not the whole date
         elif d.unit_code:
             # A new person: registered to this unit for the year the regulation asks for.
             form.registration_unit.data = d.unit_code
@@ -227,6 +228,8 @@ def file(d, file_id):
     f = db.session.get(UploadedFile, file_id)
     if f is None or f.delegation_id != d.id:
         abort(404)
+    if not may_open_file(f.kind):
+        abort(403)  # ID copies and photos: the roles that see full numbers (privacy.py)
     key = stored_key(f)
     if key is None:
         abort(404)
@@ -241,6 +244,8 @@ def people_search(d):
     """Suggestions for a person field: this delegation's people whose name, reference or
     last ID digits match, among those who may enter the event (gender, age bracket, the
     matching individual event for a team: rules/eligibility.py)."""
+    if not sees_full_ids():
+        abort(403)  # labels carry birth dates; only those who edit entries choose people
     if len(request.args.get("q") or "") > 50:
         return []
     doc = export_document(d)

@@ -291,11 +291,13 @@ def insurance():
              "id_number": person.id_number, "documents": list(person.documents or [])}
         rows.append({"d": d, "p": p, "has_proof": "insurance_proof" in p["documents"]})
     if request.args.get("format") == "xlsx" and definition.money.insurance == "organiser_buys":
-        from ..privacy import mask_id, record_access, sees_full_ids
+        from ..privacy import birth_year_only, mask_id, record_access, sees_full_ids
         from ..sheets import to_xlsx
         full = sees_full_ids()  # the organisers buy the insurance; an accountant gets masked numbers
         header = ["姓名 name", "性别 gender", "出生日期 birth date", "证件类型 ID type", "证件号码 ID number", "单位 unit"]
-        data = [[r["p"]["name"], r["p"].get("gender") or "", r["p"].get("birth_date") or "", r["p"].get("id_type") or "",
+        data = [[r["p"]["name"], r["p"].get("gender") or "",
+                 (r["p"].get("birth_date") or "") if full else birth_year_only(r["p"].get("birth_date")),
+                 r["p"].get("id_type") or "",
                  (r["p"].get("id_number") or "") if full else mask_id(r["p"].get("id_number")),
                  r["d"].unit_code or r["d"].unit_name or ""] for r in rows]
         if full:

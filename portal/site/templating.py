@@ -13,7 +13,7 @@ from sqlalchemy import select
 from ..delegations.names import VIOLATION_LABELS
 from ..extensions import db
 from ..games.models import Unit
-from ..privacy import mask_id, mask_ids_in, sees_full_ids
+from ..privacy import birth_date_shown, mask_id, mask_ids_in, may_open_file, sees_full_ids
 from ..rules import clauses
 from ..rules.engine import format_deadline
 from ..rules.standings import shown as exact_shown
@@ -31,6 +31,8 @@ def init(app: Flask) -> None:
     os.makedirs(compiled, mode=0o700, exist_ok=True)
     app.jinja_env.bytecode_cache = FileSystemBytecodeCache(compiled)
     app.jinja_env.filters["mask_id"] = mask_id
+    app.jinja_env.filters["birth_shown"] = birth_date_shown  # the year only beside a masked number
+    app.jinja_env.globals["may_open_file"] = may_open_file
     app.jinja_env.filters["china_time"] = china_time
     app.jinja_env.filters["deadline"] = lambda v: format_deadline(v) if v else ""
     app.jinja_env.filters["exact"] = exact_shown  # an exact Fraction printed: 26, 6.5, 8.33
