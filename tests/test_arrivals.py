@@ -123,17 +123,25 @@ def test_arrival_order_holds_at_the_cap_and_a_ticket_refused_later_gives_its_pla
     assert "报名成功" in _get(app, clients[2], moved_up.headers["Location"]).get_data(as_text=True)
 
 
-def test_what_a_ticket_holds_is_refused_to_the_next_arrival_at_once(app, db, handed):
-    """A pending ticket's ID number and username are already taken: the next entrant is
-    told on the form, without a ticket (and without learning whose they are)."""
+def test_the_form_answers_a_held_number_and_a_taken_username_as_any_other(app, db, handed):
+    """The form tells nobody whether an ID number is registered or a username exists
+    (issue 38, 5): the twin gets a ticket like anyone, and his number is checked when his
+    registration is made; a taken username is given as a free variant, told to him alone."""
+    from portal.accounts.arrivals import finish
     from portal.workflow.models import ArrivalTicket
     _register(app, app.test_client(), form(1))
     twin = _register(app, app.test_client(), form(2, id_number=form(1)["id_number"], birth_date=form(1)["birth_date"]))
     page = twin.get_data(as_text=True)
-    assert "已在本届比赛登记" in page and "选手01" not in page and 'id="arrival"' not in page
+    assert 'id="arrival"' in page and "已在本届比赛登记" not in page
     same_name = _register(app, app.test_client(), form(3, username="arrival01")).get_data(as_text=True)
-    assert "该用户名已被使用" in same_name and 'id="arrival"' not in same_name
-    assert db.session.query(ArrivalTicket).count() == 1 and len(handed) == 1
+    assert 'id="arrival"' in same_name and "您的登录用户名是 arrival01-2" in same_name
+    assert [_ticket(db, i).username for i in handed] == ["arrival01", "arrival02", "arrival01-2"]
+    for ticket_id in handed:
+        finish(ticket_id)
+    first, second, third = (_ticket(db, i) for i in handed)
+    assert (first.status, second.status, third.status) == ("done", "refused", "done")
+    assert "已在本届比赛登记" in second.problems[0]["zh"] and "选手01" not in str(second.problems)
+    assert db.session.query(ArrivalTicket).count() == 3
 
 
 def test_a_sealed_password_opens_only_with_its_key_and_purpose(app):

@@ -23,7 +23,6 @@ from sqlalchemy.exc import IntegrityError
 from ..audit.services import Actor, record
 from ..clock import now
 from ..db_tx import lock_row, write_transaction
-from ..delegations.models import Delegation, DelegationStatus, Person
 from ..extensions import db
 from ..games.models import Games, utcnow
 from ..games.services import definition_of
@@ -50,43 +49,35 @@ _here_lock = threading.Lock()
 DRAIN = 1000  # tickets one job finishes at most (each a transaction of its own)
 
 
-def username_taken(username: str) -> bool:
-    """An account's, or a ticket's waiting for its account (one statement)."""
-    return db.session.execute(select(User.id).where(User.username == username).union_all(
-        select(ArrivalTicket.id).where(ArrivalTicket.username == username)).limit(1)).first() is not None
-
-
-def numbers_held(games: Games, document: dict) -> dict[str, str]:
-    """The document's identity numbers that these Games already hold (a delegation not
-    withdrawn, or a ticket not yet finished) -> "" (never who holds them); one statement."""
-    own = {normalise(p["id_number"]) for p in document.get("people", []) if p.get("id_number")}
-    if not own:
-        return {}
-    held = db.session.scalars(
-        select(Person.id_number).join(Delegation, Person.delegation_id == Delegation.id)
-        .where(Delegation.games_id == games.id, Person.id_number.in_(own),
-               Delegation.status != DelegationStatus.WITHDRAWN)
-        .union_all(select(ArrivalTicket.id_number).where(
-            ArrivalTicket.games_id == games.id, ArrivalTicket.status == "pending",
-            ArrivalTicket.id_number.in_(own))))
-    return {normalise(n): "" for n in held}
+def free_username(asked: str) -> str:
+    """The name asked for, or when an account or a ticket has it, the first free of
+    asked-2, asked-3, ... (one statement for all of them)."""
+    stem = asked[:74]
+    like = f"{stem}-%"
+    used = set(db.session.scalars(select(User.username).where((User.username == asked) | User.username.like(like))
+                                  .union(select(ArrivalTicket.username).where(
+                                      (ArrivalTicket.username == asked) | ArrivalTicket.username.like(like)))))
+    if asked not in used:
+        return asked
+    return next(f"{stem}-{n}" for n in range(2, len(used) + 3) if f"{stem}-{n}" not in used)
 
 
 def take_ticket(games: Games, document: dict, username: str, password: str, actor: Actor,
                 at: dt.datetime) -> Outcome:
     """The entrant's place (or wait-list position) in order of arrival, and his ticket.
-    `document` is his one-person delegation, already judged clean by the caller (the
-    username too: one taken meanwhile by another ticket is refused by its unique index).
+    `document` is his one-person delegation, already judged clean by the caller. A
+    username already in use is given as its first free variant (the ticket holds it).
     The outcome's details hold the ticket, still loaded after the commit with the Games: the
     answer's page is drawn from them without reading either again."""
     games_id = games.id  # read before the transaction ends the reads made outside the lock
-    try:
-        with write_transaction(keep_loaded=True):
-            return _take_ticket(games_id, document, username, password, actor, at)
-    except IntegrityError as exc:  # rolled back already
-        if "username" not in str(exc.orig):
-            raise
-        return Refusal("username", "该用户名已被使用", "This username is taken").outcome()
+    for _attempt in range(3):  # another ticket took the same free variant at the same moment
+        try:
+            with write_transaction(keep_loaded=True):
+                return _take_ticket(games_id, document, free_username(username), password, actor, at)
+        except IntegrityError as exc:  # rolled back already
+            if "username" not in str(exc.orig):
+                raise
+    return Refusal("username", "该用户名已被使用", "This username is taken").outcome()
 
 
 def _take_ticket(games_id: int, document: dict, username: str, password: str, actor: Actor,

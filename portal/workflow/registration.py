@@ -13,7 +13,7 @@ from flask_login import current_user
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
-from ..accounts.arrivals import ahead_of, claim_login, hand_to_worker, numbers_held, take_ticket, ticket_of, username_taken
+from ..accounts.arrivals import ahead_of, claim_login, hand_to_worker, take_ticket, ticket_of
 from ..accounts.login_session import start_session
 from ..accounts.models import User
 from ..accounts.services import password_problem_for
@@ -50,11 +50,11 @@ ARRIVAL = "arrival_ticket"  # the session's key: the ticket this browser was giv
 
 
 def _check_account(form) -> bool:
+    """The password's strength only. Whether the username is taken is not told here: the
+    form would be an oracle of every account's name (admin, the committee's); a username
+    in use gets a free variant when the ticket is taken, told to the registrant alone."""
     ok = True
     username = (form.username.data or "").strip()
-    if username and username_taken(username):
-        form.username.errors = list(form.username.errors) + [_("该用户名已被使用")]
-        ok = False
     if form.password.data and (problem := password_problem_for(None, form.password.data, username,
                                                                names=(form.name.data or "",))):
         form.password.errors = list(form.password.errors) + [problem[1] if is_en() else problem[0]]
@@ -64,10 +64,11 @@ def _check_account(form) -> bool:
 
 def _rule_errors_on_fields(games, document: dict, form, problems: list) -> bool:
     """The regulation's errors on the person as typed, put on their fields; the rest go to
-    `problems`. True when there is none. Of other people he learns only whether his own
-    ID number is already registered (never by whom), as a save of his would tell him."""
+    `problems`. True when there is none. Of other people he learns nothing here: whether
+    his ID number is already registered is checked when his registration is made (the
+    worker's save compares every number), so a stranger cannot ask it of a form."""
     parsed, schema = parse_document(document)
-    violations = schema + (judge(games, parsed, now(), stored=False, held_numbers=numbers_held(games, document))
+    violations = schema + (judge(games, parsed, now(), stored=False, held_numbers={})
                            if parsed is not None else [])
     en = is_en()
     clean = True
@@ -121,6 +122,9 @@ def register(slug):
                 # The answer in this response (not a redirect: in the rush every request
                 # counts); the page makes its address /arrival, so a reload does not post again.
                 ticket = outcome.details["ticket"]
+                if ticket.username != form.username.data.strip():
+                    flash(_("用户名 %(asked)s 已有人使用，您的登录用户名是 %(given)s，请记下。",
+                            asked=form.username.data.strip(), given=ticket.username), "warning")
                 session[ARRIVAL] = ticket.id
                 hand_to_worker(ticket.id)
                 return _arrival_page(games, ticket)

@@ -6,6 +6,7 @@ import datetime as dt
 
 from builders import doc, individual, person
 
+from portal.rules.idnumber import make
 from security.attack import get, login, post
 
 
@@ -58,23 +59,55 @@ def test_the_workspace_does_not_name_the_other_delegation(app, world, no_csrf, m
         db.session.rollback()
 
 
-def test_the_public_registration_form_does_not_name_the_holder(app, db, no_csrf, monkeypatch):
-    """shaanxi-mind-2025 takes individuals: an entrant registered, a stranger tries his ID."""
+def _register(app, client, **changes):
+    event = "gomoku.OPEN"
+    data = {"name": "探子", "id_type": "resident_id", "id_number": make("610102", dt.date(2012, 5, 5), 7), "gender": "M",
+            "birth_date": "2012-05-05", "event": event, "username": "spy-user", "password": "x7-long-passphrase",
+            "confirm": "x7-long-passphrase", **changes}
+    r = post(app, client, "/register/shaanxi-mind-2025", data=data)
+    assert r.status_code == 200
+    return r.get_data(as_text=True)
+
+
+def test_the_public_registration_form_is_no_oracle(app, db, no_csrf, monkeypatch):
+    """shaanxi-mind-2025 takes individuals: an entrant registered; a stranger tries his ID
+    number, and the usernames of the committee (issue 38, 5). The form answers each the same
+    as a fresh one; the number is checked when the registration is made, and the answer
+    then names nobody."""
+    from builders import account
+    from sqlalchemy import select
+
+    from portal.accounts.arrivals import finish
     from portal.audit.services import Actor
     from portal.games.services import find_games
+    from portal.workflow.models import ArrivalTicket
     from portal.workflow.services import import_document
+    monkeypatch.setattr("portal.workflow.registration.hand_to_worker", lambda _ticket_id: None)
     games = find_games("shaanxi-mind-2025")
     at = dt.datetime(2025, 9, 1, tzinfo=dt.timezone(dt.timedelta(hours=8)))
     holder = person("p1", born="2012-04-04", name="秘密选手", unit=None, area="610102")
-    event = next(e["code"] for e in games.definition["events"])
     out = import_document(games, doc("shaanxi-mind-2025", unit=None, people=[holder],
-                                     entries=[individual(event, "p1")]), at, Actor("t"))
+                                     entries=[individual("gomoku.OPEN", "p1")]), at, Actor("t"))
     assert out.status in ("submitted", "waitlisted"), out
+    account("zuweihui", "organiser", games=["shaanxi-mind-2025"])
     monkeypatch.setitem(app.config, "FIXED_NOW", at)
-    client = app.test_client()
-    r = post(app, client, "/register/shaanxi-mind-2025", data={
-        "name": "探子", "id_type": "resident_id", "id_number": holder["id_number"], "gender": "M",
-        "birth_date": "2012-04-04", "event": event, "username": "spy-user", "password": "x7-long-passphrase",
-        "confirm": "x7-long-passphrase"})
-    page = r.get_data(as_text=True)
-    assert "已在本届比赛登记" in page and "秘密选手" not in page
+
+    fresh = _register(app, app.test_client(), username="fresh-user", id_number=make("610102", dt.date(2012, 6, 6), 9),
+                      birth_date="2012-06-06")
+    held = _register(app, app.test_client(), username="other-user", id_number=holder["id_number"], birth_date="2012-04-04")
+    assert "已在本届比赛登记" not in held and "秘密选手" not in held
+    assert 'id="arrival"' in fresh and 'id="arrival"' in held
+    for name in ("admin", "zuweihui"):
+        page = _register(app, app.test_client(), username=name, id_number=make("610102", dt.date(2012, 7, 7), 11),
+                         birth_date="2012-07-07")
+        assert "该用户名已被使用" not in page and 'id="arrival"' in page
+    # After: the held number's ticket is refused when it is made, naming nobody.
+    tickets = db.session.scalars(select(ArrivalTicket).order_by(ArrivalTicket.id)).all()
+    ids = [t.id for t in tickets]
+    for ticket_id in ids:
+        finish(ticket_id)
+    db.session.expire_all()
+    refused = db.session.get(ArrivalTicket, ids[1])
+    assert refused.status == "refused" and "已在本届比赛登记" in refused.problems[0]["zh"]
+    assert _leaks(str(refused.problems)) == []
+    assert db.session.get(ArrivalTicket, ids[0]).status == "done"
