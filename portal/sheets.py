@@ -102,24 +102,6 @@ def _sheet_name(title: str, used: set) -> str:
     return name
 
 
-UNREADABLE = "文件无法读取：应为 .xlsx 或 .csv / the file cannot be read: use .xlsx or .csv"
-
-
-def is_workbook(data: bytes, filename: str) -> bool:
-    return filename.lower().endswith(".xlsx") or data[:2] == b"PK"
-
-
-def first_sheet_rows(data: bytes) -> list[list[str]] | None:
-    """The first sheet of an uploaded workbook as text cells ("" for empty); None when the
-    file cannot be read."""
-    from openpyxl import load_workbook
-    try:
-        ws = load_workbook(io.BytesIO(data), read_only=True, data_only=True).worksheets[0]
-        return [["" if v is None else str(v) for v in r] for r in ws.iter_rows(values_only=True)]
-    except Exception:
-        return None
-
-
 def decode_text(data: bytes) -> str:
     """An uploaded text file: UTF-8 (with or without BOM), else GB18030 as Chinese Excel saves it."""
     try:

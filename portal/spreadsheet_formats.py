@@ -10,19 +10,16 @@ import io
 import math
 import zipfile
 
+from .upload_checks import MAX_UNPACKED_SMALL, UploadRefused, check_archive, check_size
+
 OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the compound file of a .xls
 ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
 MAX_BYTES = 5 * 1024 * 1024
-MAX_UNPACKED = 100 * 1024 * 1024
-MAX_RATIO = 100
+MAX_SHEET_BYTES = 2 * 1024 * 1024  # a list of units, leaders or results
 
 
-class SpreadsheetError(Exception):
-    """The file cannot be read as a spreadsheet: (zh, en)."""
-
-    def __init__(self, zh: str, en: str):
-        super().__init__(en)
-        self.zh, self.en = zh, en
+# The readers' refusal is the uploads' one: a caller catches either name.
+SpreadsheetError = UploadRefused
 
 
 def kind_of(data: bytes, filename: str = "") -> str | None:
@@ -43,33 +40,18 @@ def kind_of(data: bytes, filename: str = "") -> str | None:
     return None
 
 
-def check_archive(data: bytes) -> None:
-    """Refuse a zipped spreadsheet (.xlsx, .ods) that is too big unpacked or a zip bomb."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
-        raise SpreadsheetError("文件已损坏，无法读取", "the file is damaged and cannot be read") from None
-    total = 0
-    for item in archive.infolist():
-        total += item.file_size
-        if item.compress_size and item.file_size / item.compress_size > MAX_RATIO and item.file_size > 1024 * 1024:
-            raise SpreadsheetError("文件结构异常（压缩比过高），已拒绝", "suspicious compression ratio, refused")
-    if total > MAX_UNPACKED:
-        raise SpreadsheetError("解压后过大，已拒绝", "too large when unpacked, refused")
-
-
 def sheets(data: bytes, kind: str, as_text: bool = False) -> dict:
     """Each sheet of a .xls or .ods, by name, as a pandas DataFrame without a header row."""
     import pandas as pd
-    if len(data) > MAX_BYTES:
-        raise SpreadsheetError(f"文件超过 {MAX_BYTES // 1024 // 1024} MB", f"larger than {MAX_BYTES // 1024 // 1024} MB")
+    check_size(data, MAX_BYTES)
     if kind == "ods":
         check_archive(data)
     try:
         return pd.read_excel(io.BytesIO(data), sheet_name=None, header=None, engine="calamine",
                              dtype=str if as_text else None)
     except Exception:  # a damaged or hostile file: the reader's own error is not for people
-        raise SpreadsheetError("无法读取这个表格文件（可能已损坏）", "the spreadsheet cannot be read (damaged?)") from None
+        raise SpreadsheetError("无法读取这个表格文件（可能已损坏）", "the spreadsheet cannot be read (damaged?)",
+                               unreadable=True) from None
 
 
 def _cell(value):
@@ -99,3 +81,28 @@ def as_xlsx(data: bytes, kind: str) -> bytes:
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
+
+
+def uploaded_rows(data: bytes, filename: str) -> list[list[str]] | None:
+    """The first sheet of an uploaded .xlsx, .xls or .ods as text cells ("" for empty),
+    after the size and archive checks; None when the file is no spreadsheet (a CSV or
+    text: the caller reads it). A spreadsheet that is refused or cannot be read raises
+    UploadRefused, saying why."""
+    kind = kind_of(data, filename)
+    if kind is None:
+        return None
+    check_size(data, MAX_SHEET_BYTES)
+    if kind in ("xls", "ods"):
+        frames = sheets(data, kind, as_text=True)
+        frame = next(iter(frames.values()), None)
+        if frame is None:
+            return []
+        return [["" if v is None or v != v else str(v) for v in row] for row in frame.itertuples(index=False, name=None)]
+    check_archive(data, MAX_UNPACKED_SMALL, required="xl/workbook.xml")
+    from openpyxl import load_workbook
+    try:
+        ws = load_workbook(io.BytesIO(data), read_only=True, data_only=True).worksheets[0]
+        return [["" if v is None else str(v) for v in r] for r in ws.iter_rows(values_only=True)]
+    except Exception:  # a damaged or hostile workbook: the reader's own error is not for people
+        raise UploadRefused("文件无法读取：应为 .xlsx 或 .csv", "the file cannot be read: use .xlsx or .csv",
+                            unreadable=True) from None

@@ -16,7 +16,9 @@ from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import Unit
 from ..games.services import definition_of
-from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
+from ..sheets import decode_text
+from ..spreadsheet_formats import uploaded_rows
+from ..upload_checks import UploadRefused
 from ..workflow.services import new_delegation
 from .models import User
 from .services import create_account
@@ -39,12 +41,14 @@ def read_lines(text: str = "", data: bytes | None = None, filename: str = "") ->
     rows: list[list[str]] = []
     problems: list[str] = []
     if data:
-        if is_workbook(data, filename):
-            rows = first_sheet_rows(data)
-            if rows is None:
-                return [], [UNREADABLE]
-        else:
+        try:
+            sheet = uploaded_rows(data, filename)
+        except UploadRefused as exc:
+            return [], [exc.text]
+        if sheet is None:
             text = decode_text(data)
+        else:
+            rows = sheet
     if not rows:
         for raw in text.splitlines():
             raw = raw.strip()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import zipfile
 
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -16,6 +15,7 @@ from ..rules.definition import GamesDefinition, document_names, id_type_names
 from ..rules.document import FORMAT, OFFICIAL_ROLES, STAFF_ROLES
 from ..sheets import workbook_bytes
 from ..spreadsheet_formats import SpreadsheetError, as_xlsx, kind_of
+from ..upload_checks import UploadRefused, check_archive, check_size
 
 NOT_A_SPREADSHEET = ("不是 Excel（.xlsx、.xls）或 LibreOffice（.ods）表格文件 / "
                      "not an Excel (.xlsx, .xls) or LibreOffice (.ods) spreadsheet")
@@ -164,22 +164,11 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
 # --- reading -------------------------------------------------------------------------------------
 
 def _check_container(raw: bytes) -> None:
-    if len(raw) > MAX_BYTES:
-        raise ExcelError([("文件 file", f"超过 {MAX_BYTES // 1024 // 1024} MB / larger than {MAX_BYTES // 1024 // 1024} MB")])
     try:
-        archive = zipfile.ZipFile(io.BytesIO(raw))
-    except zipfile.BadZipFile:
-        raise ExcelError([("文件 file", NOT_A_SPREADSHEET)]) from None
-    names = set(archive.namelist())
-    if "xl/workbook.xml" not in names:
-        raise ExcelError([("文件 file", NOT_A_SPREADSHEET)])
-    total = 0
-    for item in archive.infolist():
-        total += item.file_size
-        if item.compress_size and item.file_size / item.compress_size > MAX_RATIO and item.file_size > 1024 * 1024:
-            raise ExcelError([("文件 file", "文件结构异常（压缩比过高），已拒绝 / suspicious compression ratio, refused")])
-    if total > MAX_UNPACKED:
-        raise ExcelError([("文件 file", "解压后过大，已拒绝 / too large when unpacked, refused")])
+        check_size(raw, MAX_BYTES)
+        check_archive(raw, MAX_UNPACKED, required="xl/workbook.xml", max_ratio=MAX_RATIO)
+    except UploadRefused as exc:  # a damaged zip or another kind of zip: not a workbook at all
+        raise ExcelError([("文件 file", NOT_A_SPREADSHEET if exc.unreadable else exc.text)]) from None
 
 
 def _rows(wb, sheet, columns, problems):

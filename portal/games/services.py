@@ -14,6 +14,7 @@ from ..config import FIXTURES
 from ..extensions import db
 from ..reference_lock import reference_lock
 from ..rules.definition import GamesDefinition, UnitInfo, UniversityInfo
+from ..upload_checks import MAX_YAML_BYTES, load_yaml
 from .models import Event, Games, Sport, Unit, University, utcnow
 
 UNIVERSITY_COLUMNS = ["code", "name", "province_code", "city", "governing_body", "level", "ownership"]
@@ -121,8 +122,10 @@ def fixture_path(slug_or_path: str) -> Path:
 def read_fixture(path: Path) -> GamesDefinition:
     if not path.exists():
         raise FixtureError(path, "", "no such file (give a Games slug or a fixture path)")
+    if path.stat().st_size > MAX_YAML_BYTES:  # before reading it, let alone parsing it
+        raise FixtureError(path, "", f"larger than {MAX_YAML_BYTES // 1024} KB")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -155,7 +158,7 @@ def load_units(path: Path | None = None) -> int:
 
 def _load_units(path: Path | None = None) -> int:
     path = path or FIXTURES / "units.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = load_yaml(path.read_text(encoding="utf-8"))
     try:
         units = [UnitInfo.model_validate(u) for u in data["units"]]
     except ValidationError as exc:
@@ -181,7 +184,7 @@ def _save_unit(row: Unit | None, info: UnitInfo) -> Unit:
 
 def national_units() -> list[dict]:
     """The national list of units as fixtures/units.yaml gives it."""
-    return yaml.safe_load((FIXTURES / "units.yaml").read_text(encoding="utf-8"))["units"]
+    return load_yaml((FIXTURES / "units.yaml").read_text(encoding="utf-8"))["units"]
 
 
 def load_games(slug_or_path: str) -> Games:

@@ -14,7 +14,9 @@ from ..audit.services import Actor, record
 from ..db_tx import write_transaction
 from ..extensions import db
 from ..rules.checks.eligibility import UNIT_KIND_NAMES
-from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
+from ..sheets import decode_text
+from ..spreadsheet_formats import uploaded_rows
+from ..upload_checks import UploadRefused
 from .models import Games, Unit
 from .services import definition_of, national_units
 
@@ -51,11 +53,11 @@ def _code_for(name: str) -> str:
 
 
 def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[str]]:
-    if is_workbook(data, filename):
-        rows = first_sheet_rows(data)
-        if rows is None:
-            return [], [UNREADABLE]
-    else:
+    try:
+        rows = uploaded_rows(data, filename)
+    except UploadRefused as exc:
+        return [], [exc.text]
+    if rows is None:
         rows = list(csv.reader(io.StringIO(decode_text(data))))
     rows = [[(c or "").strip() for c in r] for r in rows]
     header = None
@@ -121,12 +123,9 @@ def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[s
     return lines, problems
 
 
-def _sheet_rows(data: bytes, filename: str) -> list[list[str]] | None:
-    if is_workbook(data, filename):
-        rows = first_sheet_rows(data)
-        if rows is None:
-            return None
-    else:
+def _sheet_rows(data: bytes, filename: str) -> list[list[str]]:
+    rows = uploaded_rows(data, filename)  # UploadRefused: the caller says why
+    if rows is None:
         rows = list(csv.reader(io.StringIO(decode_text(data))))
     return [[("" if c is None else str(c)).strip() for c in r] for r in rows]
 
@@ -137,9 +136,10 @@ def read_invitation_sheet(data: bytes, filename: str, known: dict[str, str]) -> 
     that unit; any other row is a new unit, read and checked as on the units page, its
     row numbers kept. Returns (the invited codes in the sheet's order, the new units,
     every problem)."""
-    rows = _sheet_rows(data, filename)
-    if rows is None:
-        return [], [], [UNREADABLE]
+    try:
+        rows = _sheet_rows(data, filename)
+    except UploadRefused as exc:
+        return [], [], [exc.text]
     if not any(any(r) for r in rows):
         return [], [], ["表中没有单位 / no units in the sheet"]
     names_or_codes = HEADINGS["name"] + HEADINGS["code"]

@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 import pandas as pd
 
 from ..spreadsheet_formats import SpreadsheetError, kind_of, sheets
+from ..upload_checks import UploadRefused, check_archive
 
 DATE = ("交易日期", "记账日期", "交易日", "记账日", "交易时间", "入账日期", "交易创建时间", "付款时间", "日期", "date")
 CREDIT = ("收入金额", "贷方发生额", "贷方金额", "收入", "贷方", "存入金额", "credit")
@@ -101,11 +102,10 @@ def _read_raw(data: bytes, filename: str) -> pd.DataFrame:
                               "not an Excel (.xlsx) or CSV file (.xls and .ods are read too): export the statement "
                               "as Excel or CSV"))
     if name.endswith((".xlsx", ".xlsm")) or data[:2] == b"PK":
-        from ..delegations.excel import ExcelError, _check_container
         try:
-            _check_container(data)
-        except ExcelError as exc:
-            raise StatementError(("文件不是有效的 Excel 文件", exc.problems[0][1])) from None
+            check_archive(data, required="xl/workbook.xml")
+        except UploadRefused as exc:
+            raise StatementError(("文件不是有效的 Excel 文件：" + exc.zh, exc.en)) from None
         try:
             return pd.read_excel(io.BytesIO(data), header=None, dtype=str, engine="openpyxl")
         except Exception:  # a damaged or hostile workbook (openpyxl parses with defusedxml)

@@ -39,7 +39,9 @@ from ..rules.standings import (
     standings,
     team_from_individuals,
 )
-from ..sheets import UNREADABLE, decode_text, first_sheet_rows, is_workbook
+from ..sheets import decode_text
+from ..spreadsheet_formats import uploaded_rows
+from ..upload_checks import UploadRefused
 from .entrants import Player, players
 from .models import EventResult, OutsideMedal as OutsideMedalRow
 
@@ -112,11 +114,11 @@ def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[str]]:
     对手分...: the columns in any order), FIDE's TRF-16, or headingless "名次, 单位, 姓名"
     lines. Every problem names its row."""
     text = None
-    if is_workbook(data, filename):
-        rows = first_sheet_rows(data)
-        if rows is None:
-            return [], [UNREADABLE]
-    else:
+    try:
+        rows = uploaded_rows(data, filename)
+    except UploadRefused as exc:
+        return [], [exc.text]
+    if rows is None:
         text = decode_text(data)
         if re.search(r"^001 ", text, re.M):
             return read_trf(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import zipfile
 
+from ..upload_checks import MAX_UNPACKED_SMALL, UploadRefused, check_archive
 from .sections import SectionProblem
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -15,6 +16,7 @@ def read_regulation(data: bytes, filename: str) -> str:
     name = (filename or "").lower()
     try:
         if name.endswith(".docx"):
+            check_archive(data, MAX_UNPACKED_SMALL, required="word/document.xml")  # before any XML is parsed
             from docx import Document
             document = Document(io.BytesIO(data))
             return "\n".join(p.text for p in document.paragraphs)
@@ -33,8 +35,16 @@ def read_regulation(data: bytes, filename: str) -> str:
                     continue
     except SectionProblem:
         raise
+    except UploadRefused as refused:
+        if not refused.unreadable:  # a bomb, not a damaged file
+            raise SectionProblem(f"“{filename}”：{refused.zh}", f"{filename}: {refused.en}") from None
+        raise _unreadable(filename) from None
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, Exception) as exc:
-        raise SectionProblem(f"无法读取“{filename}”：文件已损坏或不是所说的格式",
-                             f"{filename} cannot be read: damaged, or not what its name says") from exc
+        raise _unreadable(filename) from exc
     raise SectionProblem(f"“{filename}”：请上传 Word（.docx）、PDF 或文本（.txt）文件，.doc 请先另存为 .docx",
                          f"{filename}: upload Word (.docx), PDF or text (.txt); save a .doc as .docx first")
+
+
+def _unreadable(filename: str) -> SectionProblem:
+    return SectionProblem(f"无法读取“{filename}”：文件已损坏或不是所说的格式",
+                          f"{filename} cannot be read: damaged, or not what its name says")

@@ -14,6 +14,7 @@ import yaml
 
 from ..rules import definition as d
 from ..rules.readback import WHO
+from ..upload_checks import load_yaml
 from .labels import FIELDS
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -200,7 +201,7 @@ def read_params(ps: list[Param], form) -> dict:
             text = (form.get(key) or "").strip()
             if text:
                 try:
-                    rule[p.name] = yaml.safe_load(text)
+                    rule[p.name] = load_yaml(text)
                 except yaml.YAMLError:
                     raise FormProblem(p.name, f"{p.label[0]}的格式不对，请参照示例", f"{p.label[1]}: not in the example's form") \
                         from None

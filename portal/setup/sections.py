@@ -9,6 +9,7 @@ import re
 
 import yaml
 
+from ..upload_checks import load_yaml
 from .labels import FIELDS
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -212,7 +213,7 @@ def _events(data: dict, form) -> None:
 def _advanced(data: dict, form) -> None:
     text = (form.get("advanced") or "")[:200_000]
     try:
-        parsed = yaml.safe_load(text) if text.strip() else {}
+        parsed = load_yaml(text) if text.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"第 {mark.line + 1} 行" if mark else ""
