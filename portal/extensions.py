@@ -36,6 +36,12 @@ def rate_limit(setting: str):
     return limiter.limit(lambda: current_app.config[setting], methods=["POST"])
 
 
+def api_limit(fn):
+    """RATE_LIMIT_API per address, for every method of every API route together: reads
+    cost as much as writes (a full document is the dearest answer)."""
+    return limiter.shared_limit(lambda: current_app.config["RATE_LIMIT_API"], scope="api")(fn)
+
+
 def account_and_address() -> str:
     """A login's key: the address and the name tried, so that one guesser is held up and a
     hotel of leaders behind one address is not (that address has its own, higher ceiling)."""

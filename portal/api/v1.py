@@ -25,7 +25,7 @@ from ..delegations.judged import stored_document, stored_violations
 from ..delegations.models import Delegation
 from ..delegations.services import export_document
 from ..delegations.summary import summaries
-from ..extensions import csrf, db, rate_limit
+from ..extensions import api_limit, csrf, db
 from ..games.models import Games
 from ..games.services import definition_of, read_back_of, unit_names
 from ..privacy import masked_document, record_access, sees_full_ids
@@ -215,7 +215,7 @@ def _delegation_item(d: Delegation, counts: dict, names: dict, names_en: dict, v
 # --- the routes ------------------------------------------------------------------------------
 
 @bp.get("/games")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(resp=Response(HTTP_200=GamesList, HTTP_401=Problem), tags=["games"])
 def games_list():
     """The Games this token's account may see."""
@@ -224,7 +224,7 @@ def games_list():
 
 
 @bp.get("/games/<slug>")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(resp=Response(HTTP_200=GamesDetail, HTTP_404=Problem), tags=["games"])
 def games_detail(slug):
     """A Games: its definition (the regulation as data) and every rule read back in words."""
@@ -236,7 +236,7 @@ def games_detail(slug):
 
 
 @bp.get("/delegations")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(query=ListQuery, resp=Response(HTTP_200=DelegationPage), tags=["delegations"], before=gate("read"))
 def delegations_list():
     """Delegations, a page at a time: a leader's token, his own; staff, their Games'."""
@@ -262,7 +262,7 @@ def delegations_list():
 
 
 @bp.get("/delegations/<int:delegation_id>")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(resp=Response(HTTP_200=DelegationDetail, HTTP_404=Problem), tags=["delegations"])
 def delegation_detail(delegation_id):
     """A delegation's status, counts and every problem (the same codes as the pages)."""
@@ -274,7 +274,7 @@ def delegation_detail(delegation_id):
 
 
 @bp.get("/delegations/<int:delegation_id>/document")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(resp=Response(HTTP_200=None, HTTP_404=Problem), tags=["delegations"])
 def document_get(delegation_id):
     """The delegation as a document (delegation/1), with its version as the ETag. Identity
@@ -295,7 +295,7 @@ def document_get(delegation_id):
 
 @bp.put("/delegations/<int:delegation_id>/document")
 @csrf.exempt  # a bearer token, never a cookie: nothing a browser sends on its own
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(resp=Response(HTTP_200=Report, HTTP_412=Problem, HTTP_428=Problem, HTTP_422=Problem),
                tags=["delegations"])
 def document_put(delegation_id):

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from spectree import Response
 
 from ..audit.current import actor
-from ..extensions import csrf, rate_limit
+from ..extensions import api_limit, csrf
 from ..games.models import Games
 from ..games.services import definition_of
 from ..results import draws, entrants, services as results
@@ -117,7 +117,7 @@ def _own_only() -> int | None:
 
 
 @bp.get("/games/<slug>/events/<event>/entries")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(resp=Response(HTTP_200=EntriesPage, HTTP_403=Problem, HTTP_404=Problem), tags=["events"])
 def event_entries(slug, event):
     """Who plays the event: approved delegations' entries as they stand after substitutions,
@@ -142,7 +142,7 @@ def event_entries(slug, event):
 
 
 @bp.get("/games/<slug>/events/<event>/draw")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(resp=Response(HTTP_200=DrawPage, HTTP_403=Problem, HTTP_404=Problem), tags=["events"])
 def event_draw(slug, event):
     """The event's current draw (a redraw supersedes the last one, with its reason)."""
@@ -169,7 +169,7 @@ def _results_page(games: Games, ev) -> dict:
 
 
 @bp.get("/games/<slug>/events/<event>/results")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(resp=Response(HTTP_200=ResultsPage, HTTP_403=Problem, HTTP_404=Problem), tags=["events"])
 def event_results(slug, event):
     """The event's ranking with what each place earns (points, medal) under the regulation;
@@ -182,7 +182,7 @@ def event_results(slug, event):
 
 @bp.put("/games/<slug>/events/<event>/results")
 @csrf.exempt  # a bearer token, never a cookie
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(json=ResultsBody, resp=Response(HTTP_200=ResultsPage, HTTP_403=Problem, HTTP_404=Problem,
                                                HTTP_422=Problem), tags=["events"], before=gate("write", *STAFF))
 def event_results_put(slug, event):

@@ -12,7 +12,7 @@ from spectree import Response
 from sqlalchemy import func, select
 
 from ..delegations.models import Delegation
-from ..extensions import db, rate_limit
+from ..extensions import api_limit, db
 from ..games.services import unit_names
 from ..money import statement as statements
 from ..money.models import BankLine
@@ -81,7 +81,7 @@ def _money(value: Decimal | None) -> str | None:
 
 
 @bp.get("/delegations/<int:delegation_id>/ledger")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(resp=Response(HTTP_200=Ledger, HTTP_404=Problem), tags=["money"])
 def delegation_ledger(delegation_id):
     """The delegation's account, line by line (append-only: a mistake is a further line),
@@ -104,7 +104,7 @@ def delegation_ledger(delegation_id):
 
 
 @bp.get("/games/<slug>/payments")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @spec.validate(query=PaymentsQuery, resp=Response(HTTP_200=PaymentsPage, HTTP_403=Problem, HTTP_404=Problem),
                tags=["money"], before=gate("read", *READERS))
 def games_payments(slug):

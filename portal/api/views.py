@@ -6,7 +6,7 @@ from flask_login import current_user
 
 from ..cli_support import parse_instant
 from ..delegations.services import UNUSABLE, check_document
-from ..extensions import csrf, rate_limit
+from ..extensions import api_limit, csrf
 from ..rules.jsontext import JsonTextError, load_json
 from ..rules.violations import report, schema_error
 
@@ -14,7 +14,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 @bp.post("/check")
-@rate_limit("RATE_LIMIT_API")
+@api_limit
 @csrf.exempt  # stateless and read-only: no session, no cookie, nothing changed
 def check():
 
