@@ -16,6 +16,7 @@ from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import Unit
 from ..games.services import definition_of
+from ..header_text import CONTROL_PROBLEM, has_control
 from ..sheets import decode_text
 from ..spreadsheet_formats import uploaded_rows
 from ..upload_checks import UploadRefused
@@ -85,6 +86,9 @@ def create_leader_accounts(games, lines: list[Line], actor: Actor) -> tuple[list
             continue
         if not line.name:
             problems.append(f"{where}：缺少领队姓名 / leader's name missing")
+            continue
+        if has_control(line.name) or has_control(line.unit):  # they reach mail headers
+            problems.append(f"{where}：{CONTROL_PROBLEM[0]} / {CONTROL_PROBLEM[1]}")
             continue
         if unit is None and not open_units:
             problems.append(f"{where}：“{line.unit}”不是本届比赛的参赛单位（请写单位代码或全称）/ "

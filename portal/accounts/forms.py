@@ -15,7 +15,10 @@ class PasswordForm(FlaskForm):
     confirm = PasswordField(_l("再次输入新密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
 
 
-EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("请填写有效的电子邮箱，如 lingdui@example.cn"))
+# \A and \Z: "$" would let a trailing line break through, and it would reach a mail header.
+EMAIL = Regexp(r"\A[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+\Z",
+               message=_l("请填写有效的电子邮箱，如 lingdui@example.cn"))
+ONE_LINE = Regexp(r"\A[^\x00-\x1f\x7f\u2028\u2029]*\Z", message=_l("不能含有换行、制表符等控制字符"))
 
 
 class InvitationForm(FlaskForm):
@@ -27,10 +30,10 @@ class InvitationForm(FlaskForm):
 class NewLeaderForm(FlaskForm):
     games = SelectField(_l("比赛"), validators=[DataRequired()])
     unit = SelectField(_l("参赛单位"), validators=[Optional()])
-    club_name = StringField(_l("或：俱乐部、学校等单位名称"), validators=[Optional(), Length(max=200)])
+    club_name = StringField(_l("或：俱乐部、学校等单位名称"), validators=[Optional(), Length(max=200), ONE_LINE])
     username = StringField(_l("用户名"), validators=[DataRequired(), Length(min=3, max=80),
                                                    Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
-    display_name = StringField(_l("领队姓名"), validators=[DataRequired(), Length(max=100)])
+    display_name = StringField(_l("领队姓名"), validators=[DataRequired(), Length(max=100), ONE_LINE])
     email = StringField(_l("领队电子邮箱（填写后自动发送邀请）"), validators=[Optional(), Length(max=200), EMAIL])
 
 
@@ -38,7 +41,7 @@ class NewStaffForm(FlaskForm):
     """An administrator's: a staff account for the Games it serves (invited, like a leader)."""
     username = StringField(_l("用户名"), validators=[DataRequired(), Length(min=3, max=80),
                                                    Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
-    display_name = StringField(_l("姓名"), validators=[DataRequired(), Length(max=100)])
+    display_name = StringField(_l("姓名"), validators=[DataRequired(), Length(max=100), ONE_LINE])
     role = SelectField(_l("角色"), validators=[DataRequired()])
     games = SelectMultipleField(_l("负责的比赛"), validators=[Optional()])
 

@@ -17,6 +17,7 @@ from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import Games, utcnow
 from ..games.services import definition_of
+from ..header_text import CONTROL_PROBLEM, address_problem, has_control
 from ..outcome import Outcome, Refusal
 from ..workflow.services import new_delegation
 from . import throttle
@@ -192,6 +193,9 @@ def create_account(username: str, display_name: str, role: str, actor: Actor, *,
     """Create an account; without a password it gets a one-time invitation token
     (returned once, stored only as its hash). Staff serve the `games` given.
     `password_hash`: hash_password() of the password, computed before the transaction."""
+    if has_control(username) or has_control(display_name):  # both reach mail headers
+        raise Refusal("username" if has_control(username) else "display_name",
+                      "姓名和用户名" + CONTROL_PROBLEM[0], "Names and usernames " + CONTROL_PROBLEM[1])
     user = User(username=username.strip(), display_name=display_name.strip(), role=role,
                 delegation_id=getattr(delegation, "id", None))
     token = None
@@ -288,7 +292,7 @@ def create_leader(games: Games, unit_code: str | None, club: str, username: str,
             db.session.flush()
         user, token = create_account(username, display_name, "leader", actor, delegation=d)
         if email:
-            user.email = email.strip()[:200]
+            user.email = _checked_address(email)
             from ..notify.services import queue
             queue("invitation", [(user.email, user.display_name, "zh")], delegation=d, games=definition_of(games),
                   unit=(d.unit_name or unit_code or "", d.unit_name or unit_code or "") if not unit_code else
@@ -319,10 +323,19 @@ def user_for_invitation(token: str) -> User | None:
     return user
 
 
+def _checked_address(email: str | None) -> str | None:
+    """An address as stored: stripped, or None; a refusal when it is no single address
+    (a line break in it would add a mail header)."""
+    email = (email or "").strip() or None
+    if problem := address_problem(email):
+        raise Refusal("email", *problem)
+    return email
+
+
 @transactional
 def set_email(user: User, email: str | None, actor: Actor) -> Outcome:
     """Where the portal writes to this account's person (audited, before and after)."""
-    email = (email or "").strip()[:200] or None
+    email = _checked_address(email)
     if email != user.email:
         record(actor, "account.email", "user", user.username, before={"email": user.email}, after={"email": email})
         user.email = email
@@ -340,7 +353,7 @@ def set_language(user: User, lang: str) -> Outcome:
 @transactional
 def set_notifications(user: User, email: str | None, reminders: bool, actor: Actor) -> Outcome:
     """The person's address and whether deadline reminders are sent (audited)."""
-    email = (email or "").strip()[:200] or None
+    email = _checked_address(email)
     before, after = {"email": user.email, "reminders": user.reminders}, {"email": email, "reminders": reminders}
     if before != after:
         user.email, user.reminders = email, reminders

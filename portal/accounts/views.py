@@ -20,7 +20,7 @@ from ..games.models import Games
 from ..games.services import definition_of
 from ..links import external_url
 from ..outcome import Refusal
-from ..web import is_en, safe_next
+from ..web import is_en, outcome_text, safe_next
 from ..workflow.stages import stage_at
 from . import scope, second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
 from .access import roles
@@ -101,9 +101,11 @@ def notifications():
     user = current_user._get_current_object()
     form = NotificationsForm(obj=user) if request.method == "GET" else NotificationsForm()
     if form.validate_on_submit():
-        services.set_notifications(user, form.email.data, bool(form.reminders.data), actor())
-        flash(_("已保存通知设置。"), "success")
-        return redirect(url_for("accounts.notifications"))
+        out = services.set_notifications(user, form.email.data, bool(form.reminders.data), actor())
+        if out.ok:
+            flash(_("已保存通知设置。"), "success")
+            return redirect(url_for("accounts.notifications"))
+        form.email.errors = list(form.email.errors) + [outcome_text(out)]
     return render_template("accounts/notifications.html", form=form), (422 if form.errors else 200)
 
 

@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from ..delegations.models import Delegation
 from ..extensions import db
+from ..header_text import address_problem, one_line
 from .models import OutboxMessage
 
 KINDS = ("submitted", "returned", "approved", "substitution_decided", "extension_granted", "amendment",
@@ -43,7 +44,7 @@ def render(kind: str, lang: str, **context) -> tuple[str, str]:
     text = current_app.jinja_env.get_template(f"mail/{kind}.txt").render(
         lang=lang, public_url=current_app.config.get("PUBLIC_URL") or "", **context)
     first, _sep, body = text.lstrip().partition("\n")
-    return first.removeprefix("Subject:").strip()[:300], body.strip() + "\n"
+    return one_line(first.removeprefix("Subject:"))[:300], body.strip() + "\n"
 
 
 def queue(kind: str, to: list[tuple[str, str, str]], *, delegation: Delegation | None = None,
@@ -53,6 +54,9 @@ def queue(kind: str, to: list[tuple[str, str, str]], *, delegation: Delegation |
     queued again."""
     made = []
     for address, name, lang in to:
+        if address_problem(address):  # stored before addresses were checked: never a header
+            continue
+        name = one_line(name)
         key = f"{dedupe}:{address.lower()}"[:200] if dedupe else None
         if key and db.session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == key)):
             continue
