@@ -58,6 +58,13 @@ def test_an_administrator_gives_a_games_its_staff_who_see_that_games_only(app, d
     assert "2015年全国少年儿童五子棋锦标赛" in overview and "第四届全国智力运动会" not in overview
     assert _get(app, wang, "/org/games/nmsg-2019").status_code == 404
     assert _get(app, wang, "/org/games/youth-gomoku-2015").status_code == 200
+    # Nor does the audit page's filter list the kinds of another Games' records (issue 38).
+    with app.app_context():
+        others = {a for (a,) in db.session.query(AuditLog.action).filter(AuditLog.delegation_id.isnot(None))}
+    assert others
+    audit = _get(app, wang, "/org/audit").get_data(as_text=True)
+    assert [a for a in others if f'value="{a}"' in audit] == []
+    assert any(f'value="{a}"' in _get(app, admin, "/org/audit").get_data(as_text=True) for a in others)
     # The administrator adds nmsg-2019: the next request sees it, and the change is audited.
     r = _post(app, admin, f"/org/staff/{wang_id}/games", {"games": ["youth-gomoku-2015", "nmsg-2019"]})
     assert r.status_code == 302

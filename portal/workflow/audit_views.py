@@ -34,11 +34,13 @@ def audit():
     and China dates."""
     q = select(AuditLog)
     visible = scope.visible_games()
+    theirs = None
     if scope.visible_games_ids() is not None:
         # The staff of some Games read those Games' records only; an account's own records
         # (staff grants, the administrators' work) are the administrators'.
-        q = q.where(or_(AuditLog.games_slug.in_([g.slug for g in visible] or [""]),
-                        AuditLog.delegation_id.in_(select(Delegation.id).where(scope.games_clause(Delegation.games_id)))))
+        theirs = or_(AuditLog.games_slug.in_([g.slug for g in visible] or [""]),
+                     AuditLog.delegation_id.in_(select(Delegation.id).where(scope.games_clause(Delegation.games_id))))
+        q = q.where(theirs)
     delegation_id = request.args.get("delegation", type=db_id)
     action = (request.args.get("action") or "").strip()[:60]
     person = (request.args.get("person") or "").strip()[:100]
@@ -76,8 +78,9 @@ def audit():
             select(Delegation.id, Delegation.unit_name).where(Delegation.id.in_(missing)))})
     lines = [{"row": r, "text": sentence(r.action, r.actor, names.get(r.delegation_id, ""), r.object_key, en),
               "details": details(r.action, r.before, r.after, r.reason, en)} for r in rows[:AUDIT_PAGE]]
-    action_names = {a: action_label(a, en)
-                    for a in db.session.scalars(select(AuditLog.action).distinct().order_by(AuditLog.action))}
+    kinds = select(AuditLog.action).distinct().order_by(AuditLog.action)
+    # The filter lists the kinds of their own records only: another Games' are none of theirs.
+    action_names = {a: action_label(a, en) for a in db.session.scalars(kinds if theirs is None else kinds.where(theirs))}
     return render_template("organiser/audit.html", lines=lines, delegation_id=delegation_id,
                            delegations=delegations, names=names, person=person, action=action,
                            actions=action_names, page=page, more=len(rows) > AUDIT_PAGE,
