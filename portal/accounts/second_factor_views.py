@@ -12,7 +12,7 @@ from wtforms.validators import DataRequired, Length
 
 from ..audit.services import Actor
 from ..extensions import db, rate_limit
-from ..games.models import utcnow
+from ..games.models import machine_utcnow
 from . import throttle, two_factor
 from .blueprint import bp
 from .login_session import remember_device, start_session
@@ -61,16 +61,15 @@ def second_factor():
     form = CodeForm()
     if form.validate_on_submit():
         how, until = two_factor.attempt(user, form.code.data, request.remote_addr, pending.get("device"),
-                                        _actor(user), utcnow())
+                                        _actor(user), machine_utcnow())
         if how is not None:
             if how == "recovery":
                 flash(_("已用一个恢复码登录；剩余 %(n)d 个。用完之前请让管理员重置两步验证并重新绑定。",
                         n=len(user.recovery_codes or [])), "warning")
             return _finish(pending, user)
         if until is not None:
-            from ..web import china_time
-            form.code.errors.append(_("验证码连续输错次数过多，请在 %(time)s（北京时间）之后再试。",
-                                      time=china_time(until, "%H:%M")))
+            form.code.errors.append(_("验证码连续输错次数过多，请在 %(n)d 分钟之后再试。",
+                                      n=throttle.minutes_until(until)))
         else:
             form.code.errors.append(_("验证码不对或已用过，请输入验证器当前显示的 6 位数字，或一个恢复码。"))
     return render_template("accounts/second_factor.html", form=form, user=user)
@@ -92,8 +91,8 @@ def enrol_second_factor():
     if form.validate_on_submit():
         key = throttle.name_key(user.username)
         scope = throttle.client_scope(request.remote_addr, pending.get("device"))
-        if throttle.blocked_until(key, scope, utcnow()) is None:
-            codes = two_factor.enable(user, secret, form.code.data, _actor(user), utcnow())
+        if throttle.blocked_until(key, scope, machine_utcnow()) is None:
+            codes = two_factor.enable(user, secret, form.code.data, _actor(user), machine_utcnow())
             if codes is not None:
                 page = make_response(render_template("accounts/recovery_codes.html", codes=codes,
                                                      next=pending.get("next") or url_for("home")))

@@ -15,7 +15,7 @@ from ..audit.services import Actor, record
 from ..db_tx import lock_row, transactional, write_transaction
 from ..delegations.models import Delegation
 from ..extensions import db
-from ..games.models import Games, utcnow
+from ..games.models import Games, machine_utcnow, utcnow
 from ..games.services import definition_of
 from ..header_text import CONTROL_PROBLEM, address_problem, has_control
 from ..outcome import Outcome, Refusal
@@ -73,7 +73,7 @@ def attempt_login(username: str, password: str, ip: str | None, at: dt.datetime 
     device cookie or address, the same for names that exist and names that do not; a
     client that must wait is refused even with the right password. Security time is real
     time, not the portal's (demo) clock."""
-    at = at or utcnow()
+    at = at or machine_utcnow()
     key = throttle.name_key(username)
     user = db.session.scalar(select(User).where(User.username == (username or "").strip()))
     device = throttle.device_of(device_cookie, user.id if user is not None else None)
@@ -119,7 +119,7 @@ def _tell_locked(user: User | None, username: str, until: dt.datetime | None, kn
 def login_waits(users: list[User], at: dt.datetime | None = None) -> dict[int, dt.datetime]:
     """user id -> until when some client must wait to log in as him (the accounts pages)."""
     keys = {throttle.name_key(u.username): u.id for u in users}
-    return {keys[k]: until for k, until in throttle.blocked_names(list(keys), at or utcnow()).items()}
+    return {keys[k]: until for k, until in throttle.blocked_names(list(keys), at or machine_utcnow()).items()}
 
 
 def password_problem_for(user: User | None, password: str, username: str | None = None,
@@ -204,7 +204,7 @@ def create_account(username: str, display_name: str, role: str, actor: Actor, *,
     else:
         token = secrets.token_urlsafe(24)
         user.invitation_hash = hashlib.sha256(token.encode()).hexdigest()
-        user.invitation_expires = utcnow() + dt.timedelta(days=INVITATION_DAYS)
+        user.invitation_expires = machine_utcnow() + dt.timedelta(days=INVITATION_DAYS)
     db.session.add(user)
     db.session.flush()
     slugs = []
@@ -310,7 +310,7 @@ def _unit_names(code: str) -> tuple[str, str]:
 def renew_invitation(user: User, actor: Actor) -> str:
     token = secrets.token_urlsafe(24)
     user.invitation_hash = hashlib.sha256(token.encode()).hexdigest()
-    user.invitation_expires = utcnow() + dt.timedelta(days=INVITATION_DAYS)
+    user.invitation_expires = machine_utcnow() + dt.timedelta(days=INVITATION_DAYS)
     record(actor, "account.invite", "user", user.username)
     return token
 
@@ -318,7 +318,7 @@ def renew_invitation(user: User, actor: Actor) -> str:
 def user_for_invitation(token: str) -> User | None:
     digest = hashlib.sha256((token or "").encode()).hexdigest()
     user = db.session.scalar(select(User).where(User.invitation_hash == digest))
-    if user is None or user.invitation_expires is None or user.invitation_expires < utcnow():
+    if user is None or user.invitation_expires is None or user.invitation_expires < machine_utcnow():
         return None
     return user
 

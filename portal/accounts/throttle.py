@@ -160,3 +160,9 @@ def blocked_names(keys: list[str], at: dt.datetime) -> dict[str, dt.datetime]:
 
 def forget_old(at: dt.datetime) -> None:
     db.session.execute(delete(LoginThrottle).where(LoginThrottle.updated_at < at - dt.timedelta(days=1)))
+
+
+def minutes_until(until: dt.datetime) -> int:
+    """How long a client waits, in whole minutes (at least one): a wait is told as a
+    length, since it runs on the machine's clock, not the portal's (a demo's stands in 2019)."""
+    return max(1, -(-int((until - dt.datetime.now(dt.UTC)).total_seconds()) // 60))

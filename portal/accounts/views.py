@@ -41,9 +41,8 @@ def login():
         result = services.attempt_login(form.username.data, form.password.data, request.remote_addr,
                                         device_cookie=request.cookies.get(throttle.DEVICE_COOKIE))
         if result.locked_until is not None:
-            from ..web import china_time
-            flash(_("密码连续输错次数过多，该账号在本设备上已暂时锁定，请在 %(time)s（北京时间）之后再试，或联系组委会解锁。",
-                    time=china_time(result.locked_until, "%H:%M")), "error")
+            flash(_("密码连续输错次数过多，该账号在本设备上已暂时锁定，请在 %(n)d 分钟之后再试，或联系组委会解锁。",
+                    n=throttle.minutes_until(result.locked_until)), "error")
         elif result.user is None:
             flash(_("用户名或密码不对。"), "error")
         elif two_factor.required_for(result.user, current_app.config["STAFF_TWO_FACTOR"]):

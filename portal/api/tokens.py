@@ -12,7 +12,7 @@ from ..accounts.models import User
 from ..audit.services import Actor, record
 from ..db_tx import transactional
 from ..extensions import db
-from ..games.models import utcnow
+from ..games.models import machine_utcnow, utcnow
 from ..outcome import Outcome, Refusal
 from .models import ApiToken
 
@@ -37,7 +37,7 @@ def create_token(user: User, name: str, scope: str, days: int, actor: Actor) -> 
         raise Refusal("days", f"有效期为 1 至 {MAX_DAYS} 天", f"Valid for 1 to {MAX_DAYS} days")
     token = PREFIX + secrets.token_urlsafe(24)
     row = ApiToken(user_id=user.id, name=name, token_hash=_digest(token), prefix=token[:10], scopes=SCOPES[scope],
-                   expires_at=utcnow() + dt.timedelta(days=days))
+                   expires_at=machine_utcnow() + dt.timedelta(days=days))
     db.session.add(row)
     db.session.flush()
     record(actor, "api.token_create", "api_token", f"{name} ({row.prefix}…)",
@@ -62,7 +62,7 @@ def user_for(header: str | None) -> tuple[User, ApiToken] | None:
     if not token.startswith(PREFIX) or len(token) > 100:
         return None
     row = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == _digest(token)))
-    if row is None or row.revoked_at is not None or row.expires_at <= utcnow():
+    if row is None or row.revoked_at is not None or row.expires_at <= machine_utcnow():
         return None
     user = db.session.get(User, row.user_id)
     if user is None or not user.active:

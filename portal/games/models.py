@@ -7,6 +7,7 @@ from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..append_only import append_only
+from ..clock import now as portal_now
 from ..db_types import UTCDateTime
 from ..extensions import db
 
@@ -14,6 +15,14 @@ __all__ = ["Unit", "University", "Games", "Sport", "Event", "GamesVersion"]
 
 
 def utcnow() -> dt.datetime:
+    """Now by the portal's clock (PORTAL_CLOCK in the demo, FIXED_NOW in a test), in UTC:
+    what every stored timestamp a person reads is written with (issue 39, 7)."""
+    return portal_now().astimezone(dt.UTC)
+
+
+def machine_utcnow() -> dt.datetime:
+    """Now by the machine: security windows (throttles, authenticator codes, token and
+    invitation expiry) and the liveness of workers, which no demo clock may move."""
     return dt.datetime.now(dt.UTC)
 
 

@@ -20,7 +20,7 @@ from sqlalchemy import or_, select, update
 from .. import file_store
 from ..db_tx import write_transaction
 from ..extensions import db
-from ..games.models import utcnow
+from ..games.models import machine_utcnow, utcnow
 from ..games.services import find_games
 from .models import Job
 
@@ -158,11 +158,10 @@ def run(job_id: int) -> None:
     """Run one job to its end (done or failed); never raises. Claimed with one conditional
     UPDATE: of several workers handed the same job (a queue delivering twice, a restarted
     worker), exactly one runs it."""
-    started = utcnow()
-    with db.engine.begin() as conn:
+    with db.engine.begin() as conn:  # started: as people read it; the heartbeat: the machine's
         claimed = conn.execute(update(Job.__table__).where(Job.__table__.c.id == job_id,
                                                            Job.__table__.c.status == "queued")
-                               .values(status="running", started_at=started, heartbeat_at=started)).rowcount
+                               .values(status="running", started_at=utcnow(), heartbeat_at=machine_utcnow())).rowcount
     if claimed != 1:
         return
     job = db.session.get(Job, job_id)
@@ -173,7 +172,7 @@ def run(job_id: int) -> None:
         if not force and now - last[0] < 0.3:
             return
         last[0] = now
-        values = {"done_count": done, "heartbeat_at": utcnow()}
+        values = {"done_count": done, "heartbeat_at": machine_utcnow()}
         if total is not None:
             values["total_count"] = total
         with db.engine.begin() as conn:
@@ -205,7 +204,7 @@ STOPPED = ("后台任务中断了（运行它的服务器停止了），请重�
 
 def is_stale(job: Job, at: dt.datetime | None = None) -> bool:
     beat = job.heartbeat_at or job.started_at
-    return job.status == "running" and beat is not None and (at or utcnow()) - beat > STALE_AFTER
+    return job.status == "running" and beat is not None and (at or machine_utcnow()) - beat > STALE_AFTER
 
 
 SWEEPERS: list[tuple[str, Callable]] = []
@@ -230,13 +229,13 @@ def run_sweepers(at: dt.datetime | None = None) -> list[tuple[int, str]]:
 def sweep_stale(at: dt.datetime | None = None) -> int:
     """Fail every running job whose worker stopped beating; how many. Run by each worker as
     it starts, at each new job, and by `flask jobs sweep`."""
-    limit = (at or utcnow()) - STALE_AFTER
+    limit = (at or machine_utcnow()) - STALE_AFTER
     table = Job.__table__
     with write_transaction():  # joins the caller's (a new job's) when there is one
         return db.session.execute(update(table).where(
             table.c.status == "running",
             or_(table.c.heartbeat_at < limit, table.c.heartbeat_at.is_(None) & (table.c.started_at < limit)))
-            .values(status="failed", error=STOPPED, finished_at=at or utcnow())).rowcount
+            .values(status="failed", error=STOPPED, finished_at=utcnow())).rowcount
 
 
 def jobs_of(user_id: int, limit: int = 10) -> list[Job]:

@@ -1,7 +1,6 @@
 """`flask delegation import|export|withdraw`: paper and bulk flows."""
 from __future__ import annotations
 
-import datetime as dt
 import json
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from flask import Flask
 from flask.cli import AppGroup
 
 from ..audit.services import Actor
+from ..clock import now
 from ..delegations.services import export_document, find_delegation
 from ..games.services import find_or_load_games
 from ..outcome import Status
@@ -99,7 +99,7 @@ def register(app: Flask) -> None:
         if d is None:
             click.echo(f"error: {unit} has no delegation at {games_slug}", err=True)
             sys.exit(2)
-        when = parse_instant(at) or dt.datetime.now(dt.UTC)
+        when = parse_instant(at) or now()
         outcome = withdraw(d, event, excused, Actor.cli(), when, reason)
         click.echo(outcome.message[1] if outcome.message else outcome.status)
         # Wait-listed is stored but not entered: the program that sent it must look.
