@@ -204,6 +204,8 @@ def test_two_absences_and_a_player_is_no_longer_paired_nor_exported(app, shaanxi
         xlsx = client.get(url + "/players.xlsx").get_data()
     assert page.count("不再编排") >= 2  # the heading, and 周五's badge
     assert "周五" not in trf and "吴六" in trf and trf.count("\n001 ") == 5
+    # a pairing program's two lines: the fixture's nine rounds, the first colour (issue 39, 12)
+    assert "\nXXR 9\n" in trf and "\nXXC white1\n" in trf
     from openpyxl import load_workbook
     names = [row[1] for row in load_workbook(io.BytesIO(xlsx)).active.iter_rows(min_row=2, values_only=True)]
     assert "周五" not in names and len(names) == 5

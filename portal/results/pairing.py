@@ -119,13 +119,20 @@ def _ratings(listed: list[Player]) -> dict[str, int | None]:
 
 
 def trf16(games, definition, event, listed: list[Player], ratings: dict) -> str:
-    """FIDE Tournament Report File (TRF-16): the header lines and one "001" line a player,
+    """FIDE Tournament Report File (TRF-16): the header lines, the pairing programs' XXR
+    (rounds) and XXC (first colour) lines, and one "001" line a player,
     columns as the format fixes them (start number 5-8, sex 10, name 15-47, rating 49-52,
     federation 54-56, birth date 70-79)."""
     lines = [f"012 {games.name_zh} {event.name.zh}",
              f"022 {definition.venue.zh if definition.venue else ''}",
              f"042 {definition.dates.start:%Y/%m/%d}", f"052 {definition.dates.end:%Y/%m/%d}",
              f"062 {len(listed)}"]
+    # What a pairing program needs before it pairs (bbpPairings, JaVaFo refuse a file
+    # without them): the number of rounds, as the regulation sets it, and the first colour.
+    rule = rounds_rule(definition, event)
+    if rule is not None and rule.count:
+        lines.append(f"XXR {rule.count}")
+    lines.append("XXC white1")
     for i, p in enumerate(listed, start=1):
         number = p.number if p.number is not None else i
         row = [" "] * 89
