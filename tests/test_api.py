@@ -133,11 +133,13 @@ def test_the_openapi_document_describes_every_route(app, db):
     assert spec["openapi"].startswith("3.") and spec["info"]["version"] == "v1"
     from openapi_spec_validator import validate
     validate(spec)  # the OpenAPI 3 schema itself, by a maintained validator
-    # Every resource route of the blueprint is described (the check, the document and its
-    # page are not resources).
+    # Every route of the blueprint is described, the check too (issue 39, 11); the
+    # document and its page are not resources.
     routes = {re.sub(r"<(?:int:)?(\w+)>", r"{\1}", r.rule) for r in app.url_map.iter_rules()
-              if r.endpoint.startswith("api.") and r.endpoint not in ("api.check", "api.openapi", "api.docs")}
-    assert set(spec["paths"]) == routes and len(routes) == 10
+              if r.endpoint.startswith("api.") and r.endpoint not in ("api.openapi", "api.docs")}
+    assert set(spec["paths"]) == routes and len(routes) == 11
+    assert "security" in spec["paths"]["/api/v1/check"]["post"]  # and it needs no token: []
+    assert spec["paths"]["/api/v1/check"]["post"]["security"] == []
     assert "/api/v1/games/{slug}/events/{event}/results" in routes
     assert set(spec["paths"]["/api/v1/games/{slug}/events/{event}/results"]) == {"get", "put"}
     assert set(spec["paths"]["/api/v1/delegations/{delegation_id}/document"]) == {"get", "put"}

@@ -19,17 +19,19 @@ from sqlalchemy import func, select
 from ..accounts import scope
 from ..audit.current import actor
 from ..audit.services import record
+from ..cli_support import parse_instant
 from ..clock import now
 from ..db_tx import write_transaction
 from ..delegations.judged import stored_document, stored_violations
 from ..delegations.models import Delegation
-from ..delegations.services import export_document
+from ..delegations.services import UNUSABLE, check_document, export_document
 from ..delegations.summary import summaries
 from ..extensions import api_limit, csrf, db
 from ..games.models import Games
 from ..games.services import definition_of, read_back_of, unit_names
 from ..privacy import masked_document, record_access, sees_full_ids
 from ..rules.jsontext import JsonTextError, load_json
+from ..rules.violations import report, schema_error
 from ..workflow import services as workflow
 from ..workflow.counts import delegation_counts
 from .views import bp
@@ -324,6 +326,46 @@ def document_put(delegation_id):
     message = out.message[1] if out.message else "Refused"
     return problem(status, "Precondition Failed" if status == 412 else "Unprocessable Content", message, code=out.code,
                    violations=body["violations"])
+
+
+class CheckQuery(BaseModel):
+    at: str | None = Field(default=None, description="the instant to judge at, ISO 8601 (default: now)")
+
+
+class CheckReport(BaseModel):
+    games: str | None
+    unit: dict | str | None
+    ok: bool
+    errors: int
+    warnings: int
+    violations: list[dict] = Field(description="each with its code (rules.md), severity, subjects and zh/en message")
+
+
+@bp.post("/check")
+@api_limit
+@csrf.exempt  # stateless and read-only: no session, no cookie, nothing changed
+@spec.validate(query=CheckQuery, resp=Response(HTTP_200=CheckReport, HTTP_400=CheckReport), tags=["check"],
+               security={})
+def check():
+    """Judge a delegation document (delegation/1) against its Games' rules, changing
+    nothing; without a token it is judged alone (no stored numbers or sanctions are
+    compared, so the answer tells nobody who is registered). 400 when the document
+    cannot be read as one."""
+    try:
+        at = parse_instant(request.args.get("at"))
+    except Exception as exc:  # click.BadParameter
+        rep = report(None, None, [schema_error("at", "时间格式无效", str(getattr(exc, "message", exc)))])
+        return jsonify(rep), 400
+    try:
+        data = load_json(request.get_data(cache=False))
+    except JsonTextError as exc:
+        rep = report(None, None, [schema_error("", "请求正文" + exc.zh, "the request body is " + exc.en)])
+        return jsonify(rep), 400
+    user = current_user if current_user.is_authenticated else None
+    rep, status = check_document(data, at, stored=user is not None,
+                                 reveal=user is not None and user.role in ("organiser", "admin"),
+                                 drafts=user is not None and user.is_admin)
+    return jsonify(rep), 400 if status == UNUSABLE else 200
 
 
 @bp.get("/openapi.json")
