@@ -361,3 +361,26 @@ def test_an_account_made_to_wait_tells_its_owner_once_a_day(app, db, smtp):
             attempt_login("zj-mail", "wrong", "192.0.2.9", at=t0 + dt.timedelta(days=1))
     db.session.rollback()
     assert db.session.query(OutboxMessage).filter_by(kind="account_locked", to_address="chenming@example.cn").count() == 2
+
+
+def test_the_sign_off_stands_on_its_own_lines_and_speaks_to_an_individual_as_one(app, db):
+    """Issue 39, 6: "组委会https://…" was one line; an entrant is no delegation's leader."""
+    import types
+
+    from portal.games.services import definition_of, find_games
+    from portal.notify.services import render
+    games = definition_of(find_games("shaanxi-mind-2025"))
+    with app.app_context():
+        app.config["PUBLIC_URL"] = "https://baoming.example.cn"
+        try:
+            club = types.SimpleNamespace(unit_kind="club", id=1, games_id=1)
+            entrant = types.SimpleNamespace(unit_kind="individual", id=2, games_id=1)
+            _subject, body = render("approved", "zh", name="王伟", delegation=club, games=games, unit=("甲", "A"))
+            assert "组委会\nhttps://baoming.example.cn\n" in body and "\n-- \n" in body
+            assert "本代表团" in body
+            _subject, body = render("approved", "zh", name="王伟", delegation=entrant, games=games, unit=("王伟", "Wang"))
+            assert "本代表团" not in body and "您在报名系统报名参加本届比赛" in body
+            _subject, body = render("approved", "en", name="Wang", delegation=entrant, games=games, unit=("王伟", "Wang"))
+            assert "committee\nhttps://baoming.example.cn\n" in body and "you entered these Games" in body
+        finally:
+            app.config["PUBLIC_URL"] = ""
