@@ -72,7 +72,7 @@ TABLE = {
     ("workflow.queue", "GET"): ORG,
     ("workflow.review", "GET"): ORG,
     ("workflow.approve", "POST"): ORG, ("workflow.return_", "POST"): ORG,
-    ("workflow.extension", "POST"): ORG, ("workflow.withdraw", "POST"): ORG,
+    ("workflow.extension", "POST"): ORG, ("workflow.withdraw", "POST"): ORG, ("workflow.contact", "POST"): ORG,
     ("workflow.decide", "POST"): ORG,
     ("workflow.audit", "GET"): ORG,
     ("workflow.export", "GET"): ORG,

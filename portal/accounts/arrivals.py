@@ -63,7 +63,7 @@ def free_username(asked: str) -> str:
 
 
 def take_ticket(games: Games, document: dict, username: str, password: str, actor: Actor,
-                at: dt.datetime) -> Outcome:
+                at: dt.datetime, email: str | None = None) -> Outcome:
     """The entrant's place (or wait-list position) in order of arrival, and his ticket.
     `document` is his one-person delegation, already judged clean by the caller. A
     username already in use is given as its first free variant (the ticket holds it).
@@ -73,7 +73,7 @@ def take_ticket(games: Games, document: dict, username: str, password: str, acto
     for _attempt in range(3):  # another ticket took the same free variant at the same moment
         try:
             with write_transaction(keep_loaded=True):
-                return _take_ticket(games_id, document, free_username(username), password, actor, at)
+                return _take_ticket(games_id, document, free_username(username), password, actor, at, email)
         except IntegrityError as exc:  # rolled back already
             if "username" not in str(exc.orig):
                 raise
@@ -81,7 +81,7 @@ def take_ticket(games: Games, document: dict, username: str, password: str, acto
 
 
 def _take_ticket(games_id: int, document: dict, username: str, password: str, actor: Actor,
-                 at: dt.datetime) -> Outcome:
+                 at: dt.datetime, email: str | None = None) -> Outcome:
     games = lock_row(Games, games_id)  # the cap is the limited thing: lock it, count, write
     definition = definition_of(games)
     place, position = None, None
@@ -93,7 +93,7 @@ def _take_ticket(games_id: int, document: dict, username: str, password: str, ac
     number = normalise(people[0]["id_number"]) if people and people[0].get("id_number") else None
     ticket = ArrivalTicket(games_id=games.id, place_id=place.id if place else None, status="pending",
                            answer="waitlisted" if position else "submitted", position=position,
-                           display_name=actor.label, username=username, id_number=number, document=document,
+                           display_name=actor.label, username=username, email=email, id_number=number, document=document,
                            sealed_password=seal(password, SEAL_PURPOSE), address=actor.ip, created_at=at)
     db.session.add(ticket)
     db.session.flush()
@@ -260,6 +260,7 @@ def _make(ticket: ArrivalTicket, password_hash: str | None) -> None:
         raise saved_refusal(submitted)
     user, _token = create_account(ticket.username, ticket.display_name, "leader", actor, delegation=d,
                                   password_hash=password_hash)
+    user.email = ticket.email  # checked on the form: receipts and decisions reach him
     ticket.status, ticket.finished_at = "done", utcnow()
     ticket.delegation_id, ticket.user_id = d.id, user.id
     ticket.answer = str(submitted.status)  # a place freed meanwhile has moved him up
@@ -272,6 +273,7 @@ def saved_refusal(outcome: Outcome) -> Refusal:
 
 def _erase(ticket: ArrivalTicket) -> None:
     ticket.document, ticket.sealed_password, ticket.id_number, ticket.username = None, None, None, None
+    ticket.email = None
 
 
 def _refuse(ticket_id: int, refusal: Refusal) -> None:

@@ -18,13 +18,18 @@ class PasswordForm(FlaskForm):
 # \A and \Z: "$" would let a trailing line break through, and it would reach a mail header.
 EMAIL = Regexp(r"\A[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+\Z",
                message=_l("请填写有效的电子邮箱，如 lingdui@example.cn"))
+def stripped(value):
+    """A typed address without the spaces a paste brings along."""
+    return value.strip() if isinstance(value, str) else value
+
+
 ONE_LINE = Regexp(r"\A[^\x00-\x1f\x7f\u2028\u2029]*\Z", message=_l("不能含有换行、制表符等控制字符"))
 
 
 class InvitationForm(FlaskForm):
     password = PasswordField(_l("设置密码"), validators=[DataRequired(), Length(min=10, max=128)])
     confirm = PasswordField(_l("再次输入密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
-    email = StringField(_l("电子邮箱（接收报名回执、退回和批准通知）"), validators=[Optional(), Length(max=200), EMAIL])
+    email = StringField(_l("电子邮箱（接收报名回执、退回和批准通知）"), validators=[Optional(), Length(max=200), EMAIL], filters=[stripped])
 
 
 class NewLeaderForm(FlaskForm):
@@ -34,7 +39,7 @@ class NewLeaderForm(FlaskForm):
     username = StringField(_l("用户名"), validators=[DataRequired(), Length(min=3, max=80),
                                                    Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
     display_name = StringField(_l("领队姓名"), validators=[DataRequired(), Length(max=100), ONE_LINE])
-    email = StringField(_l("领队电子邮箱（填写后自动发送邀请）"), validators=[Optional(), Length(max=200), EMAIL])
+    email = StringField(_l("领队电子邮箱（填写后自动发送邀请）"), validators=[Optional(), Length(max=200), EMAIL], filters=[stripped])
 
 
 class NewStaffForm(FlaskForm):
@@ -47,5 +52,5 @@ class NewStaffForm(FlaskForm):
 
 
 class NotificationsForm(FlaskForm):
-    email = StringField(_l("电子邮箱"), validators=[Optional(), Length(max=200), EMAIL])
+    email = StringField(_l("电子邮箱"), validators=[Optional(), Length(max=200), EMAIL], filters=[stripped])
     reminders = BooleanField(_l("接收截止提醒（报名回执、退回和审核结果总会发送）"))

@@ -157,6 +157,7 @@ class ArrivalTicket(db.Model):
     display_name: Mapped[str] = mapped_column(String(200))
     # Reserved while pending (NULL once the account exists or the ticket is refused).
     username: Mapped[str | None] = mapped_column(String(80))
+    email: Mapped[str | None] = mapped_column(String(200))  # the account's, once made
     id_number: Mapped[str | None] = mapped_column(String(40))  # normalised, while pending
     document: Mapped[dict | None] = mapped_column(JSON)
     sealed_password: Mapped[str | None] = mapped_column(String(500))

@@ -11,9 +11,10 @@ from flask import abort, flash, jsonify, redirect, render_template, request, ses
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask_login import current_user
 from wtforms import PasswordField, SelectField, StringField
-from wtforms.validators import DataRequired, EqualTo, Length, Regexp
+from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
 from ..accounts.arrivals import ahead_of, claim_login, hand_to_worker, take_ticket, ticket_of
+from ..accounts.forms import EMAIL, stripped
 from ..accounts.login_session import start_session
 from ..accounts.models import User
 from ..accounts.services import password_problem_for
@@ -38,6 +39,8 @@ class SelfRegistrationForm(PersonForm):
                                                          Regexp(r"^[A-Za-z0-9_.-]+$", message=_l("只能用字母、数字和 _ . -"))])
     password = PasswordField(_l("设置密码"), validators=[DataRequired(), Length(min=10, max=128)])
     confirm = PasswordField(_l("再次输入密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
+    email = StringField(_l("电子邮箱（接收报名回执和审核结果，可不填）"), validators=[Optional(), Length(max=200), EMAIL],
+                        filters=[stripped])
 
 
 # A rule's code -> the form field it is about (the rest are shown above the form).
@@ -117,7 +120,8 @@ def register(slug):
         rules_ok = _rule_errors_on_fields(games, document, form, problems)
         if form_ok and account_ok and rules_ok:
             outcome = take_ticket(games, document, form.username.data.strip(), form.password.data,
-                                  Actor(person["name"] or "entrant", ip=request.remote_addr), now())
+                                  Actor(person["name"] or "entrant", ip=request.remote_addr), now(),
+                                  email=(form.email.data or "").strip() or None)
             if outcome.ok:
                 # The answer in this response (not a redirect: in the rush every request
                 # counts); the page makes its address /arrival, so a reload does not post again.

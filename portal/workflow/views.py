@@ -30,7 +30,7 @@ from ..games.services import definition_of, unit_names
 from ..money.services import account_status, entry_valid, totals, totals_by_delegation
 from ..rules.engine import CHINA
 from ..web import is_en, outcome_text
-from . import audit_views, export_views, registration, services  # noqa: F401  (their routes)
+from . import audit_views, contact_views, export_views, registration, services  # noqa: F401  (their routes)
 from .blueprint import bp
 from .counts import delegation_counts
 from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm
@@ -226,7 +226,11 @@ def review(d):
         unit = (row.name_en if en else row.name_zh) if row else d.unit_code
     lines = [{"row": a, "text": sentence(a.action, a.actor, unit, a.object_key, en),
               "details": details(a.action, a.before, a.after, a.reason, en)} for a in audit]
+    from ..notify.services import recipients_of
+    contact = contact_views.ContactForm(email=d.contact_email)
     return render_template("organiser/review.html", ws=ws, d=d, doc=ws.doc, ret=ret, ext=ext, wd=wd,
+                           contact=contact, recipients=recipients_of(d),
+                           stage_label=lambda s: stage_name(ws.definition.stages, s)[1 if en else 0],
                            audit=lines, subs=subs, sub_files=sub_files, decision=DecisionForm(), approve_form=FlaskForm(),
                            extensions=extensions, money=totals(d), valid=entry_valid(d), roster=_roster(ws))
 

@@ -18,15 +18,15 @@ def test_an_address_with_a_line_break_is_refused_everywhere_it_is_typed(app, wor
     from portal.audit.services import Actor
     from portal.extensions import db
     leader = logged_in(app, "leader_a", "a-long-test-passphrase-42")
-    for address in (INJECTED, "lingdui@example.cn\n", "a@b.cn\x00"):
+    for address in (INJECTED, "ling\ndui@example.cn", "a@b.cn\x00"):
         r = post(app, leader, "/account/notifications", data={"email": address, "reminders": "y"})
         assert r.status_code == 422 and "请填写有效的电子邮箱" in r.get_data(as_text=True)
-    db.session.expire_all()
+    db.session.rollback()
     assert db.session.get(User, world["users"]["leader_a"].id).email is None
     # the service itself, whoever calls it
     out = set_email(world["users"]["leader_a"], INJECTED, Actor("t"))
     assert not out.ok and out.code == "email"
-    db.session.expire_all()
+    db.session.rollback()
     assert db.session.get(User, world["users"]["leader_a"].id).email is None
 
 
@@ -45,7 +45,7 @@ def test_names_with_control_characters_make_no_account(app, db, no_csrf):
     r = post(app, admin, "/org/accounts/bulk", data={"games": "nmsg-2019", "file": (io.BytesIO(sheet), "leaders.csv")},
              content_type="multipart/form-data")
     assert r.status_code == 422 and "控制字符" in r.get_data(as_text=True)
-    db.session.expire_all()
+    db.session.rollback()
     assert db.session.query(User).filter(User.username.in_(["new-staff", "new-leader", "bulk-one"])).count() == 0
     assert get(app, admin, "/org/staff").status_code == 200
 
