@@ -294,3 +294,17 @@ def test_absences_read_from_the_pairing_programs_trf(app, shaanxi, db):
         assert r.status_code == 302
         trf = client.get(url + "/players.trf").get_data(as_text=True)
     assert "李四" not in trf and trf.count("\n001 ") == 5
+
+
+def test_a_line_names_the_left_out_player_of_its_own_unit_only(app, season, db):
+    """Issue 39, 5: 丁 of 河西 does not play (his fee never came); a line for a 丁 of 南开 is
+    about nobody of these Games, not about 河西's; a line without a name says so."""
+    client = logged_in(app, "yg-org", "password-123")
+    sheet = ("名次,姓名,单位,积分\n"
+             "1,丁,南开,7\n"
+             "2,,南开,6\n"
+             "3,丁,河西,5\n").encode()
+    page = _results_page(app, client, sheet).get_data(as_text=True)
+    assert "第 2 行（丁）" in page and "本项目的参赛者中没有南开的“丁”" in page
+    assert "第 3 行：缺少姓名或序号" in page and "没有“”" not in page
+    assert page.count("丁（河西）不参加本项目的比赛") == 1 and "第 4 行（丁）" in page  # 河西's own 丁

@@ -115,7 +115,15 @@ def players(games, event_code: str) -> tuple[list[Player], list[LeftOut]]:
     listed = list(out.values())
     _tell_apart(listed)
     listed.sort(key=lambda p: (p.number is None, p.number or 0, p.unit, p.name))
-    return listed, sorted(left.values(), key=lambda x: (x.unit, x.name))
+    # Once each: the same person entered again (a withdrawn delegation, then a new one) is
+    # not left out twice, nor left out beside his place among the players.
+    shown = {(p.name, p.unit) for p in listed}
+    left_out = []
+    for x in sorted(left.values(), key=lambda x: (x.unit, x.name)):
+        if (x.name, x.unit) not in shown:
+            shown.add((x.name, x.unit))
+            left_out.append(x)
+    return listed, left_out
 
 
 def _tell_apart(listed: list[Player]) -> None:

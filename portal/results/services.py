@@ -197,6 +197,14 @@ def _norm(text: str) -> str:
     return re.sub(r"[\s·・.,，]", "", (text or "")).lower()
 
 
+def _unit_is(typed: str, p) -> bool:
+    """Whether a unit as typed on a results line is the player's: its name in either
+    language, the start of it ("苏州" for 苏州少儿棋院), or his club."""
+    unit = _norm(typed)
+    return (unit in (_norm(p.unit), _norm(getattr(p, "unit_en", "") or "")) or _norm(p.unit).startswith(unit)
+            or bool(getattr(p, "club", None) and unit == _norm(p.club)))
+
+
 def match_lines(games: Games, event_code: str, lines: list[Line]) -> tuple[list[tuple[Line, Player]], list[str]]:
     """Each line's player, or every problem at once: no such player, one player twice, a
     person of these Games who does not play the event (and why), a unit that is not his."""
@@ -205,7 +213,9 @@ def match_lines(games: Games, event_code: str, lines: list[Line]) -> tuple[list[
     by_name: dict[str, list[Player]] = {}
     for p in listed:
         by_name.setdefault(_norm(p.name), []).append(p)
-    left_by_name = {_norm(x.name): x for x in left_out}
+    left_by_name: dict[str, list] = {}
+    for x in left_out:
+        left_by_name.setdefault(_norm(x.name), []).append(x)
     problems, matched, seen = [], [], {}
     by_key = {p.key: p for p in listed}
     for line in lines:
@@ -225,16 +235,23 @@ def match_lines(games: Games, event_code: str, lines: list[Line]) -> tuple[list[
                 problems.append(f"{where}：序号 {line.number} 是 {player.name}，不是 {line.name} / "
                                 f"number {line.number} is {player.name}, not {line.name}")
                 continue
+        elif not (line.name or "").strip():
+            problems.append(f"{where}：没有姓名，也没有序号 / neither a name nor a number")
+            continue
         else:
             candidates = by_name.get(_norm(line.name), [])
             if len(candidates) > 1 and line.unit:
-                candidates = [p for p in candidates if _norm(line.unit) in (_norm(p.unit), _norm(p.unit_en))
-                              or _norm(p.unit).startswith(_norm(line.unit))]
+                candidates = [p for p in candidates if _unit_is(line.unit, p)]
             if not candidates:
-                gone = left_by_name.get(_norm(line.name))
-                if gone is not None:
-                    problems.append(f"{where}：{gone.name}（{gone.unit}）不参加本项目的比赛：{gone.why[0]} / "
-                                    f"{gone.name} does not play: {gone.why[1]}")
+                # One who does not play, by name and, where the line gives it, by unit: another
+                # unit's namesake who was left out is not this line's player.
+                gone = [x for x in left_by_name.get(_norm(line.name), []) if not line.unit or _unit_is(line.unit, x)]
+                if len(gone) == 1:
+                    problems.append(f"{where}：{gone[0].name}（{gone[0].unit}）不参加本项目的比赛：{gone[0].why[0]} / "
+                                    f"{gone[0].name} does not play: {gone[0].why[1]}")
+                elif line.unit:
+                    problems.append(f"{where}：本项目的参赛者中没有{line.unit}的“{line.name}” / no player of this "
+                                    f"event from {line.unit} is called {line.name!r}")
                 else:
                     problems.append(f"{where}：本项目的参赛者中没有“{line.name}” / no player of this event "
                                     f"is called {line.name!r}")
@@ -244,9 +261,7 @@ def match_lines(games: Games, event_code: str, lines: list[Line]) -> tuple[list[
                                 f"{len(candidates)} players share this name: give the unit or the number")
                 continue
             player = candidates[0]
-        if line.unit and line.number is None and line.key is None and not (
-                _norm(line.unit) in (_norm(player.unit), _norm(player.unit_en)) or _norm(player.unit).startswith(_norm(line.unit))
-                or (player.club and _norm(line.unit) == _norm(player.club))):
+        if line.unit and line.number is None and line.key is None and not _unit_is(line.unit, player):
             problems.append(f"{where}：{player.name} 的单位是 {player.unit}，不是 {line.unit} / "
                             f"{player.name} plays for {player.unit}, not {line.unit}")
             continue
