@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from builders import doc, individual, person, team
+from builders import doc, id_for, individual, person, team
 from conftest import codes
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -282,3 +282,28 @@ def test_a_player_booked_for_the_delegation_heads_last_night_is_outside_his_wind
     assert _outside_windows(d, definition_of(games), ["h1"], night, night) == []
     [v] = _outside_windows(d, definition_of(games), ["m1", "h1"], night, night)
     assert v.code == "STAY_OUTSIDE_WINDOW" and v.people == ("m1",) and "2009-11-23" in v.zh
+
+
+def test_the_leader_is_told_that_his_team_changes_with_the_individual_event(app, db, no_csrf, monkeypatch):
+    """Issue 39, 5: the substitution in gomoku.MJA replaces 张一 in the team too (四): the
+    leader is told so when he asks, and the request list says it while it waits."""
+    import io
+
+    from builders import account, logged_in
+    PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+    d = _youth_team_delegation(dt.datetime(2015, 7, 1, tzinfo=CHINA))
+    account("tie-leader", "leader", delegation=d)
+    db.session.commit()
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2015, 7, 10, tzinfo=CHINA))
+    client = logged_in(app, "tie-leader")
+    with app.app_context():
+        r = client.post(f"/d/{d.id}/substitutions", data={
+            "version": str(d.version), "event": "gomoku.MJA", "out_ref": "b1", "in_ref": "", "reason": "生病",
+            "new-name": "王三", "new-id_type": "resident_id", "new-id_number": id_for("2000-03-03", "M", "120101"),
+            "new-gender": "M", "new-birth_date": "2000-03-03",
+            "document-photo": (io.BytesIO(PDF), "photo.pdf"), "document-id_copy": (io.BytesIO(PDF), "id.pdf")},
+            content_type="multipart/form-data", follow_redirects=True)
+    page = r.get_data(as_text=True)
+    assert "更换申请已提交" in page, page[:3000]
+    assert "张一 在 " in page and "中也将一并由 王三 替换" in page and "团体" in page
+    assert "同时更换：" in page

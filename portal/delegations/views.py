@@ -146,11 +146,19 @@ def substitutions(d):
                                                 form.reason.data, actor(), now(), documents=_documents_sent(ws))
             if out.ok:
                 flash(_("更换申请已提交，等待组委会批准。"), "success")
+                also = workflow.also_replaced(ws.definition, ws.doc, form.event.data, form.out_ref.data)
+                if also:
+                    flash(_("按规程%(clause)s，%(name)s 在 %(events)s 中也将一并由 %(new)s 替换。",
+                            clause=also[0][1], name=ws.people[form.out_ref.data]["name"],
+                            events="、".join(ws.event_label(c) for c, _clause in also),
+                            new=incoming.get("name") or ""), "info")
                 return redirect(url_for(".substitutions", delegation_id=d.id))
             flash(refusal_text(out), "error")
     requests = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
                                   .order_by(Substitution.id.desc())).all()
-    return render("workspace/substitutions.html", ws, form=form, person_form=new_person, requests=requests,
+    also = {r.id: [ws.event_label(c) for c, _clause in workflow.also_replaced(ws.definition, ws.doc, r.event_code, r.out_ref)]
+            for r in requests if r.status == "pending"}
+    return render("workspace/substitutions.html", ws, form=form, person_form=new_person, requests=requests, also=also,
                   document_kinds=[(k, en if ws.en else zh) for k, (zh, en) in document_names_of(ws.definition).items()])
 
 

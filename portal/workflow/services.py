@@ -476,6 +476,21 @@ def tied_events(definition: GamesDefinition, event: str) -> set[str]:
     return tied
 
 
+def also_replaced(definition: GamesDefinition, document: dict, event: str, out_ref: str) -> list[tuple[str, str]]:
+    """(event, clause) of the other events in which a substitution in `event` replaces
+    `out_ref` too, as the regulation ties them: told to the leader, never done silently."""
+    out = []
+    for rule in definition.rules_of(TeamMakeupRule):
+        tied = set(rule.events) | set((rule.members_entered_in or {}).values())
+        if event not in tied:
+            continue
+        for entry in document["entries"]:
+            code = entry["event"]
+            if code != event and code in tied and out_ref in entry_people(entry) and code not in (c for c, _ in out):
+                out.append((code, rule.clause or ""))
+    return out
+
+
 def apply_substitution(document: dict, event: str, out_ref: str, incoming: dict,
                        tied: set[str] | None = None) -> dict:
     """The document as it would be after replacing out_ref by the incoming person in event,
