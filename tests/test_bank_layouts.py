@@ -21,6 +21,13 @@ LAYOUTS = {
  2015-07-04	, 转账支取	, 网上银行	, CHN	, 钞	, -	, 300.00	, 人民币	, -	, 300.00	, 人民币	, 50900.00	, 某某印刷厂	, 6222020200099998888	
 人民币合计,,,,,"1,200.00",300.00,,"1,200.00",300.00,,,,
 """),
+    # The same export where 交易金额 stays "-" and the amounts stand in 记账金额 (issue 39, 2).
+    "icbc-booked-only": ("gb18030", """明细查询文件下载
+卡号: 6222 0202 0001 1111
+交易日期,摘要,交易场所,交易国家或地区简称,钞/汇,交易金额(收入),交易金额(支出),交易币种,记账金额(收入),记账金额(支出),记账币种,余额,对方户名,对方账户
+ 2015-07-03	, 跨行汇款 ZY0300017 报名费	, 网上银行	, CHN	, 钞	, -	, -	, 人民币	, 1200.00	, -	, 人民币	, 51200.00	, 河西棋院	, 6222020200011112222	
+ 2015-07-04	, 转账支取	, 网上银行	, CHN	, 钞	, -	, -	, 人民币	, -	, 300.00	, 人民币	, 50900.00	, 某某印刷厂	, 6222020200099998888	
+"""),
     # 中国银行交易流水明细单: one signed 金额 with thousands separators, payer in 对方账户名
     "boc-detail": ("gb18030", """中国银行交易流水明细单
 客户姓名:某某省棋类协会,账号:1234 5678 9012
@@ -128,7 +135,7 @@ LAYOUTS = {
 }
 
 
-RECOGNISED = {"icbc": "ICBC", "icbc-detail": "ICBC", "boc": "Bank of China", "boc-detail": "Bank of China",
+RECOGNISED = {"icbc": "ICBC", "icbc-detail": "ICBC", "icbc-booked-only": "ICBC", "boc": "Bank of China", "boc-detail": "Bank of China",
               "cmb": "China Merchants Bank", "cmb-personal": "China Merchants Bank", "abc": "ABC", "abc-personal": "ABC",
               "ccb": "CCB", "bocom": "BOCOM", "cib": "Industrial Bank", "psbc": "PSBC", "alipay": "Alipay",
               "wechat": "WeChat Pay"}

@@ -182,6 +182,12 @@ def read_statement(data: bytes, filename: str) -> Statement:
     body = body[(first != "") & ~first.str.contains("合计|总计|total", case=False, regex=True)]
     out = pd.DataFrame({"row": body["row"].to_numpy()})
     out["date_raw"] = body.iloc[:, cols["date"]].astype(str).str.strip().to_numpy()
+    if cols["credit"] is not None and not (body.iloc[:, cols["credit"]] != "").any():
+        # ICBC's personal export has 交易金额(收入) and 记账金额(收入): the first may be "-" in
+        # every row, the amounts standing in the second. The first credit column with amounts.
+        filled = [i for i in _find_all(labels, CREDIT, set()) if (body.iloc[:, i] != "").any()]
+        if filled:
+            cols["credit"] = filled[0]
     if cols["credit"] is not None:
         out["amount_raw"] = body.iloc[:, cols["credit"]].astype(str).str.strip().to_numpy()
     else:
