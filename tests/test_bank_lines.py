@@ -168,3 +168,58 @@ def test_a_file_with_no_payment_in_it_is_not_reported_as_imported(app, db):
     r = _import(app, client, "empty.csv", "交易日期,收入金额,对方户名,摘要\n2015-07-04,-,某某,印刷费\n")
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and "已导入" not in page and "没有读到任何收入记录" in page
+
+
+def test_an_automatic_match_is_undone_and_moved_and_the_leaders_hear_of_it(app, db, monkeypatch):
+    """Issue 39, 2: a payment matched by the import (here by payer and amount) to the wrong
+    club is undone like a manual one (audited, reversed), the leader is told and the
+    webhook fires; it is then matched to the right club, whose leader reads what he
+    overpaid, not "尚需支付：¥0.00"."""
+    from sqlalchemy import select
+
+    from portal.audit.models import AuditLog
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.money.models import BankLine
+    from portal.money.services import totals
+    from portal.notify.models import OutboxMessage, Webhook
+    from portal.workflow.services import import_document
+    d, client = _setup(app, db)
+    other = import_document(find_games("youth-gomoku-2015"), doc(
+        "youth-gomoku-2015", unit={"name": "红桥棋社", "kind": "club"},
+        people=[person("g", "F", "2006-07-07", docs=("photo", "id_copy"))], entries=[individual("gomoku.WCA", "g")]),
+        dt.datetime(2015, 7, 1, tzinfo=CHINA), Actor("t")).delegation
+    from portal.money.services import post
+    assert totals(other)["balance"] == totals(d)["balance"]  # one child each, the same fee
+    post(other, "payment", Decimal("100.00"), "现金", Actor("t"), value_date=dt.date(2015, 7, 2))
+    for who, dd in (("hx-leader", d), ("hq-leader", other)):
+        user = account(who, "leader", delegation=dd)
+        user.email = f"{who}@example.cn"
+    db.session.add(Webhook(games_id=d.games_id, url="https://hooks.example.cn/in", secret="s", created_by="t"))
+    db.session.commit()
+    due = totals(d)["balance"]
+    assert _import(app, client, "jul-m.csv", HEADER + f"2015-07-05,{due},河西棋院,报名费,SN0300\n").status_code == 302
+    db.session.rollback()
+    line = db.session.scalar(select(BankLine).where(BankLine.bank_ref == "SN0300"))
+    assert line.matched_delegation_id == d.id and line.match_method == "name_amount"
+    with app.app_context():
+        page = client.get("/money/lines?games=youth-gomoku-2015&show=matched").get_data(as_text=True)
+    assert f"/money/lines/{line.id}/undo" in page
+    with app.app_context():
+        r = client.post(f"/money/lines/{line.id}/undo", data={}, follow_redirects=True)
+    assert "已撤销匹配" in r.get_data(as_text=True)
+    db.session.rollback()
+    assert db.session.get(BankLine, line.id).matched_delegation_id is None
+    row = db.session.scalars(select(AuditLog).where(AuditLog.action == "bank.unmatch")).one()
+    assert row.before == {"delegation": d.id, "method": "name_amount"}
+    told = db.session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "payment_unmatched")).all()
+    assert [m.to_address for m in told] == ["hx-leader@example.cn"] and "撤回" in told[0].body
+    hooks = db.session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "webhook")).all()
+    assert [m.subject for m in hooks][-1] == "payment.unmatched"
+    # moved: to 红桥, who owed less than the transfer
+    with app.app_context():
+        client.post(f"/money/lines/{line.id}/assign", data={"delegation": other.id})
+    db.session.rollback()
+    mail = db.session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "payment_matched",
+                                                          OutboxMessage.to_address == "hq-leader@example.cn")).one()
+    assert "比应缴多付 ¥100.00" in mail.body and "尚需支付" not in mail.body

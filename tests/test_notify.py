@@ -311,8 +311,10 @@ def test_a_payment_matched_tells_the_leaders_what_is_still_due(app, db, smtp):
     paid = {m["To"].addresses[0].addr_spec: m for m in inbox.messages if "100.00" in m["Subject"]}
     assert set(paid) == {"chenming@example.cn", "ming@example.org"}
     zh = paid["chenming@example.cn"].get_content()
-    assert "2019-08-21 到账的 ¥100.00 已记入浙江省" in zh and "尚需支付：¥" in zh
-    assert "Still to pay: ¥" in paid["ming@example.org"].get_content()
+    # nmsg-2019 asks no entry fee: the ¥100 is more than is due, and the message says so
+    # (issue 39, 2), not "尚需支付：¥0.00"
+    assert "2019-08-21 到账的 ¥100.00 已记入浙江省" in zh and "比应缴多付 ¥100.00" in zh and "尚需支付" not in zh
+    assert "¥100.00 more than is due" in paid["ming@example.org"].get_content()
 
 
 def test_the_deposit_message_reads_right_returned_or_kept(app, db):

@@ -386,11 +386,12 @@ def _tell_payment(d: Delegation, lines) -> None:
     statement's), with what is still due."""
     lines = lines if isinstance(lines, list) else [lines]
     if recipients_of(d):
-        due = max(totals(d)["balance"], Decimal("0.00"))
+        owed = totals(d)["balance"]
         total = sum((x.amount for x in lines), Decimal("0.00"))
+        # Paid more than is due: what comes back, not "still to pay: ¥0.00".
         tell_delegation(d, "payment_matched", amount=f"{Decimal(total):,.2f}",
                         booked_on="、".join(sorted({x.booked_on.isoformat() for x in lines}))[:60],
-                        balance=f"{due:,.2f}")
+                        balance=f"{max(owed, Decimal('0.00')):,.2f}", overpaid=f"{-owed:,.2f}" if owed < 0 else "")
 
 
 def _today() -> dt.date:
@@ -670,20 +671,31 @@ def decide_duplicate(line: BankLine, is_duplicate: bool, actor: Actor) -> Outcom
     return Outcome(True, status=Status.SAVED)
 
 
+MATCH_NAMES = {"reference": "按参考码匹配", "name_amount": "按户名和金额匹配", "manual": "手工匹配"}
+
+
 @transactional
 def undo_match(line: BankLine, actor: Actor) -> Outcome:
-    """Take back a manual match: the payment is reversed in the ledger (append-only) and
-    the line is unmatched again, to be assigned anew."""
+    """Take back a match, made by hand or by the import (a reference another club quoted,
+    a namesake's amount): the payment is reversed in the ledger (append-only), the line is
+    unmatched again, to be assigned anew, and the delegation's leaders and webhooks hear
+    of it. Moving a payment is this, then assign_line."""
     line = lock_row(BankLine, line.id)
-    if line.match_method != "manual" or line.matched_delegation_id is None:
-        raise Refusal("state", "只能撤销手工匹配的到账。", "Only a payment matched by hand can be unmatched.")
+    if line.match_method not in MATCH_NAMES or line.matched_delegation_id is None:
+        raise Refusal("state", "这一行没有匹配到代表团，或已有人撤销。", "This line is not matched, or was unmatched meanwhile.")
     d = db.session.get(Delegation, line.matched_delegation_id)
-    post(d, "reversal", line.amount, f"撤销手工匹配：银行到账 {line.booked_on} {line.payer}", actor,
+    method = line.match_method
+    post(d, "reversal", line.amount, f"撤销{MATCH_NAMES[method]}：银行到账 {line.booked_on} {line.payer}", actor,
          source_key=f"bank:{line.id}:reversal:{_reversals(line) + 1}", bank_line_id=line.id,
          value_date=line.booked_on)
     record(actor, "bank.unmatch", "bank_line", str(line.id), delegation=d,
-           before={"delegation": d.id, "method": "manual"}, after={"delegation": None})
+           before={"delegation": d.id, "method": method}, after={"delegation": None})
     line.matched_delegation_id, line.match_method = None, None
+    hook(d, "payment.unmatched", amount=str(line.amount), booked_on=line.booked_on.isoformat(), method=method)
+    if recipients_of(d):
+        owed = totals(d)["balance"]
+        tell_delegation(d, "payment_unmatched", amount=f"{line.amount:,.2f}", booked_on=line.booked_on.isoformat(),
+                        balance=f"{max(owed, Decimal('0.00')):,.2f}")
     return Outcome(True, status=Status.SAVED, delegation=d)
 
 

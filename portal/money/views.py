@@ -172,13 +172,15 @@ def lines():
 @bp.post("/money/lines/<int:line_id>/undo")
 @roles("accountant")
 def undo(line_id):
-    """Undo a manual match (audited; the payment is reversed in the ledger)."""
+    """Undo a match, by hand or by the import (audited; the payment is reversed in the
+    ledger, the leaders told); the line can then be matched to the right delegation."""
     if not FlaskForm().validate_on_submit():
         abort(400)
     line = db.session.get(BankLine, line_id) or abort(404)
     scope.require(line.games_id)
     out = services.undo_match(line, actor())
-    flash(_("已撤销匹配；该笔到账已从原代表团的账上冲回。") if out.ok else outcome_text(out),
+    flash(_("已撤销匹配；该笔到账已从原代表团的账上冲回，并已通知其领队。现在可以把它匹配到正确的代表团。") if out.ok
+          else outcome_text(out),
           "success" if out.ok else "error")
     return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
                     else url_for(".lines", games=_slug(line.games_id)))

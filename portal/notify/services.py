@@ -13,7 +13,7 @@ from ..header_text import address_problem, one_line
 from .models import OutboxMessage
 
 KINDS = ("submitted", "returned", "approved", "substitution_decided", "extension_granted", "amendment",
-         "invitation", "reminder", "digest", "payment_matched", "deposit", "account_locked")
+         "invitation", "reminder", "digest", "payment_matched", "payment_unmatched", "deposit", "account_locked")
 
 
 def recipients_of(d: Delegation, reminder: bool = False) -> list[tuple[str, str, str]]:
