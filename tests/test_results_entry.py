@@ -308,3 +308,21 @@ def test_a_line_names_the_left_out_player_of_its_own_unit_only(app, season, db):
     assert "第 2 行（丁）" in page and "本项目的参赛者中没有南开的“丁”" in page
     assert "第 3 行：缺少姓名或序号" in page and "没有“”" not in page
     assert page.count("丁（河西）不参加本项目的比赛") == 1 and "第 4 行（丁）" in page  # 河西's own 丁
+
+
+def test_the_desk_and_the_cards_judge_who_plays_as_the_draw_does(app, season, db):
+    """Issue 39, 4: 河西 is approved but its fee never came (十一(四)): the draw leaves its
+    children out, so the desk does not check them in and no card is printed for them."""
+    from portal.results.entrants import players
+    from portal.venue.cards import card_code, cards_for
+    games, clubs = season
+    _listed, left = players(games, "gomoku.MJA")
+    assert any(x.name == "丁" and "不予编排" in x.why[0] for x in left)
+    client = logged_in(app, "yg-org", "password-123")
+    with app.app_context():
+        void = client.get("/org/scan", query_string={"code": card_code(clubs["河西"].id, "k1")}).get_data(as_text=True)
+        valid = client.get("/org/scan", query_string={"code": card_code(clubs["南开"].id, "k1")}).get_data(as_text=True)
+    assert "证件作废" in void and "不予编排" in void and 'id="check-in"' not in void
+    assert "证件作废" not in valid and 'id="check-in"' in valid
+    units = {c.delegation_id for c in cards_for(games)}
+    assert clubs["南开"].id in units and clubs["河西"].id not in units

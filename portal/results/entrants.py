@@ -12,19 +12,11 @@ from sqlalchemy import select
 from ..delegations.models import Delegation, Entry, EntryMember, Person
 from ..extensions import db
 from ..games.services import definition_of, unit_names
-from ..money.services import entries_valid
-from ..workflow.models import Place, Withdrawal
+from ..workflow.models import Withdrawal
+from ..workflow.plays import why_not_playing
 from .models import Draw
 
-STATUS_WHY = {
-    "draft": ("报名尚未提交", "the entry has not been submitted"),
-    "submitted": ("报名等待组委会审核", "the entry is waiting for the organisers' approval"),
-    "returned": ("报名已退回修改", "the entry was returned for changes"),
-    "withdrawn": ("代表团已退出", "the delegation has withdrawn"),
-}
-WAITLISTED = ("在候补名单上", "on the waiting list")
 EVENT_WITHDRAWN = ("已退出该项目", "withdrawn from this event")
-UNPAID = ("报名费未在截止前到账，报名无效，不予编排", "the entry fee did not arrive by the deadline: the entry is void")
 
 
 @dataclass
@@ -77,12 +69,9 @@ def players(games, event_code: str) -> tuple[list[Player], list[LeftOut]]:
     withdrawn = {did for did, in db.session.execute(select(Withdrawal.delegation_id).where(
         Withdrawal.delegation_id.in_(delegation_ids),
         (Withdrawal.event_code == event_code) | Withdrawal.event_code.is_(None)))}
-    waitlisted = set(db.session.scalars(select(Place.delegation_id).where(
-        Place.delegation_id.in_(delegation_ids), Place.status == "waitlisted"))) if definition.capacity else set()
-    valid = {}
-    if definition.money.entry_valid_when_paid and delegation_ids:
-        valid = entries_valid(games, db.session.scalars(select(Delegation).where(
-            Delegation.id.in_(delegation_ids))).all())
+    # The one judgement of who plays (workflow/plays.py), the desk's and the cards' too.
+    not_playing = why_not_playing(games, db.session.scalars(select(Delegation).where(
+        Delegation.id.in_(delegation_ids))).all()) if delegation_ids else {}
     numbers = {}
     draw = db.session.scalar(select(Draw).where(Draw.games_id == games.id, Draw.event_code == event_code,
                                                 Draw.superseded.is_(False)).order_by(Draw.id.desc()).limit(1))
@@ -94,15 +83,9 @@ def players(games, event_code: str) -> tuple[list[Player], list[LeftOut]]:
         unit, unit_en = _unit(code, unit_name, names, names_en)
         key = f"e{entry_id}" if event.is_team else f"p{pid}"
         label = (f"{unit}{team or ''}队" if event.is_team else name)
-        why = None
-        if status != "approved":
-            why = STATUS_WHY.get(status, STATUS_WHY["submitted"])
-        elif did in withdrawn:
+        why = not_playing.get(did)
+        if did in withdrawn and status == "approved":
             why = EVENT_WITHDRAWN
-        elif did in waitlisted:
-            why = WAITLISTED
-        elif valid.get(did) is False:
-            why = UNPAID
         if why is not None:
             left.setdefault(key, LeftOut(label, unit, why, did))
             continue

@@ -26,6 +26,7 @@ from ..games.services import definition_of, unit_names
 from ..jobs.services import games_of, job_kind
 from ..pdf_fonts import chinese_font
 from ..workflow.models import Substitution
+from ..workflow.plays import why_not_playing
 
 ROLES = {  # role -> (zh, en, colour)
     "athlete": ("运动员", "Athlete", "#b71c1c"), "leader": ("领队", "Team leader", "#1f4e9a"),
@@ -77,7 +78,7 @@ def read_code(code: str) -> tuple[int, str, str | None] | None:
 
 
 def cards_for(games, delegation_id: int | None = None, photos_read: dict[str, bytes] | None = None) -> list[Card]:
-    """The cards of the approved delegations (or one of them), people in document order.
+    """The cards of the approved delegations that play (or one of them), people in document order.
     photos_read: where the photos read to check them are kept, for cards_pdf to draw
     without reading them again (the whole Games' cards: one read of each photo)."""
     definition = definition_of(games)
@@ -88,6 +89,10 @@ def cards_for(games, delegation_id: int | None = None, photos_read: dict[str, by
     if delegation_id:
         q = q.where(Delegation.id == delegation_id)
     delegations = db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
+    # No card for who does not play (the waiting list, an entry void for its fee): the desk
+    # would refuse it, as the draw leaves him out.
+    not_playing = why_not_playing(games, delegations) if delegations else {}
+    delegations = [d for d in delegations if not_playing.get(d.id) is None]
     photos = {}
     for f in db.session.scalars(select(UploadedFile).where(
             UploadedFile.delegation_id.in_([d.id for d in delegations]), UploadedFile.kind == "photo")
@@ -318,6 +323,9 @@ def scan(code: str) -> dict:
     if d.status != DelegationStatus.APPROVED:
         # Returned or waiting again: the desk will not check the person in (issue 25, 13).
         return {"status": "void", "why": "not_approved", "delegation": d, "name": person["name"]}
+    why = why_not_playing(d.games, [d])[d.id]  # as the draw and the results judge it
+    if why is not None:
+        return {"status": "void", "why": "not_playing", "reason": why, "delegation": d, "name": person["name"]}
     return {"status": "valid", "delegation": d, "person": person}
 
 
