@@ -194,11 +194,18 @@ def test_approve_locks_and_return_carries_reasons(svc, actor, db):
     assert not svc.return_for_changes(d, actor, [("person", "p2", " ")]).ok
     assert svc.submit(d, actor, at("2019-08-02T10:00:00+08:00")).ok
     assert svc.approve(d, actor, at("2019-08-03T10:00:00+08:00")).ok
-    locked = svc.save(d, nmsg19(), actor, at("2019-08-04T10:00:00+08:00"))
-    assert not locked.ok and "锁定" in locked.message[0]
+    # After the names close an approved entry is locked (a substitution is the way) ...
+    locked = svc.save(d, nmsg19(), actor, at("2019-09-04T10:00:00+08:00"))
+    assert not locked.ok and "名单已截止" in locked.message[0] and d.status == "approved"
+    # ... before, it may still change (issue 39, 3), and goes back for approval.
+    changed = svc.save(d, nmsg19(), actor, at("2019-08-04T10:00:00+08:00"))
+    assert changed.ok and d.status == "draft"
     actions = [a.action for a in db.session.query(AuditLog).filter_by(delegation_id=d.id).order_by(AuditLog.id)]
     assert actions == ["delegation.save", "delegation.submit", "delegation.return", "delegation.submit",
-                       "delegation.approve"]
+                       "delegation.approve", "delegation.save"]
+    reopened = db.session.query(AuditLog).filter_by(delegation_id=d.id, action="delegation.save").order_by(
+        AuditLog.id.desc()).first()
+    assert reopened.before["status"] == "approved"
     ret = db.session.query(AuditLog).filter_by(delegation_id=d.id, action="delegation.return").one()
     assert ret.actor == "测试组委会" and ret.before == {"status": "submitted"} and ret.at.tzinfo is not None
 

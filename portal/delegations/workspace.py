@@ -97,8 +97,20 @@ class Workspace:
 
     @property
     def editable(self) -> bool:
-        return (may_edit_names(self.stage) and self.d.status not in (DelegationStatus.APPROVED, DelegationStatus.WITHDRAWN)
+        # An approved entry stays editable until the names close: a change submits it again.
+        return (may_edit_names(self.stage) and self.d.status != DelegationStatus.WITHDRAWN
                 and (current_user.role == "leader" or current_user.role in EDITORS))
+
+    def approved_notice(self) -> str | None:
+        """What an approved entry still allows before the names close, as the stage says."""
+        if self.d.status != DelegationStatus.APPROVED or not self.editable:
+            return None
+        when = deadline_text(closes_at(self.definition.stages, NAMES, workflow.extensions_of(self.d)))
+        if self.definition.stages.replacing_after_submission_needs_approval:
+            return _("报名已获组委会批准。%(when)s（北京时间）名单截止前仍可修改资料和报项，保存后须重新提交、再经审核；"
+                     "按规程，更换运动员须在“更换运动员”中申请，经组委会同意。", when=when)
+        return _("报名已获组委会批准。%(when)s（北京时间）名单截止前仍可直接修改，保存后须重新提交、再经组委会审核。",
+                 when=when)
 
     @property
     def documents_editable(self) -> bool:
@@ -113,8 +125,8 @@ class Workspace:
         """Why the names cannot be edited now, and what to do instead."""
         if self.editable or self.d.status == DelegationStatus.WITHDRAWN or current_user.role == "accountant":
             return None
-        if self.d.status == DelegationStatus.APPROVED:
-            return _("报名已经组委会批准并锁定。如需更换运动员，请在“更换运动员”中提出申请。")
+        if self.d.status == DelegationStatus.APPROVED and self.stage.stage == "substitutions":
+            return _("报名已经组委会批准，名单已截止。如需更换运动员，请在“更换运动员”中提出申请。")
         closes = closes_at(self.definition.stages, NAMES, workflow.extensions_of(self.d))
         when = deadline_text(closes)
         if self.stage.stage == "substitutions":

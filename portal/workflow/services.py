@@ -127,10 +127,10 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     # Documents (insurance proof, health certificate...) may be added until check-in,
     # whatever the stage, and adding them neither unlocks nor un-submits the entry.
     documents_only = before is not None and _only_documents_added(before, data)
-    if d.status == DelegationStatus.APPROVED and not documents_only:
-        raise Refusal("state", "报名已经组委会批准并锁定；如需更换运动员，请提交更换申请。",
-                       "The entry is approved and locked; ask for a substitution instead.", delegation=d)
     info = stage_of(d, at) if d.id else stage_at(definition_of(games).stages, at)
+    if d.status == DelegationStatus.APPROVED and not documents_only and not may_edit_names(info):
+        raise Refusal("state", "报名已经组委会批准，名单已截止；如需更换运动员，请提交更换申请。",
+                       "The entry is approved and the names have closed; ask for a substitution instead.", delegation=d)
     if not may_edit_names(info) and not documents_only:
         raise Refusal("deadline", violations=[_names_deadline_violation(d)], delegation=d)
     declared_before = sorted((x["event"], x["count"]) for x in (before or {}).get("declarations", []))
@@ -151,11 +151,15 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
         db.session.flush()
     after = replace_contents(d, doc)
     d.version = (d.version or 0) + 1
-    if d.status in (DelegationStatus.SUBMITTED, DelegationStatus.RETURNED) and not documents_only:
+    reopened = d.status == DelegationStatus.APPROVED and not documents_only
+    if d.status in (DelegationStatus.SUBMITTED, DelegationStatus.RETURNED, DelegationStatus.APPROVED) \
+            and not documents_only:
+        # Changed before the names close: submitted again for approval (an approved entry
+        # too: what the committee approved is not what it holds now).
         d.status = DelegationStatus.DRAFT
     record(actor, "delegation.save", "delegation", str(d.id), delegation=d,
-           before={"changes": document_changes(before, after)} if before else None,
-           after=None if before else after)
+           before={"changes": document_changes(before, after), **({"status": "approved"} if reopened else {})}
+           if before else None, after=None if before else after)
     # Numbers this save adds are compared with the other delegations' (within the account's
     # daily allowance) before the judgement, which then tells of those compared.
     compared = compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number],
