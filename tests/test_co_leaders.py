@@ -109,3 +109,19 @@ def _form_from(page):
     version = re.search(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"', page)
     return {"version": next(g for g in version.groups() if g),
             "base": re.search(r'name="base" value="([0-9a-f]+)"', page).group(1)}
+
+
+def test_the_conflict_shows_every_field_that_differs_not_only_the_name(app, db, unit):
+    """Issue 39, 9: the two saves differ in the club only; the page names that field on
+    both sides and marks it."""
+    did, a, b = unit
+    form_a, form_b = _form(app, a, f"/d/{did}/people/p1"), _form(app, b, f"/d/{did}/people/p1")
+    with app.app_context():
+        assert a.post(f"/d/{did}/people/p1", data={**form_a, **_person("王一"), "club": "海口棋院"}).status_code == 302
+        r = b.post(f"/d/{did}/people/p1", data={**form_b, **_person("王一"), "club": "三亚棋社"})
+    page = r.get_data(as_text=True)
+    theirs, mine = page.split("对方已保存的", 1)[1].split("您填写的", 1)
+    mine = mine.split("</ul>", 1)[0]
+    assert "<strong>俱乐部：海口棋院</strong>" in theirs and "<strong>俱乐部：三亚棋社</strong>" in mine
+    assert "姓名：王一" in theirs and "<strong>姓名：王一</strong>" not in theirs  # the same on both: not marked
+    assert "出生日期：1995-05-05" in mine

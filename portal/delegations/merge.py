@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+from .names import DOCUMENT_NAMES
+
 # A part's key: ("person", ref), ("new",) for a person not yet in the document,
 # ("event", code), ("team", code, label), ("roles",), ("declarations",).
 Key = tuple[str, ...]
@@ -48,6 +50,33 @@ def merges(current: dict, key: Key | None, base: str | None) -> bool:
     return key is not None and bool(base) and fingerprint(current, key) == base
 
 
+PERSON_FIELDS = (  # (label zh, label en, how to read the value from the person)
+    ("姓名", "name", lambda p: p.get("name")),
+    ("性别", "gender", lambda p: {"M": ("男", "M"), "F": ("女", "F")}.get(p.get("gender") or "")),
+    ("出生日期", "born", lambda p: p.get("birth_date")),
+    ("证件号码", "ID number", lambda p: ("…" + p["id_number"][-4:]) if p.get("id_number") else None),
+    ("注册年度", "registered", lambda p: (p.get("registration") or {}).get("year")),
+    ("高校", "university", lambda p: (p.get("university") or {}).get("code")),
+    ("等级分", "rating", lambda p: (p.get("fide_rating") or {}).get("value")),
+    ("俱乐部", "club", lambda p: p.get("club")),
+    ("材料", "documents", lambda p: tuple("、".join(DOCUMENT_NAMES.get(k, (k, k))[i] for k in p.get("documents") or [])
+                                          or None for i in (0, 1)) if p.get("documents") else None),
+)
+
+
+def person_fields(p: dict, en: bool) -> list[str]:
+    """A person as one line per field ("俱乐部：杭州棋院"), every field he has, so that a
+    conflict shows each one that differs."""
+    out = []
+    for zh, label_en, read in PERSON_FIELDS:
+        value = read(p)
+        if isinstance(value, tuple):
+            value = value[1 if en else 0]
+        if value not in (None, ""):
+            out.append(f"{label_en}: {value}" if en else f"{zh}：{value}")
+    return out
+
+
 def describe(doc: dict, key: Key, names: dict[str, str], event_label, en: bool) -> list[str]:
     """The part in words, to show the other's save beside one's own: names, not refs."""
     kind = key[0]
@@ -56,11 +85,7 @@ def describe(doc: dict, key: Key, names: dict[str, str], event_label, en: bool) 
         p = part(doc, key)
         if p is None:
             return ["(deleted)" if en else "（已删除）"]
-        year = (p.get("registration") or {}).get("year")
-        bits = [p.get("name") or "", {"M": "M" if en else "男", "F": "F" if en else "女"}.get(p.get("gender") or "", ""),
-                p.get("birth_date") or "", (f"registered {year}" if en else f"{year} 年度注册") if year else "",
-                (p.get("id_number") or "")[-4:] and ("ID …" if en else "证件号尾号 ") + (p.get("id_number") or "")[-4:]]
-        return [" · ".join(b for b in bits if b)]
+        return person_fields(p, en)
     if kind in ("event", "team"):
         out = []
         for e in part(doc, key):

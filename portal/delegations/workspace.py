@@ -318,8 +318,10 @@ def conflict_page(d: Delegation, out: Outcome, change: Callable[[dict], dict]) -
     mine = change(current)
     ws = Workspace(d, doc=mine)
     names = {p["ref"]: p.get("name") or "" for doc in (current, mine) for p in doc["people"]}
-    return ws, {"theirs": describe(current, key, names, ws.event_label, ws.en),
-                "mine": describe(mine, key, names, ws.event_label, ws.en)}
+    theirs = describe(current, key, names, ws.event_label, ws.en)
+    ours = describe(mine, key, names, ws.event_label, ws.en)
+    # What differs, marked on both sides: the field the two saves disagree on is the point.
+    return ws, {"theirs": theirs, "mine": ours, "differs": sorted(set(theirs) ^ set(ours))}
 
 
 def refusal_text(out: Outcome) -> str:
