@@ -10,6 +10,7 @@ from flask import session
 from flask_babel import get_locale
 
 from .rules.engine import CHINA
+from .text import Text
 
 LANGS = ("zh", "en")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -64,6 +65,8 @@ def time_left(closes: dt.datetime | None, now: dt.datetime) -> str:
 def in_language(text) -> str:
     """A service message written "中文 / English" (check-in, meeting, photos): the half
     in the reader's language; any other text as it is."""
+    if isinstance(text, Text):
+        return text.read(str(get_locale()) == "en")
     text = str(text or "")
     if " / " not in text:
         return text

@@ -197,5 +197,6 @@ def event_results_put(slug, event):
     if lines or not problems:
         problems = results.enter_results(games, event, lines, actor(), body.entrants, read_problems=problems)
     if problems:
+        problems = [str(p) for p in problems]  # "中文 / English": the API speaks both
         return problem(422, "Unprocessable Content", problems[0], code="results", problems=problems)
     return jsonify(_results_page(games, ev))

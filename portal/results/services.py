@@ -41,6 +41,7 @@ from ..rules.standings import (
 )
 from ..sheets import decode_text
 from ..spreadsheet_formats import uploaded_rows
+from ..text import Text
 from ..upload_checks import UploadRefused
 from .entrants import Player, players
 from .models import EventResult, OutsideMedal as OutsideMedalRow
@@ -109,7 +110,7 @@ def _place(text: str) -> int | None:
     return int(t) if t.isdigit() else None
 
 
-def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[str]]:
+def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[Text]]:
     """Lines of a CSV or Excel results sheet with a heading row (名次, 序号, 姓名, 单位, 积分,
     对手分...: the columns in any order), FIDE's TRF-16, or headingless "名次, 单位, 姓名"
     lines. Every problem names its row."""
@@ -117,7 +118,7 @@ def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[str]]:
     try:
         rows = uploaded_rows(data, filename)
     except UploadRefused as exc:
-        return [], [exc.text]
+        return [], [Text(exc.zh, exc.en)]
     if rows is None:
         text = decode_text(data)
         if re.search(r"^001 ", text, re.M):
@@ -142,12 +143,12 @@ def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[str]]:
         line = Line(i, name=cell("name"), unit=cell("unit"))
         line.place = _place(cell("place"))
         if line.place is None:
-            problems.append(f"第 {i} 行：名次“{cell('place')}”应为正整数 / row {i}: place {cell('place')!r} must be a whole number")
+            problems.append(Text(f"第 {i} 行：名次“{cell('place')}”应为正整数", f"row {i}: place {cell('place')!r} must be a whole number"))
             continue
         number = cell("number")
         if number:
             if not number.isdigit():
-                problems.append(f"第 {i} 行：序号“{number}”应为整数 / row {i}: number {number!r} must be a whole number")
+                problems.append(Text(f"第 {i} 行：序号“{number}”应为整数", f"row {i}: number {number!r} must be a whole number"))
                 continue
             line.number = int(number)
         try:
@@ -157,18 +158,18 @@ def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[str]]:
                 if value is not None:
                     line.tie_breaks[key] = decimal_text(value)
         except ValueError as exc:
-            problems.append(f"第 {i} 行：“{exc}”不是数字 / row {i}: {exc} is not a number")
+            problems.append(Text(f"第 {i} 行：“{exc}”不是数字", f"row {i}: {exc} is not a number"))
             continue
         if not line.name and line.number is None:
-            problems.append(f"第 {i} 行：缺少姓名或序号 / row {i}: no name or number")
+            problems.append(Text(f"第 {i} 行：缺少姓名或序号", f"row {i}: no name or number"))
             continue
         lines.append(line)
     if len(rows) > MAX_ROWS + 5:
-        problems.append(f"最多 {MAX_ROWS} 行 / at most {MAX_ROWS} rows")
+        problems.append(Text(f"最多 {MAX_ROWS} 行", f"at most {MAX_ROWS} rows"))
     return lines, problems
 
 
-def read_trf(text: str) -> tuple[list[Line], list[str]]:
+def read_trf(text: str) -> tuple[list[Line], list[Text]]:
     """FIDE's TRF-16 (the exchange format of chess pairing programs): each "001" line is a
     player: start number at columns 5-8, name 15-47, federation 54-56, points 81-84, rank
     86-89."""
@@ -180,16 +181,16 @@ def read_trf(text: str) -> tuple[list[Line], list[str]]:
         number, name, fed = raw[4:8].strip(), raw[14:47].strip(), raw[53:56].strip()
         points, rank = raw[80:84].strip(), raw[85:89].strip()
         if not number.isdigit() or not rank.isdigit():
-            problems.append(f"第 {i} 行：TRF 序号或名次无法识别 / line {i}: TRF start number or rank unreadable")
+            problems.append(Text(f"第 {i} 行：TRF 序号或名次无法识别", f"line {i}: TRF start number or rank unreadable"))
             continue
         try:
             score = _exact(points)
         except ValueError:
-            problems.append(f"第 {i} 行：TRF 积分“{points}”不是数字 / line {i}: TRF points {points!r} not a number")
+            problems.append(Text(f"第 {i} 行：TRF 积分“{points}”不是数字", f"line {i}: TRF points {points!r} not a number"))
             continue
         lines.append(Line(i, place=int(rank), number=int(number), name=name, unit=fed, score=score))
     if not lines and not problems:
-        problems.append("TRF 文件中没有棋手行（001）/ no player lines (001) in the TRF file")
+        problems.append(Text("TRF 文件中没有棋手行（001）", "no player lines (001) in the TRF file"))
     return lines, problems
 
 
@@ -219,24 +220,24 @@ def match_lines(games: Games, event_code: str, lines: list[Line]) -> tuple[list[
     problems, matched, seen = [], [], {}
     by_key = {p.key: p for p in listed}
     for line in lines:
-        where = f"第 {line.row} 行（{line.name or line.number or line.key or ''}）/ row {line.row}"
+        where = Text(f"第 {line.row} 行（{line.name or line.number or line.key or ''}）", f"row {line.row}")
         player = None
         if line.key is not None:
             player = by_key.get(line.key)
             if player is None:
-                problems.append(f"{where}：该选手已不在本项目的参赛名单中 / no longer a player of this event")
+                problems.append(Text("该选手已不在本项目的参赛名单中", "no longer a player of this event").prefixed(where))
                 continue
         elif line.number is not None and by_number:
             player = by_number.get(line.number)
             if player is None:
-                problems.append(f"{where}：序号 {line.number} 不是本项目抽签的序号 / number {line.number} was not drawn")
+                problems.append(Text(f"序号 {line.number} 不是本项目抽签的序号", f"number {line.number} was not drawn").prefixed(where))
                 continue
             if line.name and _norm(line.name) != _norm(player.name) and _norm(line.name) not in _norm(player.name):
-                problems.append(f"{where}：序号 {line.number} 是 {player.name}，不是 {line.name} / "
-                                f"number {line.number} is {player.name}, not {line.name}")
+                problems.append(Text(f"序号 {line.number} 是 {player.name}，不是 {line.name}",
+                                     f"number {line.number} is {player.name}, not {line.name}").prefixed(where))
                 continue
         elif not (line.name or "").strip():
-            problems.append(f"{where}：没有姓名，也没有序号 / neither a name nor a number")
+            problems.append(Text("没有姓名，也没有序号", "neither a name nor a number").prefixed(where))
             continue
         else:
             candidates = by_name.get(_norm(line.name), [])
@@ -247,34 +248,35 @@ def match_lines(games: Games, event_code: str, lines: list[Line]) -> tuple[list[
                 # unit's namesake who was left out is not this line's player.
                 gone = [x for x in left_by_name.get(_norm(line.name), []) if not line.unit or _unit_is(line.unit, x)]
                 if len(gone) == 1:
-                    problems.append(f"{where}：{gone[0].name}（{gone[0].unit}）不参加本项目的比赛：{gone[0].why[0]} / "
-                                    f"{gone[0].name} does not play: {gone[0].why[1]}")
+                    problems.append(Text(f"{gone[0].name}（{gone[0].unit}）不参加本项目的比赛：{gone[0].why[0]}",
+                                         f"{gone[0].name} does not play: {gone[0].why[1]}").prefixed(where))
                 elif line.unit:
-                    problems.append(f"{where}：本项目的参赛者中没有{line.unit}的“{line.name}” / no player of this "
-                                    f"event from {line.unit} is called {line.name!r}")
+                    problems.append(Text(f"本项目的参赛者中没有{line.unit}的“{line.name}”",
+                                         f"no player of this event from {line.unit} is called {line.name!r}").prefixed(where))
                 else:
-                    problems.append(f"{where}：本项目的参赛者中没有“{line.name}” / no player of this event "
-                                    f"is called {line.name!r}")
+                    problems.append(Text(f"本项目的参赛者中没有“{line.name}”",
+                                         f"no player of this event is called {line.name!r}").prefixed(where))
                 continue
             if len(candidates) > 1:
-                problems.append(f"{where}：有 {len(candidates)} 名“{line.name}”，请写上单位或序号 / "
-                                f"{len(candidates)} players share this name: give the unit or the number")
+                problems.append(Text(f"有 {len(candidates)} 名“{line.name}”，请写上单位或序号",
+                                     f"{len(candidates)} players share this name: give the unit or the number")
+                                .prefixed(where))
                 continue
             player = candidates[0]
         if line.unit and line.number is None and line.key is None and not _unit_is(line.unit, player):
-            problems.append(f"{where}：{player.name} 的单位是 {player.unit}，不是 {line.unit} / "
-                            f"{player.name} plays for {player.unit}, not {line.unit}")
+            problems.append(Text(f"{player.name} 的单位是 {player.unit}，不是 {line.unit}",
+                                 f"{player.name} plays for {player.unit}, not {line.unit}").prefixed(where))
             continue
         if player.key in seen:
-            problems.append(f"{where}：{player.name} 已在第 {seen[player.key]} 行出现 / {player.name} "
-                            f"is already on row {seen[player.key]}")
+            problems.append(Text(f"{player.name} 已在第 {seen[player.key]} 行出现",
+                                 f"{player.name} is already on row {seen[player.key]}").prefixed(where))
             continue
         seen[player.key] = line.row
         matched.append((line, player))
     return matched, problems
 
 
-def lines_from_items(items: list[dict]) -> tuple[list[Line], list[str]]:
+def lines_from_items(items: list[dict]) -> tuple[list[Line], list[Text]]:
     """Result lines sent as data (the API): each a place with the player's key, drawn number
     or name (and unit), and its score and tie-breaks as decimal text. Every problem names
     its line."""
@@ -291,23 +293,23 @@ def lines_from_items(items: list[dict]) -> tuple[list[Line], list[str]]:
                 if exact is not None:
                     line.tie_breaks[key] = decimal_text(exact)
         except ValueError as exc:
-            problems.append(f"第 {i} 行：“{exc}”不是数字 / line {i}: {exc} is not a number")
+            problems.append(Text(f"第 {i} 行：“{exc}”不是数字", f"line {i}: {exc} is not a number"))
             continue
         except KeyError as exc:
             known = "、".join(zh for zh, _en in TIE_BREAK_NAMES.values())
-            problems.append(f"第 {i} 行：没有“{exc.args[0]}”这种小分（可用：{known}）/ line {i}: "
-                            f"{exc.args[0]!r} is not a tie-break ({', '.join(TIE_BREAK_NAMES)})")
+            problems.append(Text(f"第 {i} 行：没有“{exc.args[0]}”这种小分（可用：{known}）",
+                                 f"line {i}: {exc.args[0]!r} is not a tie-break ({', '.join(TIE_BREAK_NAMES)})"))
             continue
         if line.key is None and line.number is None and not line.name:
-            problems.append(f"第 {i} 行：缺少选手、序号或姓名 / line {i}: no player, number or name")
+            problems.append(Text(f"第 {i} 行：缺少选手、序号或姓名", f"line {i}: no player, number or name"))
             continue
         lines.append(line)
     if len(items) > MAX_ROWS:
-        problems.append(f"最多 {MAX_ROWS} 行 / at most {MAX_ROWS} lines")
+        problems.append(Text(f"最多 {MAX_ROWS} 行", f"at most {MAX_ROWS} lines"))
     return lines, problems
 
 
-def lines_from_form(form: Mapping, listed: list[Player]) -> tuple[list[Line], list[str]]:
+def lines_from_form(form: Mapping, listed: list[Player]) -> tuple[list[Line], list[Text]]:
     """The results form: a place (and points) typed beside each player."""
     lines, problems = [], []
     for i, p in enumerate(listed, start=1):
@@ -317,16 +319,16 @@ def lines_from_form(form: Mapping, listed: list[Player]) -> tuple[list[Line], li
         line = Line(i, key=p.key, name=p.name, number=p.number)
         line.place = _place(place)
         if line.place is None:
-            problems.append(f"{p.name}：名次“{place}”应为正整数 / {p.name}: place {place!r} must be a whole number")
+            problems.append(Text(f"{p.name}：名次“{place}”应为正整数", f"{p.name}: place {place!r} must be a whole number"))
             continue
         try:
             line.score = _exact(score)
         except ValueError:
-            problems.append(f"{p.name}：积分“{score}”不是数字 / {p.name}: points {score!r} is not a number")
+            problems.append(Text(f"{p.name}：积分“{score}”不是数字", f"{p.name}: points {score!r} is not a number"))
             continue
         lines.append(line)
     if not lines and not problems:
-        problems.append("请为选手填写名次，或上传成绩表 / type the places, or upload the results sheet")
+        problems.append(Text("请为选手填写名次，或上传成绩表", "type the places, or upload the results sheet"))
     return lines, problems
 
 
@@ -340,24 +342,25 @@ def computed_from_individuals(definition: GamesDefinition, event_code: str) -> T
 
 
 def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor,
-                  entrants: int | None = None, read_problems: list[str] = ()) -> list[str]:
+                  entrants: int | None = None, read_problems: list[Text] = ()) -> list[Text | str]:
     """Replace the event's results with these lines (all or nothing). Returns every problem,
     those met reading the sheet (`read_problems`) with the rest, [] when stored."""
     definition = definition_of(games)
     event = next((e for e in definition.events if e.code == event_code), None)
     if event is None:
-        return [f"“{event_code}”不是本届比赛的项目 / not an event of these Games"]
+        return [Text(f"“{event_code}”不是本届比赛的项目", "not an event of these Games")]
     if computed_from_individuals(definition, event_code) is not None:
-        return ["该团体项目的成绩由个人赛成绩计算，无须录入 / this team event is computed from the "
-                "individual results"]
+        return [Text("该团体项目的成绩由个人赛成绩计算，无须录入", "this team event is computed from the individual results")]
     if not lines and not read_problems:
-        return ["没有成绩行 / no result lines"]
+        return [Text("没有成绩行", "no result lines")]
     matched, problems = match_lines(games, event_code, lines)
     problems = list(read_problems) + problems
     listed, _left = players(games, event_code)
     n = entrants if entrants else len(listed)
     results = [Result(line.place, str(p.delegation_id), p.name, p.key, line.score) for line, p in matched]
-    problems += [f"{_event_label(definition, event_code)}：{x}" for x in check_ranking(event_code, n, results)]
+    event_name = next(e.name for e in definition.events if e.code == event_code)
+    problems += [Text(*x).prefixed(Text(event_name.zh, event_name.en))
+                 for x in check_ranking(event_code, n, results)]
     if problems:
         return problems
     try:
@@ -517,16 +520,16 @@ def add_outside_medal(games: Games, delegation_id: int, medal: str, athlete: str
     rule = outside_medals_rule(definition)
     problems = []
     if rule is None:
-        return ["本届比赛的规程没有把其他比赛的奖牌计入奖牌榜 / the regulation counts no medals won elsewhere"]
+        return [Text("本届比赛的规程没有把其他比赛的奖牌计入奖牌榜", "the regulation counts no medals won elsewhere")]
     d = db.session.get(Delegation, delegation_id)
     if d is None or d.games_id != games.id:
-        problems.append("请选择本届比赛的代表团 / choose a delegation of these Games")
+        problems.append(Text("请选择本届比赛的代表团", "choose a delegation of these Games"))
     if medal not in list(MEDALS.values())[:rule.places]:
-        problems.append("请选择金、银或铜牌 / choose gold, silver or bronze")
+        problems.append(Text("请选择金、银或铜牌", "choose gold, silver or bronze"))
     if not (athlete or "").strip():
-        problems.append("请填写运动员 / name the athlete")
+        problems.append(Text("请填写运动员", "name the athlete"))
     if not (event_name or "").strip():
-        problems.append("请填写项目 / name the event")
+        problems.append(Text("请填写项目", "name the event"))
     if problems:
         return problems
     with write_transaction():

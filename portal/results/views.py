@@ -23,7 +23,7 @@ from ..ids import db_id
 from ..jobs.views import start
 from ..rules.standings import places_awarded
 from ..sheets import csv_chunks
-from ..web import is_en
+from ..web import in_language, is_en
 from . import draws, entrants, pairing, programme, services  # noqa: F401  (programme registers its job kind)
 
 bp = Blueprint("results", __name__)
@@ -163,7 +163,7 @@ def outside_medal(slug):
                                           request.form.get("medal") or "", (request.form.get("athlete") or "")[:200],
                                           (request.form.get("event_name") or "")[:200], actor())
     for p in problems:
-        flash(p, "error")
+        flash(in_language(p), "error")
     if not problems:
         flash(_("已计入奖牌榜。"), "success")
     return redirect(url_for(".results", slug=slug))

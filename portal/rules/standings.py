@@ -184,9 +184,9 @@ def _as_result(row) -> Result:
     return Result(int(place), str(unit), label or "")
 
 
-def check_ranking(event_code: str, entrants: int, results: list) -> list[str]:
-    """Every problem of a ranking at once: places from 1, each tie leaving the places it
-    fills empty (1, 2, 2, 4), none beyond the number of entrants."""
+def check_ranking(event_code: str, entrants: int, results: list) -> list[tuple[str, str]]:
+    """Every problem of a ranking at once, (zh, en): places from 1, each tie leaving the
+    places it fills empty (1, 2, 2, 4), none beyond the number of entrants."""
     problems = []
     ordered = sorted((_as_result(r) for r in results), key=lambda r: r.place)
     expected, i = 1, 0
@@ -194,13 +194,13 @@ def check_ranking(event_code: str, entrants: int, results: list) -> list[str]:
         place = ordered[i].place
         tied = [r for r in ordered[i:] if r.place == place]
         if place < 1:
-            problems.append(f"名次 {place} 应为正整数 / place {place} must be 1 or more")
+            problems.append((f"名次 {place} 应为正整数", f"place {place} must be 1 or more"))
         elif place != expected:
-            problems.append(f"第 {place} 名处应为第 {expected} 名（并列名次之后的名次空出）/ "
-                            f"place {place} where {expected} was expected (tied places leave the next ones empty)")
+            problems.append((f"第 {place} 名处应为第 {expected} 名（并列名次之后的名次空出）",
+                             f"place {place} where {expected} was expected (tied places leave the next ones empty)"))
         if entrants and place + len(tied) - 1 > entrants:
-            problems.append(f"第 {place} 名：该项目只有 {entrants} 人（对、队）参赛 / "
-                            f"place {place}: only {entrants} entrants played")
+            problems.append((f"第 {place} 名：该项目只有 {entrants} 人（对、队）参赛",
+                             f"place {place}: only {entrants} entrants played"))
         expected = place + len(tied)
         i += len(tied)
     return problems
@@ -212,7 +212,8 @@ def score_event(definition: GamesDefinition, event_code: str, entrants: int, res
     the problems of a ranking that cannot stand."""
     problems = check_ranking(event_code, entrants, results)
     if problems:
-        raise ResultsError(f"{event_code}：" + "；".join(problems))
+        raise ResultsError(f"{event_code}：" + "；".join(zh for zh, _en in problems) + " / "
+                           + "; ".join(en for _zh, en in problems))
     event = _event(definition, event_code)
     if event is None:
         raise ResultsError(f"“{event_code}”不是本届比赛的项目 / {event_code} is not an event of these Games")

@@ -1,0 +1,21 @@
+"""One bilingual text (issue 40, 1): the Chinese and the English of a message made where
+the reader is not known yet (a service, a sheet reader), each reader then shown his own.
+Below the areas: imports none."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Text(NamedTuple):
+    zh: str
+    en: str
+
+    def __str__(self) -> str:  # where one string must carry both (a log, the API's "problems")
+        return f"{self.zh} / {self.en}"
+
+    def prefixed(self, where: Text) -> Text:
+        """This text after `where` ("第 3 行（丁）：…" / "row 3: …")."""
+        return Text(f"{where.zh}：{self.zh}", f"{where.en}: {self.en}")
+
+    def read(self, en: bool) -> str:
+        return self.en if en else self.zh
