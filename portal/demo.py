@@ -79,7 +79,7 @@ def sample_document() -> dict:
 
 
 def set_up(echo, more_accounts: list[str] = ()) -> None:
-    actor = Actor("演示数据 (demo)")
+    actor = Actor("演示数据")
     for username, name, role, password, bind in ACCOUNTS:
         user = db.session.scalar(select(User).where(User.username == username))
         delegation = None

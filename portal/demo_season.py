@@ -154,7 +154,7 @@ def leader_account(echo=None) -> list[str]:
     username, name, password = LEADER
     user = db.session.scalar(select(User).where(User.username == username))
     if user is None:
-        create_account(username, name, "leader", Actor("演示数据 (demo)"), delegation=d, password=password)
+        create_account(username, name, "leader", Actor("演示数据"), delegation=d, password=password)
     else:
         user.password_hash, user.active = hash_password(password), True
         db.session.commit()
@@ -168,7 +168,7 @@ def set_up_season(echo) -> None:
             Delegation.games_id == games.id)):
         return
     rng = random.Random(2015)
-    actor, organiser, accountant = Actor("演示数据 (demo)"), Actor("组委会 王老师", role="organiser"), \
+    actor, organiser, accountant = Actor("演示数据"), Actor("组委会 王老师", role="organiser"), \
         Actor("财务 李会计", role="accountant")
     names = [n for n, _r in KNOWN] + [f"{p}{rng.choice(['少儿棋院', '五子棋协会', '青少年宫', '棋类俱乐部'])}" for p in PLACES[:33]]
     delegations = []

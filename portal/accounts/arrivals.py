@@ -290,7 +290,7 @@ def _refuse(ticket_id: int, refusal: Refusal) -> None:
         _erase(ticket)
         place = db.session.get(Place, ticket.place_id) if ticket.place_id else None
         if place is not None:
-            release_place(place, games, Actor("报名系统 (registration)"))
+            release_place(place, games, Actor("报名系统"))
         record(Actor(ticket.display_name, ip=ticket.address), "registration.refuse", "arrival_ticket", str(ticket.id),
                after={"codes": [m["code"] for m in messages]})
 

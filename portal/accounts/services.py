@@ -89,7 +89,7 @@ def attempt_login(username: str, password: str, ip: str | None, at: dt.datetime 
     with write_transaction():
         until, started = throttle.count_failure(key, scope, at)
         if started and user is not None:
-            record(Actor("系统 (system)", ip=ip), "account.locked", "user", user.username,
+            record(Actor("系统", ip=ip), "account.locked", "user", user.username,
                    delegation=user.delegation, after={"locked_until": until.isoformat() if until else None,
                                                       "client": "known device" if device else (ip or "")},
                    reason=f"{throttle.FREE_FAILURES} failed logins")

@@ -2,6 +2,7 @@
 (what changed, the reason), in Chinese or English. Pure: a row's fields in, text out."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 # action -> (zh, en); {unit} is the delegation's name, {key} the object's key.
@@ -91,10 +92,23 @@ def sentence(action: str, actor: str, unit: str, key: str | None, en: bool = Fal
         pair = LEDGER
     else:
         pair = VERBS.get(action)
+    actor = actor_name(actor, en)
     if pair is None:
         return f"{actor} {action} {key or ''}".strip()
     verb = pair[1 if en else 0].format(unit=unit or ("a delegation" if en else "代表团"), key=key or "")
     return f"{actor} {verb}"
+
+
+# The portal's own actors, stored in Chinese, read in the reader's language; older rows
+# wrote both ("系统 (system)"): each reader gets his half.
+SYSTEM_ACTORS = {"系统": "The system", "演示数据": "The demo", "报名系统": "The registration system"}
+
+
+def actor_name(actor: str, en: bool) -> str:
+    m = re.fullmatch(r"(.+?) \((system|demo|registration)\)", actor or "")
+    if m:
+        actor = m.group(1)
+    return SYSTEM_ACTORS.get(actor, actor) if en else actor
 
 
 def details(action: str, before: Any, after: Any, reason: str | None, en: bool = False) -> list[str]:

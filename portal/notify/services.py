@@ -16,6 +16,12 @@ KINDS = ("submitted", "returned", "approved", "substitution_decided", "extension
          "invitation", "reminder", "digest", "payment_matched", "payment_unmatched", "deposit", "account_locked")
 
 
+# What each webhook event is, in words, where a person reads the outbox.
+WEBHOOK_EVENTS = {"delegation.submitted": ("报名已提交", "entry submitted"), "delegation.approved": ("报名已批准", "entry approved"),
+                  "substitution.decided": ("更换已审批", "substitution decided"),
+                  "payment.matched": ("款项已匹配", "payment matched"), "payment.unmatched": ("款项已撤回", "payment taken back")}
+
+
 def recipients_of(d: Delegation, reminder: bool = False) -> list[tuple[str, str, str]]:
     """(address, name, language) of whoever speaks for the delegation: its leaders with an
     address, and the unit's contact (in Chinese). A `reminder` skips leaders who turned

@@ -2,6 +2,8 @@
 message's state, and those that could not be sent (with why), to send again."""
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
@@ -14,6 +16,7 @@ from ..db_tx import write_transaction
 from ..extensions import db
 from .models import OutboxMessage
 from .sender import retry
+from .services import WEBHOOK_EVENTS
 
 bp = Blueprint("notify", __name__)
 ORG = ("organiser", "admin")
@@ -32,7 +35,8 @@ def outbox():
     messages = db.session.scalars(q.order_by(OutboxMessage.id.desc()).limit(SHOWN)).all()
     counts = dict(db.session.execute(select(OutboxMessage.status, func.count()).where(mine)
                                      .group_by(OutboxMessage.status)).all())
-    return render_template("notify/outbox.html", messages=messages, counts=counts, status=status, form=FlaskForm())
+    return render_template("notify/outbox.html", messages=messages, counts=counts, status=status, form=FlaskForm(),
+                           webhook_events=WEBHOOK_EVENTS, host_of=lambda url: urlsplit(url).hostname or "")
 
 
 @bp.post("/org/outbox/<int:message_id>/retry")

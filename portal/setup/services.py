@@ -140,7 +140,7 @@ def save_definition(games: Games, data: dict, actor: Actor, *, amendment: str | 
             GamesVersion.games_id == games.id)) or 0)
         if number == 1:  # published from a fixture: what was in force until now is version 1
             db.session.add(GamesVersion(games_id=games.id, number=1, definition=before.model_dump(mode="json"),
-                                        amendment=None, reason="发布 / published", created_by="系统 (system)",
+                                        amendment=None, reason="发布 / published", created_by="系统",
                                         created_at=in_force_since))
             number = 2
         db.session.add(GamesVersion(games_id=games.id, number=number, definition=games.definition,

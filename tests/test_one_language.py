@@ -1,0 +1,47 @@
+"""Codes, refs and English out of Chinese pages (issue 39, 8): event codes are not shown
+beside their names, the portal's own actors read in the reader's language, and the outbox
+names a webhook delivery in words, with its receiver's host only."""
+from __future__ import annotations
+
+import datetime as dt
+
+from builders import account, doc, individual, logged_in, person, stored
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+def test_event_codes_stay_off_the_leaders_pages(app, db):
+    d = stored("nmsg-2019", doc("nmsg-2019", people=[person("p1", year=2019)], entries=[individual("chess.MI", "p1")]),
+               dt.datetime(2019, 5, 1, tzinfo=CHINA))
+    account("lang-leader", "leader", delegation=d)
+    db.session.commit()
+    client = logged_in(app, "lang-leader")
+    with app.app_context():
+        for page in ("", "/entries", "/declarations"):
+            text = client.get(f"/d/{d.id}{page}").get_data(as_text=True)
+            visible = text.split("<body", 1)[1]
+            for attr in ('value="chess.MI"', 'href="', 'name="', 'id="', "#event-"):
+                visible = visible.replace(attr, "")
+            assert ">chess.MI<" not in visible and "chess.MI</" not in visible, page
+
+
+def test_the_portals_own_actors_read_in_the_readers_language():
+    from portal.audit.sentences import sentence
+    assert sentence("account.locked", "系统 (system)", "", "wang", en=False).startswith("系统 ")
+    assert sentence("account.locked", "系统 (system)", "", "wang", en=True).startswith("The system ")
+    assert sentence("account.locked", "演示数据", "", "wang", en=True).startswith("The demo ")
+    assert sentence("account.locked", "王老师", "", "wang", en=True).startswith("王老师 ")
+
+
+def test_the_outbox_names_a_webhook_delivery_in_words(app, db):
+    from portal.games.services import find_games
+    from portal.notify.models import OutboxMessage
+    games = find_games("nmsg-2019")
+    db.session.add(OutboxMessage(kind="webhook", to_address="https://hooks.example.cn/in/secret-path", to_name="1",
+                                 lang="", subject="payment.matched", body="{}", games_id=games.id))
+    account("lang-org", "organiser", games=["nmsg-2019"])
+    db.session.commit()
+    with app.app_context():
+        page = logged_in(app, "lang-org").get("/org/outbox").get_data(as_text=True)
+    assert "系统对接通知" in page and "hooks.example.cn" in page and "款项已匹配" in page
+    assert "secret-path" not in page and "payment.matched" not in page
