@@ -51,6 +51,14 @@ def people(app, db):
     assert out.ok, out.violations
     assert approve(out.delegation, Actor("t"), dt.datetime(2019, 8, 2, tzinfo=CHINA)).ok
     db.session.commit()
+    # Its leader's dashboard with steps done and a payment: the steps' done state and the
+    # statement link in their fullest state (issue 39, 10).
+    from decimal import Decimal
+
+    from portal.money.services import post
+    post(out.delegation, "payment", Decimal("48350.00"), "报名费", Actor("t"), value_date=dt.date(2019, 8, 3))
+    account("a11y-g", "leader", delegation=out.delegation, password="yellow-mountain-pine-19", name="广东领队")
+    db.session.commit()
     listed, _left = players(find_games("nmsg-2019"), "chess.MI")
     assert enter_results(find_games("nmsg-2019"), "chess.MI",
                          [Line(i, key=p.key, place=i, name=p.name) for i, p in enumerate(listed, start=1)], Actor("t")) == []
@@ -95,6 +103,7 @@ PAGES = {
                "/org/games/nmsg-2019/versions/1", "/org/queue"],
     "a11y-adm": ["/org/staff", "/org/games/new"],
     "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
+    "a11y-g": ["/"],  # the approved, paid delegation's dashboard
 }
 
 
