@@ -91,7 +91,7 @@ def people(d):
     for f in files:
         by_ref.setdefault(f.person_ref, []).append(f)
     roles = edit.roles_by_person(ws.doc)
-    return render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(),
+    return render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(), offset=(page - 1) * PEOPLE_PAGE,
                   violation_labels=VIOLATION_LABELS,
                   roles_of=lambda ref: [role_name(ws, r) for r in roles.get(ref, [])], shown=shown,
                   total=total, page=page, pages=max(1, (total + PEOPLE_PAGE - 1) // PEOPLE_PAGE),
