@@ -45,3 +45,19 @@ def test_the_outbox_names_a_webhook_delivery_in_words(app, db):
         page = logged_in(app, "lang-org").get("/org/outbox").get_data(as_text=True)
     assert "系统对接通知" in page and "hooks.example.cn" in page and "款项已匹配" in page
     assert "secret-path" not in page and "payment.matched" not in page
+
+
+def test_every_uploads_report_speaks_the_readers_language(app, db, no_csrf):
+    """The units and bulk-leader uploads report each bad row in Chinese only on a Chinese
+    page (they were "第 3 行 / row 3：… / …")."""
+    import io
+    account("lang-admin", "admin")
+    db.session.commit()
+    admin = logged_in(app, "lang-admin")
+    with app.app_context():
+        units = admin.post("/org/units", data={"file": (io.BytesIO("单位名称,类别\n西湖棋社,棋院\n".encode()), "u.csv")},
+                           content_type="multipart/form-data").get_data(as_text=True)
+        bulk = admin.post("/org/accounts/bulk", data={"games": "nmsg-2019", "lines": "不存在的单位, 王五\n"}).get_data(
+            as_text=True)
+    assert "第 2 行：类别“棋院”无效" in units and "unknown kind" not in units and "row 2" not in units
+    assert "第 1 行：“不存在的单位”不是本届比赛的参赛单位" in bulk and "is not a unit" not in bulk and "line 1" not in bulk

@@ -19,6 +19,7 @@ from ..games.services import definition_of
 from ..header_text import CONTROL_PROBLEM, has_control
 from ..sheets import decode_text
 from ..spreadsheet_formats import uploaded_rows
+from ..text import Text
 from ..upload_checks import UploadRefused
 from ..workflow.services import new_delegation
 from .models import User
@@ -45,7 +46,7 @@ def read_lines(text: str = "", data: bytes | None = None, filename: str = "") ->
         try:
             sheet = uploaded_rows(data, filename)
         except UploadRefused as exc:
-            return [], [exc.text]
+            return [], [Text(exc.zh, exc.en)]
         if sheet is None:
             text = decode_text(data)
         else:
@@ -64,7 +65,7 @@ def read_lines(text: str = "", data: bytes | None = None, filename: str = "") ->
             continue
         lines.append(Line(i, cells[0], cells[1], cells[2]))
     if len(lines) > MAX_LINES:
-        problems.append(f"最多 {MAX_LINES} 行 / at most {MAX_LINES} lines")
+        problems.append(Text(f"最多 {MAX_LINES} 行", f"at most {MAX_LINES} lines"))
     return lines, problems
 
 
@@ -79,33 +80,33 @@ def create_leader_accounts(games, lines: list[Line], actor: Actor) -> tuple[list
     taken = set(db.session.scalars(select(User.username)))
     problems, plan, seen_units = [], [], set()
     for line in lines:
-        where = f"第 {line.number} 行 / line {line.number}"
+        where = Text(f"第 {line.number} 行", f"line {line.number}")
         unit = by_code.get(line.unit.lower()) or by_name.get(line.unit) or by_name.get(line.unit.lower())
         if not line.unit:
-            problems.append(f"{where}：缺少单位 / unit missing")
+            problems.append(Text("缺少单位", "unit missing").prefixed(where))
             continue
         if not line.name:
-            problems.append(f"{where}：缺少领队姓名 / leader's name missing")
+            problems.append(Text("缺少领队姓名", "leader's name missing").prefixed(where))
             continue
         if has_control(line.name) or has_control(line.unit):  # they reach mail headers
-            problems.append(f"{where}：{CONTROL_PROBLEM[0]} / {CONTROL_PROBLEM[1]}")
+            problems.append(Text(f"{CONTROL_PROBLEM[0]}", f"{CONTROL_PROBLEM[1]}").prefixed(where))
             continue
         if unit is None and not open_units:
-            problems.append(f"{where}：“{line.unit}”不是本届比赛的参赛单位（请写单位代码或全称）/ "
-                            f"{line.unit!r} is not a unit of these Games (write its code or full name)")
+            problems.append(Text(f"“{line.unit}”不是本届比赛的参赛单位（请写单位代码或全称）",
+                                 f"{line.unit!r} is not a unit of these Games (write its code or full name)").prefixed(where))
             continue
         key = unit.code if unit else line.unit
         if key in seen_units:
-            problems.append(f"{where}：单位“{line.unit}”重复 / unit {line.unit!r} appears twice")
+            problems.append(Text(f"单位“{line.unit}”重复", f"unit {line.unit!r} appears twice").prefixed(where))
             continue
         seen_units.add(key)
         username = line.username or _username(games.slug, unit.code if unit else f"club{line.number}", taken)
         if not USERNAME.match(username):
-            problems.append(f"{where}：用户名“{username}”只能用字母、数字和 . _ -（3 到 60 个）/ "
-                            f"username {username!r}: letters, digits, . _ - (3 to 60)")
+            problems.append(Text(f"用户名“{username}”只能用字母、数字和 . _ -（3 到 60 个）",
+                                 f"username {username!r}: letters, digits, . _ - (3 to 60)").prefixed(where))
             continue
         if username in taken:
-            problems.append(f"{where}：用户名“{username}”已被使用 / username {username!r} is taken")
+            problems.append(Text(f"用户名“{username}”已被使用", f"username {username!r} is taken").prefixed(where))
             continue
         taken.add(username)
         plan.append((line, unit, username))

@@ -16,6 +16,7 @@ from ..extensions import db
 from ..rules.checks.eligibility import UNIT_KIND_NAMES
 from ..sheets import decode_text
 from ..spreadsheet_formats import uploaded_rows
+from ..text import Text
 from ..upload_checks import UploadRefused
 from .models import Games, Unit
 from .services import definition_of, national_units
@@ -56,7 +57,7 @@ def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[s
     try:
         rows = uploaded_rows(data, filename)
     except UploadRefused as exc:
-        return [], [exc.text]
+        return [], [Text(exc.zh, exc.en)]
     if rows is None:
         rows = list(csv.reader(io.StringIO(decode_text(data))))
     rows = [[(c or "").strip() for c in r] for r in rows]
@@ -82,44 +83,44 @@ def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[s
                 if j is not None:
                     header[key] = j
             if "name" not in header or "kind" not in header:
-                return [], [f"第 {i} 行应为表头，至少含“单位名称”和“类别” / row {i} must be the heading row, "
-                            f"with at least 单位名称 and 类别"]
+                return [], [Text(f"第 {i} 行应为表头，至少含“单位名称”和“类别”",
+                                 f"row {i} must be the heading row, with at least 单位名称 and 类别")]
             continue
         def cell(key, r=r, header=header):
             j = header.get(key)
             return r[j] if j is not None and j < len(r) else ""
         name, kind_text = cell("name"), cell("kind")
-        where = f"第 {i} 行 / row {i}"
+        where = Text(f"第 {i} 行", f"row {i}")
         if not name:
-            problems.append(f"{where}：缺少单位名称 / no unit name")
+            problems.append(Text("缺少单位名称", "no unit name").prefixed(where))
             continue
         kind = by_kind_name.get(kind_text) or by_kind_name.get(kind_text.lower())
         if kind is None:
-            problems.append(f"{where}：类别“{kind_text}”无效，可用：{'、'.join(zh for zh, _en in kinds.values())} / "
-                            f"unknown kind {kind_text!r}")
+            problems.append(Text(f"类别“{kind_text}”无效，可用：{'、'.join(zh for zh, _en in kinds.values())}",
+                                 f"unknown kind {kind_text!r}: {', '.join(en for _zh, en in kinds.values())}").prefixed(where))
             continue
         province_text = cell("province")
         province = by_province_name.get(province_text) if province_text else None
         if province_text and province is None:
-            problems.append(f"{where}：所属省份“{province_text}”无法识别 / unknown province {province_text!r}")
+            problems.append(Text(f"所属省份“{province_text}”无法识别", f"unknown province {province_text!r}").prefixed(where))
             continue
         code = (cell("code") or _code_for(name)).lower()
         if not re.fullmatch(r"[a-z0-9][a-z0-9_.-]{1,39}", code):
-            problems.append(f"{where}：单位代码“{code}”只能用小写字母、数字和 - _ . / the code may use a-z, 0-9, - _ .")
+            problems.append(Text(f"单位代码“{code}”只能用小写字母、数字和 - _ .", "the code may use a-z, 0-9, - _ .").prefixed(where))
             continue
         if code in national:
-            problems.append(f"{where}：“{code}”是全国单位名单中的代码，不能修改 / {code!r} is on the national list")
+            problems.append(Text(f"“{code}”是全国单位名单中的代码，不能修改", f"{code!r} is on the national list").prefixed(where))
             continue
         if code in seen:
-            problems.append(f"{where}：代码“{code}”与第 {seen[code]} 行重复 / code {code!r} repeats row {seen[code]}")
+            problems.append(Text(f"代码“{code}”与第 {seen[code]} 行重复", f"code {code!r} repeats row {seen[code]}").prefixed(where))
             continue
         seen[code] = i
         universities = [u for u in re.split(r"[,，、\s]+", cell("universities")) if u]
         lines.append(UnitLine(i, code, name[:100], (cell("name_en") or name)[:200], kind, province, universities))
     if len(rows) > MAX_ROWS + 2:
-        problems.append(f"最多 {MAX_ROWS} 行 / at most {MAX_ROWS} rows")
+        problems.append(Text(f"最多 {MAX_ROWS} 行", f"at most {MAX_ROWS} rows"))
     if not lines and not problems:
-        problems.append("表中没有单位 / no units in the sheet")
+        problems.append(Text("表中没有单位", "no units in the sheet"))
     return lines, problems
 
 
@@ -139,13 +140,13 @@ def read_invitation_sheet(data: bytes, filename: str, known: dict[str, str]) -> 
     try:
         rows = _sheet_rows(data, filename)
     except UploadRefused as exc:
-        return [], [], [exc.text]
+        return [], [], [Text(exc.zh, exc.en)]
     if not any(any(r) for r in rows):
-        return [], [], ["表中没有单位 / no units in the sheet"]
+        return [], [], [Text("表中没有单位", "no units in the sheet")]
     names_or_codes = HEADINGS["name"] + HEADINGS["code"]
     head = next((i for i, r in enumerate(rows[:10]) if any(c.lower() in names_or_codes for c in r)), None)
     if head is None:  # a title above the heading row is fine; no heading row at all is not
-        return [], [], ["前 10 行中没有表头“单位名称” / no heading row with 单位名称 in the first 10 rows"]
+        return [], [], [Text("前 10 行中没有表头“单位名称”", "no heading row with 单位名称 in the first 10 rows")]
     header = {key: next((k for k, cell in enumerate(rows[head]) if cell.lower() in names), None)
               for key, names in HEADINGS.items()}
     codes, rest = [], [[""] for _r in rows]
@@ -165,15 +166,15 @@ def read_invitation_sheet(data: bytes, filename: str, known: dict[str, str]) -> 
         if header["kind"] is None:
             names = [r[header["name"]] for r in rest[head + 1:] if any(r) and header["name"] is not None
                      and header["name"] < len(r)]
-            return [], [], [f"单位名单中没有这些单位：{'、'.join(names[:5])}；新单位须在“类别”一列写明类别 / not on "
-                            f"the list of units: {', '.join(names[:5])}; a new unit needs its kind (类别)"]
+            return [], [], [Text(f"单位名单中没有这些单位：{'、'.join(names[:5])}；新单位须在“类别”一列写明类别",
+                                 f"not on the list of units: {', '.join(names[:5])}; a new unit needs its kind (类别)")]
         text = io.StringIO()
         csv.writer(text).writerows(rest)
         new, problems = read_units_sheet(text.getvalue().encode("utf-8"), "invited.csv")
     fresh = iter(x.code for x in new)
     codes = [c if c is not None else next(fresh, None) for c in codes]
     if len(rows) > MAX_ROWS + head + 2:
-        problems.append(f"最多 {MAX_ROWS} 行 / at most {MAX_ROWS} rows")
+        problems.append(Text(f"最多 {MAX_ROWS} 行", f"at most {MAX_ROWS} rows"))
     return list(dict.fromkeys(c for c in codes if c)), new, problems
 
 

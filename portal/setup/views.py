@@ -33,6 +33,7 @@ from ..rules.checks.eligibility import unit_kind_names
 from ..rules.clauses import split
 from ..rules.jsontext import JsonTextError, load_json
 from ..rules.readback import read_back
+from ..text import Text
 from ..web import is_en
 from . import items, rule_form, services
 from .blueprint import bp
@@ -166,14 +167,14 @@ def invited_sheet(slug):
     data = upload.read(MAX_SHEET + 1) if upload and upload.filename else b""
     problems = []
     if not data:
-        problems = ["请选择特邀单位名单文件（Excel 或 CSV） / Choose the invitation list (Excel or CSV)"]
+        problems = [Text("请选择特邀单位名单文件（Excel 或 CSV）", "Choose the invitation list (Excel or CSV)")]
     elif len(data) > MAX_SHEET:
-        problems = ["文件太大（最多 2 MB） / The file is too big (2 MB at most)"]
+        problems = [Text("文件太大（最多 2 MB）", "The file is too big (2 MB at most)")]
     else:
         codes, new, problems = read_invitation_sheet(data, upload.filename, _unit_lookup())
         problems += refused_unit_changes(new)
     if problems:
-        return _page(games, section="participation", problems=[(p, p) for p in problems],
+        return _page(games, section="participation", problems=[p if isinstance(p, Text) else (p, p) for p in problems],
                      status=422)
     if new:
         save_units(new, actor())
