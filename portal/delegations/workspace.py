@@ -272,8 +272,9 @@ class Workspace:
     def athlete_count(self) -> int:
         return len(edit.athletes(self.doc))
 
-    def missing_documents(self) -> list:
-        return [v for v in self.violations if v.code == "DOCUMENT_MISSING"]
+    def missing_documents(self) -> list[str]:
+        """The people (refs) who still lack a document: a person missing two counts once."""
+        return list(dict.fromkeys(ref for v in self.violations if v.code == "DOCUMENT_MISSING" for ref in v.people))
 
 
 def deadline_text(closes) -> str:

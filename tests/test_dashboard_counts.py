@@ -1,0 +1,25 @@
+"""The leader's first view counts people, not violations (issue 37, 9): nine children each
+missing two documents are nine people lacking documents, not eighteen."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from builders import account, doc, individual, logged_in, person, stored
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+
+
+def test_people_lacking_documents_are_counted_once_each(app, db, monkeypatch):
+    kids = [person(f"k{i}", "M", f"200{i % 6 + 2}-03-0{i + 1}", unit="tianjin", name=f"孩子{i}") for i in range(3)]
+    d = stored("youth-gomoku-2015", doc("youth-gomoku-2015", unit={"name": "红桥棋社", "kind": "club"}, people=kids,
+                                         entries=[individual("gomoku.MCA", *[k["ref"] for k in kids])]),
+               dt.datetime(2015, 7, 1, tzinfo=CHINA))
+    account("count-leader", "leader", delegation=d)
+    db.session.commit()
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2015, 7, 2, tzinfo=CHINA))
+    with app.app_context():
+        page = logged_in(app, "count-leader").get(f"/d/{d.id}").get_data(as_text=True)
+    kpi = re.search(r'缺少材料的人员</div><div class="value">(\d+)</div>', page)
+    assert kpi and kpi.group(1) == "3", kpi
+    assert "3 人缺少材料" in page
