@@ -11,6 +11,14 @@ CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def test_people_lacking_documents_are_counted_once_each(app, db, monkeypatch):
+    from portal.games.models import Games
+    games = db.session.query(Games).filter_by(slug="youth-gomoku-2015").one()
+    # A second documents rule, due at check-in: each child then breaks two rules.
+    games.definition = {**games.definition, "rules": games.definition["rules"] + [
+        {"kind": "documents", "clause": "十一(三)2", "documents": ["insurance_proof"], "who": "athletes",
+         "due": "checkin"}]}  # the conftest puts the fixture back
+    games.loaded_at = dt.datetime.now(dt.UTC)
+    db.session.commit()
     kids = [person(f"k{i}", "M", f"200{i % 6 + 2}-03-0{i + 1}", unit="tianjin", name=f"孩子{i}") for i in range(3)]
     d = stored("youth-gomoku-2015", doc("youth-gomoku-2015", unit={"name": "红桥棋社", "kind": "club"}, people=kids,
                                          entries=[individual("gomoku.MCA", *[k["ref"] for k in kids])]),
