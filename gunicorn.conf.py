@@ -52,7 +52,10 @@ def on_starting(server):
         lines = "\n".join(f"  {k}: {CLUSTER_SETTINGS[k]}" for k in missing)
         raise SystemExit(f"portal: set these before starting gunicorn:\n{lines}")
     if os.environ.get("PORTAL_SETUP_ON_START", "1") == "1":
-        result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "setup"], capture_output=True, text=True)
+        # A real install gets no sample Games; a demonstration server (PORTAL_DEMO=1) does.
+        sample = ["--sample-games"] if os.environ.get("PORTAL_DEMO") == "1" else []
+        result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "setup", *sample], capture_output=True,
+                                text=True)
         if result.returncode != 0:
             raise RuntimeError("portal set-up failed:\n" + result.stderr[-4000:])
         server.log.info("portal set-up: %s", " ".join(result.stdout.split()) or "done")

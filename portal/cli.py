@@ -93,11 +93,13 @@ def register_cli(app: Flask) -> None:
         sys.exit(status)
 
     @app.cli.command("setup")
-    def setup_cmd():
+    @click.option("--sample-games", is_flag=True, help="Also load the Games of fixtures/games (a demonstration).")
+    def setup_cmd(sample_games):
         """Create or upgrade the schema and load what a fresh database needs (units, the
-        Games of fixtures/, the universities list). Idempotent; safe to run at every start."""
+        universities list; no Games unless --sample-games). Idempotent; safe to run at
+        every start."""
         ensure_schema()
-        for line in ensure_reference_data(universities_csv()) or ["nothing to do"]:
+        for line in ensure_reference_data(universities_csv(), sample_games=sample_games) or ["nothing to do"]:
             click.echo(line)
 
     @app.cli.group("privacy")

@@ -61,7 +61,7 @@ app = create_app()
 with app.app_context():
     ensure_schema()
     from portal.games.services import ensure_reference_data, find_games
-    ensure_reference_data()
+    ensure_reference_data(sample_games=True)
     from portal.accounts.services import create_account
     from portal.audit.services import Actor
     from portal.workflow.services import new_delegation, save

@@ -414,16 +414,18 @@ def universities_version() -> tuple:
     return (cached[0][0], str(cached[0][1]) if cached[0][1] else None) if cached else ()
 
 
-def ensure_reference_data(universities_path: Path | None = None) -> list[str]:
-    """What a fresh database needs before its first request: units, every Games of
-    fixtures/games that is not there yet, the universities list if empty. Idempotent and
-    safe when several processes start at once; says what it did."""
+def ensure_reference_data(universities_path: Path | None = None, sample_games: bool = False) -> list[str]:
+    """What a fresh database needs before its first request: units and the universities
+    list if empty; with `sample_games`, every Games of fixtures/games not there yet (a
+    demonstration: on a real install they would be published Games a stranger could
+    register into). Idempotent and safe when several processes start at once; says what
+    it did."""
     done = []
     with reference_lock():
         db.session.rollback()
         if db.session.scalar(select(Unit.id).limit(1)) is None:
             done.append(f"units: {_load_units()}")
-        for slug in all_fixture_slugs():
+        for slug in all_fixture_slugs() if sample_games else ():
             if find_games(slug) is None:
                 done.append(f"games: {_load_games(slug).slug}")
         if universities_path is not None and Path(universities_path).exists() and \
