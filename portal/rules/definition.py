@@ -357,7 +357,9 @@ class RegistrationRule(RuleBase):
 class UniversityRule(RuleBase):
     kind: Literal["university"]
     events: list[str]
-    ownership: list[str] = ["public"]
+    # The universities list's values (公办, 民办, 中外合作, 港澳台合作): chosen, never typed, so that
+    # "公办、民办" typed as words cannot refuse every student (issue 37, 1).
+    ownership: list[Literal["public", "private", "sino_foreign", "hk_macau_taiwan"]] = ["public"]
     full_time: bool = True
     # The athlete must not graduate before this date.
     not_graduated_before: dt.date | None = None

@@ -256,7 +256,8 @@ def _registration(r: d.RegistrationRule, n: _Names):
     return zh, en
 
 
-OWNERSHIP = {"public": ("公办", "public"), "private": ("民办", "private")}
+OWNERSHIP = {"public": ("公办", "public"), "private": ("民办", "private"), "sino_foreign": ("中外合作办学", "Sino-foreign"),
+             "hk_macau_taiwan": ("内地与港澳台合作办学", "with Hong Kong, Macao or Taiwan")}
 
 
 def _university(r: d.UniversityRule, n: _Names):

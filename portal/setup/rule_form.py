@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 import yaml
 
 from ..rules import definition as d
-from ..rules.readback import WHO
+from ..rules.readback import OWNERSHIP, WHO
 from ..upload_checks import load_yaml
 from .labels import FIELDS
 
@@ -37,7 +37,7 @@ CHOICE_NAMES = {
     "checkin": ("报到时", "at check-in"), "event": ("每个项目", "each event"), "team": ("每队", "each team"),
     "unit": ("整个单位", "the whole unit"), "all": ("全部队员", "all players"), "starters": ("上场队员", "starters"),
     "up": ("不足部分按 1 人计", "round up"), "down": ("不足部分不计", "round down"), "leader": ("领队", "leader"),
-    "coach": ("教练", "coach"), "leader_coach": ("领队兼教练", "leader-coach"), **WHO,
+    "coach": ("教练", "coach"), "leader_coach": ("领队兼教练", "leader-coach"), **WHO, **OWNERSHIP,
 }
 EXAMPLES = {
     "tiers": {"officials": "- {min_events: 6, leaders: 1, coaches: 1}\n- {min_events: 0, leader_coaches: 1}",
