@@ -50,6 +50,27 @@ EXAMPLES = {
 }
 
 
+# Lists of codes the engine compares, whose values a Games may extend (its document kinds,
+# identity documents, kinds of unit): checkboxes of the Games' own values, never typed.
+CHOSEN_FROM_THE_GAMES = ("documents", "types", "unit_kinds")
+
+
+def named_choices(definition) -> dict[str, dict[str, tuple[str, str]]]:
+    """For each list chosen from the Games' own values: code -> (zh, en)."""
+    from ..rules.checks.eligibility import UNIT_KIND_NAMES
+    unit_kinds = dict(UNIT_KIND_NAMES) | {k.code: (k.name.zh, k.name.en) for k in definition.unit_kind_names}
+    return {"documents": d.document_names(definition), "types": d.id_type_names(definition), "unit_kinds": unit_kinds}
+
+
+def with_choices(ps: list[Param], definition) -> list[Param]:
+    """The params with the Games' own values as the choices of those chosen from them."""
+    named = named_choices(definition)
+    for p in ps:
+        if p.name in named and p.widget == "choices":
+            p.choices, p.choice_names = list(named[p.name]), named[p.name]
+    return ps
+
+
 def rule_kinds() -> dict[str, type]:
     """kind -> its model, in the engine's order."""
     return {typing.get_args(c.model_fields["kind"].annotation)[0]: c for c in typing.get_args(typing.get_args(d.Rule)[0])}
@@ -63,6 +84,7 @@ class Param:
     choices: list[str] | None = None
     required: bool = False
     example: str | None = None
+    choice_names: dict | None = None  # code -> (zh, en) of choices that are the Games' own
 
 
 def _strip_none(annotation):
@@ -90,6 +112,8 @@ def params_of(model: type, rules: bool = False, skip: tuple[str, ...] = ()) -> l
         p = Param(name, "str", label, required=field.is_required())
         if name in ("events", "requires"):
             p.widget = "events"
+        elif name in CHOSEN_FROM_THE_GAMES:
+            p.widget, p.choices = "choices", []  # the Games' own values: named_choices() fills them
         elif name == "sport":
             p.widget = "sport"
         elif name == "sports":
@@ -138,9 +162,11 @@ class FormProblem(ValueError):
         self.name, self.zh, self.en = name, zh, en
 
 
-def read(kind: str, form) -> dict:
-    """The rule the form describes, as its definition (checked by the definition itself)."""
-    return {"kind": kind, **read_params(params(kind), form)}
+def read(kind: str, form, definition=None) -> dict:
+    """The rule the form describes, as its definition (checked by the definition itself);
+    with `definition`, a list chosen from the Games' own values takes only those."""
+    ps = params(kind) if definition is None else with_choices(params(kind), definition)
+    return {"kind": kind, **read_params(ps, form)}
 
 
 def read_params(ps: list[Param], form) -> dict:
@@ -150,6 +176,13 @@ def read_params(ps: list[Param], form) -> dict:
         key = f"p_{p.name}"
         if p.widget in ("events", "sports", "choices"):
             values = [v for v in form.getlist(key) if v]
+            wrong = [v for v in values if p.widget == "choices" and p.choices and v not in p.choices]
+            if wrong:  # a value typed or sent that the engine would never match: name the accepted ones
+                names = p.choice_names or CHOICE_NAMES
+                zh = "、".join(names.get(c, (c, c))[0] for c in p.choices)
+                en = ", ".join(names.get(c, (c, c))[1] for c in p.choices)
+                raise FormProblem(p.name, f"{p.label[0]}：“{wrong[0]}”不是可选的值；可选：{zh}",
+                                  f"{p.label[1]}: {wrong[0]!r} is not one of the values: {en}")
             if values or p.required:
                 rule[p.name] = values
         elif p.widget == "bool":

@@ -302,7 +302,7 @@ def edit_rule(slug, index):
         if request.form.get("op") == "delete" and index is not None:
             return _save(games, _with_item(games, ("rules",), index, None), "rules")
         try:
-            rule = rule_form.read(kind, request.form)
+            rule = rule_form.read(kind, request.form, definition_of(games))
         except rule_form.FormProblem as problem:
             problems = [(problem.zh, problem.en)]
         else:
@@ -312,8 +312,11 @@ def edit_rule(slug, index):
     if index is not None:
         sentence = [x for x in read_back(definition) if x.section == "rules"][index]
     return render_template("setup/rule.html", g=games, d=definition, kind=kind, index=index, sentence=sentence,
-                           params=rule_form.params(kind), values=rule_form.values(current) if request.method == "GET"
-                           else None, names=rule_form.CHOICE_NAMES, kind_name=rule_form.KIND_NAMES.get(kind, (kind, kind)),
+                           params=rule_form.with_choices(rule_form.params(kind), definition),
+                           values=rule_form.values(current) if request.method == "GET" else None,
+                           names=rule_form.CHOICE_NAMES | {c: n for named in rule_form.named_choices(definition).values()
+                                                          for c, n in named.items()},
+                           kind_name=rule_form.KIND_NAMES.get(kind, (kind, kind)),
                            problems=problems, form=FlaskForm()), (422 if problems else 200)
 
 
