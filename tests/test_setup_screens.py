@@ -296,16 +296,17 @@ def test_the_invitation_list_is_uploaded_as_a_sheet(app, db):
     with app.app_context():
         assert _games("inv-2028").definition["participation"]["invited"] == []  # nothing saved
         assert db.session.query(Unit).filter_by(name_zh="之江棋艺学院").count() == 0
-    good = _upload(app, admin, sheet, "邀请名单\n单位名称,类别,所属省份\n浙江省,,\n江苏,,\n之江棋艺学院,高校,浙江\n", setup)
+    good = _upload(app, admin, sheet, "邀请名单\n单位名称,类别,所属省份\n浙江省,,\n江苏,,\n浙江大学,高校,浙江\n", setup)
     assert good.status_code == 302
     with app.app_context():
-        new = db.session.query(Unit).filter_by(name_zh="之江棋艺学院").one()
-        assert new.kind == "university" and new.province_code
+        new = db.session.query(Unit).filter_by(name_zh="浙江大学").one()
+        # a university is found on the national list: its own students are its to send (issue 37, 2)
+        assert new.kind == "university" and new.province_code and new.universities == ["4133010335"]
         assert _games("inv-2028").definition["participation"]["invited"] == ["zhejiang", "jiangsu", new.code]
     page = _get(app, admin, setup).get_data(as_text=True)
-    assert "浙江省、江苏省、之江棋艺学院" in page and "其中 1 个新加入单位名单" in page
+    assert "浙江省、江苏省、浙江大学" in page and "其中 1 个新加入单位名单" in page
     # Uploaded again with "keep": those already invited stay, the new one is added once.
-    assert _upload(app, admin, sheet, "单位名称\n上海市\n之江棋艺学院\n", setup, keep="on").status_code == 302
+    assert _upload(app, admin, sheet, "单位名称\n上海市\n浙江大学\n", setup, keep="on").status_code == 302
     with app.app_context():
         assert _games("inv-2028").definition["participation"]["invited"] == ["zhejiang", "jiangsu", new.code, "shanghai"]
 

@@ -18,7 +18,7 @@ from ..sheets import decode_text
 from ..spreadsheet_formats import uploaded_rows
 from ..text import Text
 from ..upload_checks import UploadRefused
-from .models import Games, Unit
+from .models import Games, Unit, University
 from .services import definition_of, national_units
 
 MAX_ROWS = 2000
@@ -72,6 +72,8 @@ def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[s
         for key in (zh, zh.rstrip("省市"), re.sub(r"(壮族|回族|维吾尔)?自治区$", "", zh), u["code"], code):
             by_province_name[key] = code
     national = {u["code"] for u in national_units()}
+    by_university_code = {u.code: u for u in db.session.scalars(select(University))}
+    by_university_name = {u.name: u for u in by_university_code.values()}
     seen: dict[str, int] = {}
     for i, r in enumerate(rows[:MAX_ROWS + 2], start=1):
         if not any(r):
@@ -114,8 +116,18 @@ def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[s
         if code in seen:
             problems.append(Text(f"代码“{code}”与第 {seen[code]} 行重复", f"code {code!r} repeats row {seen[code]}").prefixed(where))
             continue
-        seen[code] = i
         universities = [u for u in re.split(r"[,，、\s]+", cell("universities")) if u]
+        if kind == "university" and not universities:
+            # A university is its own student's unit: found on the national list by its
+            # name or its ten-digit code, or refused here (else every student is refused later).
+            uni = by_university_name.get(name) or by_university_code.get(cell("code"))
+            if uni is None:
+                problems.append(Text(f"“{name}”不在教育部高校名单中：请写高校全称，或在“单位代码”一列写 10 位高校代码",
+                                     f"{name!r} is not on the Ministry of Education's list: give the full name, or its "
+                                     f"ten-digit code in the code column").prefixed(where))
+                continue
+            universities, province = [uni.code], province or uni.province_code
+        seen[code] = i
         lines.append(UnitLine(i, code, name[:100], (cell("name_en") or name)[:200], kind, province, universities))
     if len(rows) > MAX_ROWS + 2:
         problems.append(Text(f"最多 {MAX_ROWS} 行", f"at most {MAX_ROWS} rows"))
