@@ -69,7 +69,9 @@ def blank_definition(slug: str, name_zh: str, name_en: str, start: dt.date, end:
     """The least a Games is: its name and dates; who enters, events and rules come next."""
     return {"slug": slug, "series": slug.rsplit("-", 1)[0], "edition": 1, "name": {"zh": name_zh, "en": name_en},
             "dates": {"start": start.isoformat(), "end": end.isoformat()},
-            "participation": {"unit_kinds": ["province"]}, "sports": [], "events": []}
+            # Nothing the regulation did not say (issue 37, 5): no kind of unit ticked, changes
+            # after the deadline not taken to need approval until the committee says so.
+            "participation": {"unit_kinds": []}, "stages": {"changes_need_approval": False}, "sports": [], "events": []}
 
 
 def create_games(slug: str, name_zh: str, name_en: str, actor: Actor, *, copy_of: Games | None = None,

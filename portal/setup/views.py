@@ -93,6 +93,7 @@ def _page(games: Games, *, section: str | None = None, problems=None, preview=No
     return render_template(
         "setup/setup.html", g=games, d=definition, raw=games.definition, section=section, problems=problems or [],
         preview=preview, rule_lines=rule_lines, kinds=rule_form.KIND_NAMES, unit_kinds=unit_kind_names(definition),
+        nobody_may_enter=nobody_may_enter(definition),
         advanced=yaml.safe_dump({k: games.definition[k] for k in ADVANCED_KEYS if games.definition.get(k) not in (None, [], {})},
                                 allow_unicode=True, sort_keys=False, default_flow_style=None),
         versions=services.versions(games), day_and_hour=as_day_and_hour, sessions_text=sessions_text,
@@ -224,7 +225,14 @@ def _save(games: Games, data: dict, section: str, form=None, action: str | None 
         flash(_("没有改动。"), "info")
     else:
         flash(_("已发布补充通知，新的规则即时生效。") if published else _("已保存。"), "success")
+    if section == "participation" and nobody_may_enter(definition_of(games)):
+        flash(_("还没有设定谁可以报名：没有勾选单位类别，没有特邀单位，也不接受俱乐部或个人报名，现在没有人能报名。"), "warning")
     return redirect(url_for(".setup", slug=games.slug) + f"#{section}")
+
+
+def nobody_may_enter(definition) -> bool:
+    p = definition.participation
+    return not (p.unit_kinds or p.invited or p.open_units or p.individuals)
 
 
 @bp.get("/org/games/<slug>/impact/<int:impact_id>")
