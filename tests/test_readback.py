@@ -35,7 +35,8 @@ def test_the_chess_regulation_read_back_with_its_clauses():
                  "国际象棋少年混合团体：须在 2003年11月1日 至 2009年10月31日 之间出生（含当日）"] == "四(三)"
     assert rules["国际象棋大学生团体：每单位限报 1 队，上场队员男 2 人、女 1 人，替补至多男 1 人、女 1 人"] == "五(六)"
     stages = [line.zh for line in lines if line.section == "stages"]
-    assert "报名（姓名）截止：2019年9月1日 00:00（北京时间）之前" in stages
+    # as the regulation says it ("8月31日 24:00"), not "9月1日 00:00之前" (issue 37, 6)
+    assert "报名（姓名）截止：2019年8月31日 24:00（北京时间）" in stages
     english = [line.en for line in lines]
     assert "At most 4 entrants per unit in Chess Men's individual" in english
 
@@ -119,3 +120,17 @@ def test_organisers_try_a_sample_delegation_against_the_rules(app, db):
     with app.app_context():
         bad = client.post("/org/games/nmsg-2019/try", data={"csrf_token": token, "document": "{not json"})
     assert "示例不是有效的 JSON" in bad.get_data(as_text=True)
+
+
+def test_the_read_back_invents_no_change_fee(definitions):
+    """Issue 37, 6: "并交变更费" only where the regulation sets a fee per person changed."""
+    from portal.rules.readback import read_back
+    youth = definitions["youth-gomoku-2015"]
+    assert youth.stages.replacing_after_submission_needs_approval
+    with_fee = [x.zh for x in read_back(youth) if x.section == "stages"]
+    assert any("须经组委会批准（并交人员变更手续费）" in line for line in with_fee)
+    no_fee = youth.model_copy(update={"money": youth.money.model_copy(update={"fees": [
+        f for f in youth.money.fees if f.per != "person_changed"]})})
+    lines = [x.zh for x in read_back(no_fee) if x.section == "stages"]
+    assert any(line == "报名提交后，更换运动员须经组委会批准" for line in lines)
+    assert not any("变更" in line and "费" in line for line in lines)

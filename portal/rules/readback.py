@@ -71,6 +71,15 @@ def _instant(value: dt.datetime) -> tuple[str, str]:
             f"{local:%Y-%m-%d %H:%M} (Beijing time)")
 
 
+def _deadline(value: dt.datetime) -> tuple[str, str]:
+    """A closing instant as a regulation writes it: 1 Sep 00:00 is "8月31日 24:00"."""
+    local = value.astimezone(CHINA)
+    if (local.hour, local.minute, local.second) == (0, 0, 0):
+        day = local - dt.timedelta(days=1)
+        return f"{day.year}年{day.month}月{day.day}日 24:00（北京时间）", f"{day:%Y-%m-%d} 24:00 (Beijing time)"
+    return _instant(value)
+
+
 def _join(parts: list[tuple[str, str]], zh_sep: str = "，", en_sep: str = "; ") -> tuple[str, str]:
     return zh_sep.join(p[0] for p in parts if p[0]), en_sep.join(p[1] for p in parts if p[1])
 
@@ -374,13 +383,16 @@ def _stages(definition: d.GamesDefinition) -> list[Line]:
                           ("changes_close", "一切变更", "Every change")):
         value = getattr(s, field)
         if value is not None:
-            at = _instant(value)
-            out.append(Line("stages", f"{zh}截止：{at[0]}之前", f"{en}: before {at[1]}"))
+            at = _deadline(value)
+            out.append(Line("stages", f"{zh}截止：{at[0]}", f"{en} close: {at[1]}"))
     if s.changes_need_approval and (s.names_closes or s.substitutions_closes):
         out.append(Line("stages", "报名截止后更换人员须经组委会批准", "After the names close, a substitution needs the organisers' approval"))
     if s.replacing_after_submission_needs_approval:
-        out.append(Line("stages", "报名提交后，更换运动员须经组委会批准（并交变更费）",
-                        "Once submitted, an athlete is replaced only by an approved substitution (with its fee)"))
+        # The fee only where the regulation sets one: nothing the committee did not write.
+        fee = next((f for f in definition.money.fees if f.per == "person_changed"), None)
+        out.append(Line("stages", "报名提交后，更换运动员须经组委会批准" + (f"（并交{fee.name.zh}）" if fee else ""),
+                        "Once submitted, an athlete is replaced only by an approved substitution"
+                        + (f" (with the {fee.name.en.lower()})" if fee else "")))
     d0, d1 = _day(definition.dates.start), _day(definition.dates.end)
     out.append(Line("stages", f"比赛日期：{d0[0]} 至 {d1[0]}", f"Play: {d0[1]} to {d1[1]}"))
     return out
