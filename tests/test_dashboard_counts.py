@@ -31,3 +31,17 @@ def test_people_lacking_documents_are_counted_once_each(app, db, monkeypatch):
     kpi = re.search(r'缺少材料的人员</div><div class="value">(\d+)</div>', page)
     assert kpi and kpi.group(1) == "3", kpi
     assert "3 人缺少材料" in page
+
+
+def test_each_problem_names_its_clause(app, db):
+    """Issue 37, 9: five men in chess.MI, where 五(二) allows four: the problem says 五(二)."""
+    people = [person(f"p{i}", year=2019, name=f"棋手{i}") for i in range(1, 6)]
+    d = stored("nmsg-2019", doc("nmsg-2019", people=people, entries=[individual("chess.MI", *[p["ref"] for p in people])]),
+               dt.datetime(2019, 5, 1, tzinfo=CHINA))
+    account("clause-leader", "leader", delegation=d)
+    db.session.commit()
+    with app.app_context():
+        page = logged_in(app, "clause-leader").get(f"/d/{d.id}").get_data(as_text=True)
+    problem = page[page.index('class="v error"'):]
+    problem = problem[:problem.index("</div>\n</div>")]
+    assert '<span class="badge clause">规程 五(二)</span>' in problem

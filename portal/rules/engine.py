@@ -201,5 +201,8 @@ def check_delegation(
         fn = _RULE_CHECKS.get(rule.kind)
         if fn is None:  # a rule kind the definition knows must have a check
             raise LookupError(f"no check registered for rule kind {rule.kind!r}")
-        found.extend(fn(ctx, rule))
+        for v in fn(ctx, rule):
+            if rule.clause:  # each problem names the clause it comes from (pages; the report keeps its shape)
+                v.extra.setdefault("clause", rule.clause)
+            found.append(v)
     return found
