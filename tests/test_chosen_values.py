@@ -44,3 +44,31 @@ def test_documents_are_ticked_in_the_regulations_words(app, db, no_csrf):
                                   "p_clause": "五(三)至(五)"})
     page = r.get_data(as_text=True)
     assert r.status_code == 422 and "“身份证复印件”不是可选的值" in page and "一寸免冠照片" in page
+
+
+def test_the_officials_tiers_are_a_table_not_yaml(app, db, no_csrf):
+    """Issue 37, 4: the tiers of officials by events entered, a row a tier, a cell a number."""
+    from portal.extensions import db as _db
+    from portal.games.models import Games
+    account("tier-admin", "admin")
+    db.session.commit()
+    admin = logged_in(app, "tier-admin")
+    rules = _db.session.query(Games).filter_by(slug="nmsg-2019").one().definition["rules"]
+    index = next(i for i, r in enumerate(rules) if r["kind"] == "officials")
+    url = f"/org/games/nmsg-2019/setup/rules/{index}"
+    with app.app_context():
+        form = admin.get(url).get_data(as_text=True)
+    assert '<textarea id="p_tiers"' not in form and 'name="p_tiers_0_min_events"' in form
+    first = rules[index]["tiers"][0]
+    assert f'name="p_tiers_0_min_events" value="{first["min_events"]}"' in form
+    with app.app_context():
+        r = admin.post(url, data={"op": "save", "p_tiers_0_min_events": "6", "p_tiers_0_leaders": "1",
+                                  "p_tiers_0_coaches": "1", "p_tiers_1_min_events": "0", "p_tiers_1_leader_coaches": "1",
+                                  "p_clause": "五(八)", "do": "confirm", "amendment": "补充通知（一）",
+                                  "reason": "官员名额"})
+        assert r.status_code == 302, r.get_data(as_text=True)[-2000:]
+        bad = admin.post(url, data={"op": "save", "p_tiers_0_min_events": "六", "p_clause": "五(八)"})
+    assert bad.status_code == 422 and "应为整数" in bad.get_data(as_text=True)
+    _db.session.rollback()
+    saved = _db.session.query(Games).filter_by(slug="nmsg-2019").one().definition["rules"][index]
+    assert [(t["min_events"], t.get("leaders", 0), t.get("leader_coaches", 0)) for t in saved["tiers"]] == [(6, 1, 0), (0, 0, 1)]

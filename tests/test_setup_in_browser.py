@@ -104,7 +104,9 @@ def test_youth_gomoku_2015_set_up_in_the_screens_is_the_fixture(server, browser,
                                "p_members_entered_in_M": f"gomoku.M{group}", "p_members_entered_in_F": f"gomoku.W{group}",
                                "p_clause": "六(二)、八(六)2"}, events=(f"T{group}",), checks=[("p_requires_unit", None)])
     # 十一(二): a leader and a coach a unit.
-    o.rule("officials", {"p_sport": "gomoku", "p_tiers": "- {min_events: 0, leaders: 1, coaches: 1}", "p_clause": "十一(二)"})
+    # the tiers in a table, a field a cell, no YAML (issue 37, 4)
+    o.rule("officials", {"p_sport": "gomoku", "p_tiers_0_min_events": "0", "p_tiers_0_leaders": "1",
+                         "p_tiers_0_coaches": "1", "p_clause": "十一(二)"})
     # 十一(六), 十一(三)1.
     o.rule("id_required", {"p_who": "participants", "p_clause": "十一(六)"})
     # the documents are ticked in words, not typed (issue 37, 1)
@@ -146,9 +148,10 @@ def test_youth_gomoku_2015_set_up_in_the_screens_is_the_fixture(server, browser,
                             "p_address": address})
     # 十(一)、十(二)1、八(六)2: the awards.
     for event_kind, top in (("individual", 30), ("team", 20)):
-        o.item("awards", {"p_event_kind": event_kind, "p_clause": "十(一)", "p_by_entrants":
-                          f"[{{min_entrants: {top}, places: 12}}, {{min_entrants: 10, places: 8}}, "
-                          f"{{min_entrants: 0, places: n-1}}]"}, kind="places")
+        o.item("awards", {"p_event_kind": event_kind, "p_clause": "十(一)",
+                          "p_by_entrants_0_min_entrants": str(top), "p_by_entrants_0_places": "12",
+                          "p_by_entrants_1_min_entrants": "10", "p_by_entrants_1_places": "8",
+                          "p_by_entrants_2_min_entrants": "0", "p_by_entrants_2_places": "n-1"}, kind="places")
     o.item("awards", {"p_clause": "十(二)1"}, kind="medals")
     o.form(f"{o.setup}/list/awards/new?kind=team_from_individuals",
            {"p_best_M": "1", "p_best_F": "1", "p_gender_first": "M", "p_clause": "八(六)2"},

@@ -71,6 +71,39 @@ def with_choices(ps: list[Param], definition) -> list[Param]:
     return ps
 
 
+ROW_FIELDS = {"min_events": ("报项数不少于", "events entered, at least"), "leaders": ("领队", "leaders"),
+              "coaches": ("教练", "coaches"), "leader_coaches": ("领队兼教练", "leader-coaches"),
+              "max_athletes": ("运动员不超过（不限则空）", "athletes, at most (empty: any)"), "head": ("团长", "heads"),
+              "deputy_head": ("副团长", "deputy heads"), "staff": ("工作人员", "staff"),
+              "staff_per_athletes": ("每多少名运动员加 1 名工作人员", "one more staff per athletes"),
+              "min_entrants": ("参赛人（队）数不少于", "entrants, at least"),
+              "places": ("录取名次数（或 n-1）", "places (or n-1)")}
+ROWS = 12  # rows a table of tiers offers: those stored and the rest blank
+
+
+def _row_model(a) -> bool:
+    """A model all of whose fields are numbers (or "n-1"): a row of a table."""
+    if not (isinstance(a, type) and hasattr(a, "model_fields")):
+        return False
+    for f in a.model_fields.values():
+        t = _strip_none(f.annotation)
+        if t is not int and not (typing.get_origin(t) in (typing.Union, types.UnionType)
+                                 and int in typing.get_args(t)):
+            return False
+    return True
+
+
+def _cell(text: str, label: tuple[str, str]):
+    text = text.strip()
+    if text.lower() == "n-1":
+        return "n-1"
+    try:
+        return int(text)
+    except ValueError:
+        raise FormProblem("rows", f"{label[0]}应为整数，而不是“{text}”", f"{label[1]}: a whole number, not {text!r}") \
+            from None
+
+
 def rule_kinds() -> dict[str, type]:
     """kind -> its model, in the engine's order."""
     return {typing.get_args(c.model_fields["kind"].annotation)[0]: c for c in typing.get_args(typing.get_args(d.Rule)[0])}
@@ -85,6 +118,7 @@ class Param:
     required: bool = False
     example: str | None = None
     choice_names: dict | None = None  # code -> (zh, en) of choices that are the Games' own
+    columns: list | None = None  # rows: (field, (zh, en) label) of each row's cells
 
 
 def _strip_none(annotation):
@@ -136,6 +170,10 @@ def params_of(model: type, rules: bool = False, skip: tuple[str, ...] = ()) -> l
             p.widget = "gender_int"
         elif rules and origin is dict and args and args[1] is str:
             p.widget = "gender_event"
+        elif origin is list and args and _row_model(args[0]):
+            # Tiers and steps (officials by events, staff by athletes, places by entrants): a
+            # table of rows, one input a field, never a YAML text (issue 37, 4).
+            p.widget, p.columns = "rows", [(f, ROW_FIELDS.get(f, FIELDS.get(f, (f, f)))) for f in args[0].model_fields]
         elif a is d.Text or (isinstance(a, type) and {"zh", "en"} == set(getattr(a, "model_fields", {}))):
             p.widget = "text2"
         elif origin is list and args and args[0] is str:
@@ -230,6 +268,15 @@ def read_params(ps: list[Param], form) -> dict:
                     raise FormProblem(p.name, f"{p.label[0]}：日期如 2027-05-31，时间如 19:30",
                                       f"{p.label[1]}: a date such as 2027-05-31 and an hour such as 19:30") from None
                 rule[p.name] = at.isoformat()
+        elif p.widget == "rows":
+            rows = []
+            for r in range(ROWS):
+                cells = {f: (form.get(f"{key}_{r}_{f}") or "") for f, _label in p.columns}
+                if any(v.strip() for v in cells.values()):
+                    rows.append({f: _cell(v, label) for (f, label), v in zip(p.columns, cells.values(), strict=True)
+                                 if v.strip()})
+            if rows or p.required:
+                rule[p.name] = rows
         elif p.widget == "yaml":
             text = (form.get(key) or "").strip()
             if text:
