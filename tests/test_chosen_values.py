@@ -72,3 +72,18 @@ def test_the_officials_tiers_are_a_table_not_yaml(app, db, no_csrf):
     _db.session.rollback()
     saved = _db.session.query(Games).filter_by(slug="nmsg-2019").one().definition["rules"][index]
     assert [(t["min_events"], t.get("leaders", 0), t.get("leader_coaches", 0)) for t in saved["tiers"]] == [(6, 1, 0), (0, 0, 1)]
+
+
+def test_the_payee_is_three_fields(app, db, no_csrf):
+    from portal.extensions import db as _db
+    from portal.games.models import Games
+    account("payee-admin", "admin")
+    db.session.commit()
+    admin = logged_in(app, "payee-admin")
+    url = "/org/games/youth-gomoku-2015/setup/settings/money"
+    with app.app_context():
+        form = admin.get(url).get_data(as_text=True)
+    assert '<textarea id="p_payee"' not in form and 'name="p_payee_account" value="6222020302059638775"' in form
+    assert "收款户名" in form and "开户行" in form
+    before = _db.session.query(Games).filter_by(slug="youth-gomoku-2015").one().definition["money"]["payee"]
+    assert set(before) == {"name", "bank", "account"}

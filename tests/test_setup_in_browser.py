@@ -120,8 +120,8 @@ def test_youth_gomoku_2015_set_up_in_the_screens_is_the_fixture(server, browser,
             ("arbitration", "仲裁费", "Arbitration fee", "500", "appeal", "if_upheld")):
         o.item("fees", {"p_code": code, "p_name_zh": zh, "p_name_en": en, "p_amount": amount, "p_per": per,
                         "p_refundable": refundable})
-    o.form(f"{o.setup}/settings/money", {"p_insurance": "organiser_buys",
-                                         "p_payee": "{name: 代丰, bank: 工商银行天津河西佟楼支行, account: '6222020302059638775'}"},
+    o.form(f"{o.setup}/settings/money", {"p_insurance": "organiser_buys", "p_payee_name": "代丰",  # a field each
+                                         "p_payee_bank": "工商银行天津河西佟楼支行", "p_payee_account": "6222020302059638775"},
            [("p_entry_valid_when_paid", None)])
     # 十二(三): the hotel's rooms and rates.
     for code, zh, en, rate in (("apt_king", "公寓豪华大床标间（55㎡）", "Apartment deluxe king (55 m²)", "260"),

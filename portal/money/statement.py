@@ -54,7 +54,7 @@ def statement(d: Delegation, violations: list | None = None, doc: dict | None = 
     for line in lines:
         line["note_en"] = english_note(line["entry"].description, definition)
     return {"d": d, "lines": lines, "totals": t, "status": account_status(t), "reference": payment_reference_of(d),
-            "payee": definition.money.payee, "valid": entry_valid(d), "currency": definition.money.currency,
+            "payee": definition.money.payee.model_dump() if definition.money.payee else None, "valid": entry_valid(d), "currency": definition.money.currency,
             "full_rate": full_rate}
 
 

@@ -458,6 +458,13 @@ class StayRule(Strict):
     earliest_arrival_strict: bool = False
 
 
+class Payee(Strict):
+    """The account fees are paid into (the regulation's 收款单位、开户行、账号)."""
+    name: str
+    bank: str | None = None
+    account: str | None = None
+
+
 class Money(Strict):
     currency: Literal["CNY"] = "CNY"
     fees: list[Fee] = []
@@ -467,7 +474,7 @@ class Money(Strict):
     entry_valid_when_paid: bool = False
     insurance: Literal["organiser_buys", "each_participant", "none"] = "none"
     # Where transfers go (as the regulation prints it).
-    payee: dict[str, str] | None = None
+    payee: Payee | None = None
 
 
 class GamesDefinition(Strict):

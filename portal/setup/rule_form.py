@@ -77,7 +77,8 @@ ROW_FIELDS = {"min_events": ("报项数不少于", "events entered, at least"), 
               "deputy_head": ("副团长", "deputy heads"), "staff": ("工作人员", "staff"),
               "staff_per_athletes": ("每多少名运动员加 1 名工作人员", "one more staff per athletes"),
               "min_entrants": ("参赛人（队）数不少于", "entrants, at least"),
-              "places": ("录取名次数（或 n-1）", "places (or n-1)")}
+              "places": ("录取名次数（或 n-1）", "places (or n-1)"),
+              "name": ("收款户名", "account name"), "bank": ("开户行", "bank"), "account": ("账号", "account number")}
 ROWS = 12  # rows a table of tiers offers: those stored and the rest blank
 
 
@@ -170,6 +171,10 @@ def params_of(model: type, rules: bool = False, skip: tuple[str, ...] = ()) -> l
             p.widget = "gender_int"
         elif rules and origin is dict and args and args[1] is str:
             p.widget = "gender_event"
+        elif isinstance(a, type) and hasattr(a, "model_fields") and set(a.model_fields) != {"zh", "en"} and all(
+                _strip_none(f.annotation) is str for f in a.model_fields.values()):
+            # A small record of texts (the payee's name, bank, account): a field each.
+            p.widget, p.columns = "fields", [(f, ROW_FIELDS.get(f, FIELDS.get(f, (f, f)))) for f in a.model_fields]
         elif origin is list and args and _row_model(args[0]):
             # Tiers and steps (officials by events, staff by athletes, places by entrants): a
             # table of rows, one input a field, never a YAML text (issue 37, 4).
@@ -268,6 +273,10 @@ def read_params(ps: list[Param], form) -> dict:
                     raise FormProblem(p.name, f"{p.label[0]}：日期如 2027-05-31，时间如 19:30",
                                       f"{p.label[1]}: a date such as 2027-05-31 and an hour such as 19:30") from None
                 rule[p.name] = at.isoformat()
+        elif p.widget == "fields":
+            record = {f: (form.get(f"{key}_{f}") or "").strip() for f, _label in p.columns}
+            if any(record.values()):
+                rule[p.name] = {f: v for f, v in record.items() if v}
         elif p.widget == "rows":
             rows = []
             for r in range(ROWS):
