@@ -134,3 +134,25 @@ def test_the_read_back_invents_no_change_fee(definitions):
     lines = [x.zh for x in read_back(no_fee) if x.section == "stages"]
     assert any(line == "报名提交后，更换运动员须经组委会批准" for line in lines)
     assert not any("变更" in line and "费" in line for line in lines)
+
+
+def test_sanctions_are_typed_read_back_and_set_in_a_form(app, db, definitions, no_csrf):
+    """Issue 37, 4-5: the sanctions were a free dict (a key nothing read was kept, none was
+    read back, only YAML set them); now a form, a sentence with its clause, and a typo refused."""
+    import pytest
+    from builders import account, logged_in
+    from pydantic import ValidationError
+
+    from portal.rules.definition import GamesDefinition
+    from portal.rules.readback import read_back
+    lines = [x for x in read_back(definitions["nmsg-2019"]) if "无故退出" in x.zh]
+    assert [(x.zh, x.clause) for x in lines] == [("报名（姓名）截止后无故退出的项目，该单位下一届不得报名该项目", "总则 十(二)")]
+    raw = definitions["nmsg-2019"].model_dump(mode="json")
+    raw["sanctions"]["loses_also"] = "deposit"
+    with pytest.raises(ValidationError):
+        GamesDefinition.model_validate(raw)
+    account("sanction-admin", "admin")
+    db.session.commit()
+    with app.app_context():
+        form = logged_in(app, "sanction-admin").get("/org/games/nmsg-2019/setup/settings/sanctions").get_data(as_text=True)
+    assert 'name="p_loses"' in form and "下一届取消该单位该项目的参赛资格" in form

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -458,6 +458,14 @@ class StayRule(Strict):
     earliest_arrival_strict: bool = False
 
 
+class Sanctions(Strict):
+    """What an unexcused withdrawal costs a unit (nmsg-2009 总则 十(二)): after the names close,
+    the event it left is barred to it at the series' next edition."""
+    unexcused_withdrawal_after: Literal["names_closes"] = "names_closes"
+    loses: Literal["event_next_edition"] | None = None
+    clause: str | None = Field(default=None, max_length=60)
+
+
 class Payee(Strict):
     """The account fees are paid into (the regulation's 收款单位、开户行、账号)."""
     name: str
@@ -512,7 +520,7 @@ class GamesDefinition(Strict):
     # What is awarded after play, and how play is organised (awards.py): typed kinds.
     awards: list[Award] = []
     competition: list[CompetitionRule] = []
-    sanctions: dict[str, Any] = {}
+    sanctions: Sanctions = Sanctions()
 
     @model_validator(mode="after")
     def _references_resolve(self):

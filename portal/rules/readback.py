@@ -393,6 +393,10 @@ def _stages(definition: d.GamesDefinition) -> list[Line]:
         out.append(Line("stages", "报名提交后，更换运动员须经组委会批准" + (f"（并交{fee.name.zh}）" if fee else ""),
                         "Once submitted, an athlete is replaced only by an approved substitution"
                         + (f" (with the {fee.name.en.lower()})" if fee else "")))
+    if definition.sanctions.loses == "event_next_edition":
+        out.append(Line("stages", "报名（姓名）截止后无故退出的项目，该单位下一届不得报名该项目",
+                        "A unit that withdraws from an event without excuse after the names close may not enter "
+                        "it at the next edition", clause=definition.sanctions.clause))
     d0, d1 = _day(definition.dates.start), _day(definition.dates.end)
     out.append(Line("stages", f"比赛日期：{d0[0]} 至 {d1[0]}", f"Play: {d0[1]} to {d1[1]}"))
     return out

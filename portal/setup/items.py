@@ -66,6 +66,7 @@ LISTS = {
 OBJECTS = {
     "money": (("money",), d.Money, ("收费设置", "Money settings"), ("fees",)),
     "meeting": (("leaders_meeting",), d.LeadersMeeting, ("领队会议", "Leaders' meeting"), ()),
+    "sanctions": (("sanctions",), d.Sanctions, ("无故退出的处罚", "Sanctions for unexcused withdrawals"), ()),
 }
 # What the YAML box still holds: the rarely used rest.
 REST_KEYS = ("rooms_required_for", "id_types", "unit_kind_names", "competition", "sanctions", "companions_per_athlete")

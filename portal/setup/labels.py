@@ -19,6 +19,8 @@ TOP = {
     "rooms_required_for": ("须入住指定酒店的人员", "who must stay in the hotel"), "regulation": ("规程文件", "regulation"),
 }
 FIELDS = {
+    "unexcused_withdrawal_after": ("无故退出的时间", "an unexcused withdrawal"),
+    "loses": ("处罚", "sanction"),
     "zh": ("中文", "Chinese"), "en": ("英文", "English"), "start": ("开始日期", "first day"),
     "end": ("结束日期", "last day"), "report": ("报到日期", "arrival day"), "depart": ("离会日期", "departure day"),
     "report_opens": ("报到开始", "check-in opens"), "report_closes": ("报到截止", "check-in closes"),

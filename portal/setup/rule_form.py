@@ -38,6 +38,8 @@ CHOICE_NAMES = {
     "unit": ("整个单位", "the whole unit"), "all": ("全部队员", "all players"), "starters": ("上场队员", "starters"),
     "up": ("不足部分按 1 人计", "round up"), "down": ("不足部分不计", "round down"), "leader": ("领队", "leader"),
     "coach": ("教练", "coach"), "leader_coach": ("领队兼教练", "leader-coach"), **WHO, **OWNERSHIP,
+    "names_closes": ("报名（姓名）截止之后", "after the names close"),
+    "event_next_edition": ("下一届取消该单位该项目的参赛资格", "the unit loses that event at the next edition"),
 }
 EXAMPLES = {
     "tiers": {"officials": "- {min_events: 6, leaders: 1, coaches: 1}\n- {min_events: 0, leader_coaches: 1}",

@@ -650,7 +650,7 @@ def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Ac
                               reason=(reason or "").strip() or None, recorded_by=actor.label))
     sanctioned = []
     names_closes = definition.stages.names_closes
-    if (not excused and d.unit_code and definition.sanctions.get("loses") == "event_next_edition"
+    if (not excused and d.unit_code and definition.sanctions.loses == "event_next_edition"
             and names_closes is not None and at >= names_closes):
         for code in events:
             exists = db.session.scalar(select(Sanction).where(
