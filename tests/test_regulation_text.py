@@ -20,6 +20,16 @@ def test_a_chinese_regulation_cut_into_its_clauses():
     assert refs_in("十一（三）1") == ["十一(三)1"]
 
 
+def test_every_numbering_real_regulations_use(app):
+    """Issue 37, 6: 第X条 articles, (1) and ① below 1．, each with the reference a rule cites."""
+    text = ("2027年全国大学生象棋锦标赛竞赛规程\n第一条 主办单位\n第二条 参赛资格\n一、参赛单位\n（一）各省区市\n"
+            "1．男子组\n(1) 本科生\n① 须为全日制\n② 须有学籍\n（2）研究生\n2、女子组\n")
+    assert [(c.ref, c.level) for c in split(text)] == [
+        (None, 0), ("第一条", 1), ("第二条", 1), ("一", 1), ("一(一)", 2), ("一(一)1", 3), ("一(一)1(1)", 4),
+        ("一(一)1(1)①", 5), ("一(一)1(1)②", 5), ("一(一)1(2)", 4), ("一(一)2", 3)]
+    assert refs_in("第二条、一(一)1") == ["第二条", "一(一)1"]
+
+
 def _post(app, client, url, data, page):
     with app.app_context():
         token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"',
