@@ -197,12 +197,15 @@ def check_delegation(
     found: list[Violation] = []
     for fn in _BUILTIN_CHECKS:
         found.extend(fn(ctx))
-    for rule in games.rules:
+    for index, rule in enumerate(games.rules):
         fn = _RULE_CHECKS.get(rule.kind)
         if fn is None:  # a rule kind the definition knows must have a check
             raise LookupError(f"no check registered for rule kind {rule.kind!r}")
         for v in fn(ctx, rule):
-            if rule.clause:  # each problem names the clause it comes from (pages; the report keeps its shape)
+            # Each problem names the clause and the rule it comes from (for the pages; the
+            # check report keeps the shape delegation-format.md fixes).
+            if rule.clause:
                 v.extra.setdefault("clause", rule.clause)
+            v.extra.setdefault("rule", index)
             found.append(v)
     return found

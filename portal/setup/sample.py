@@ -1,29 +1,108 @@
-"""A sample delegation for trying a Games' rules before anyone enters: one player for each
-of the first individual events, born inside the event's age group, with a valid ID number;
-the organiser edits it and sees what the engine says."""
+"""A sample delegation for trying a Games' rules before anyone enters (issue 37, 7): built
+to satisfy each rule as it is written: a player for each of the first individual events
+(born inside the event's age group, of its gender, with a valid ID number, registered to
+the unit for the year asked, with the documents due at entry and, for a university event,
+a full-time student of a public university not graduating before the date), and a team
+for a team event with the starters its make-up asks. When the engine still refuses a
+person built for a rule, the rule refuses everyone it was built for: a trap the try page
+names. The organiser edits the sample and sees what the engine says."""
 from __future__ import annotations
 
 import datetime as dt
 
-from ..rules.definition import AgeBracketRule, GamesDefinition, RegistrationRule
+from ..rules.definition import (
+    AgeBracketRule,
+    BoardRule,
+    DocumentsRule,
+    GamesDefinition,
+    RegistrationRule,
+    TeamMakeupRule,
+    UniversityRule,
+)
 from ..rules.idnumber import make
 
 SAMPLE_EVENTS = 4
+SAMPLE_UNIVERSITY = "4133010335"  # 浙江大学: public, undergraduate, on the national list
 
 
-def sample_document(definition: GamesDefinition, unit: str | None) -> dict:
-    brackets = {code: r for r in definition.rules_of(AgeBracketRule) for code in r.events}
-    registration = next(iter(definition.rules_of(RegistrationRule)), None)
-    people, entries = [], []
-    for i, event in enumerate([e for e in definition.events if not e.is_team][:SAMPLE_EVENTS], start=1):
-        bracket = brackets.get(event.code)
+class _People:
+    def __init__(self, definition: GamesDefinition, unit: str | None, university: str | None):
+        self.definition, self.unit, self.university = definition, unit, university
+        self.people: list[dict] = []
+        self.brackets = {code: r for r in definition.rules_of(AgeBracketRule) for code in r.events}
+        self.registration = next(iter(definition.rules_of(RegistrationRule)), None)
+        self.universities = {code: r for r in definition.rules_of(UniversityRule) for code in r.events}
+        self.documents = [r for r in definition.rules_of(DocumentsRule) if r.due == "entry"]
+
+    def add(self, event: str, gender: str) -> str:
+        n = len(self.people) + 1
+        bracket = self.brackets.get(event)
         born = (bracket.born_from or bracket.born_to) if bracket else dt.date(1995, 5, 5)
-        person = {"ref": f"p{i}", "name": f"示例{i}号", "gender": "F" if event.gender == "F" else "M",
-                  "birth_date": born.isoformat(), "id_type": "resident_id",
-                  "id_number": make("330102", born, 10 + 2 * i + (0 if event.gender == "F" else 1)), "documents": []}
-        if registration is not None and unit:
-            person["registration"] = {"unit": unit, "year": registration.year}
-        people.append(person)
-        entries.append({"event": event.code, "people": [person["ref"]]})
-    return {"format": "delegation/1", "games": definition.slug, "unit": unit, "declarations": [], "people": people,
-            "entries": entries, "officials": [], "staff": [], "companions": []}
+        person = {"ref": f"p{n}", "name": f"示例{n}号", "gender": gender, "birth_date": born.isoformat(),
+                  "id_type": "resident_id", "id_number": make("330102", born, 10 + 2 * n + (0 if gender == "F" else 1)),
+                  "documents": sorted({k for r in self.documents if r.events is None or event in r.events
+                                       for k in r.documents})}
+        if self.registration is not None and self.unit:
+            person["registration"] = {"unit": self.unit, "year": self.registration.year}
+        rule = self.universities.get(event)
+        if rule is not None and self.university:
+            graduates = (rule.not_graduated_before or dt.date(self.definition.dates.end.year, 12, 31)) + \
+                dt.timedelta(days=365)
+            person["university"] = {"code": self.university, "full_time": True,
+                                    "graduation_date": graduates.isoformat()}
+        self.people.append(person)
+        return person["ref"]
+
+
+def _once(events: list) -> list:
+    seen, out = set(), []
+    for e in events:
+        if e.code not in seen:
+            seen.add(e.code)
+            out.append(e)
+    return out
+
+
+def sample_document(definition: GamesDefinition, unit: str | None, university: str | None = SAMPLE_UNIVERSITY) -> dict:
+    """The sample; `unit`: a unit that may enter (a kind the Games takes, or one invited);
+    `university`: the code its university players study at."""
+    made = _People(definition, unit, university)
+    entries = []
+    # The first events, and one event of each university rule: every kind of person a rule
+    # is about is in the sample (a rule that refuses him is a trap the page names).
+    about = [r.events[0] for r in definition.rules_of(UniversityRule) if r.events]
+    singles = [e for e in definition.events if not e.is_team]
+    for event in _once(singles[:SAMPLE_EVENTS] + [e for e in singles if e.code in about]):
+        entries.append({"event": event.code, "people": [made.add(event.code, "F" if event.gender == "F" else "M")]})
+    makeups = {code: r for r in definition.rules_of(TeamMakeupRule) for code in r.events}
+    boards = {code: r for r in definition.rules_of(BoardRule) for code in r.events}
+    teams = [e for e in definition.events if e.is_team]
+    for event in _once(teams[:1 if entries else 2] + [e for e in teams if e.code in about]):
+        rule = makeups.get(event.code)
+        wanted = dict(rule.starters) if rule and rule.starters else {"F" if event.gender == "F" else "M": 4}
+        for g, n in (rule.min_by_gender or {}).items() if rule else ():
+            wanted[g] = max(wanted.get(g, 0), n)
+        board = boards.get(event.code)
+        if board is not None:  # the boards' genders as the rule pins them, the rest as wanted
+            pinned = [board.board_gender.get(b) for b in range(1, board.boards + 1)]
+            free = [g for g, n in wanted.items() for _i in range(n)]
+            for g in pinned:
+                if g in free:
+                    free.remove(g)
+            order = [g or (free.pop(0) if free else "M") for g in pinned]
+        else:
+            order = [g for g, n in wanted.items() for _i in range(n)]
+        lineup = []
+        for seat, g in enumerate(order, start=1):
+            ref = made.add(event.code, g)
+            lineup.append({"person": ref, **({"board": seat} if board is not None else {})})
+            individual = (rule.members_entered_in or {}).get(g) if rule else None
+            if individual:  # its members play the individual event too
+                entry = next((e for e in entries if e["event"] == individual), None)
+                if entry is None:
+                    entries.append({"event": individual, "people": [ref]})
+                else:
+                    entry["people"].append(ref)
+        entries.append({"event": event.code, "team": "A", "lineup": lineup})
+    return {"format": "delegation/1", "games": definition.slug, "unit": unit, "declarations": [],
+            "people": made.people, "entries": entries, "officials": [], "staff": [], "companions": []}

@@ -22,7 +22,7 @@ from ..audit.current import actor
 from ..clock import now
 from ..delegations.services import check_document
 from ..extensions import db
-from ..games.models import Games, Unit
+from ..games.models import Games, Unit, University
 from ..games.services import definition_of, definition_yaml, unit_names
 from ..games.unit_sheet import read_invitation_sheet, save_units
 from ..games.views import refused_unit_changes
@@ -42,6 +42,7 @@ from .impact_job import impact_of
 from .regulation_file import MAX_BYTES, read_regulation
 from .sample import sample_document
 from .sections import ADVANCED_KEYS, SectionProblem, as_day_and_hour, read_section, sessions_text
+from .traps import rule_traps
 
 ORG = ("organiser", "admin")
 
@@ -428,11 +429,22 @@ def try_rules(slug):
             if isinstance(data, dict):
                 data["games"] = games.slug  # always these Games
             report, _status = check_document(data, now(), stored=False, drafts=True)
-    else:
-        unit = db.session.scalar(select(Unit.code).where(Unit.kind.in_(definition.participation.unit_kinds or ["-"]))
+    traps = []
+    if request.method != "POST":
+        unit = db.session.scalar(select(Unit).where(Unit.kind.in_(definition.participation.unit_kinds or ["-"]))
                                  .order_by(Unit.code).limit(1))
-        text = json.dumps(sample_document(definition, unit), ensure_ascii=False, indent=2)
-    return render_template("setup/try.html", g=games, d=definition, text=text, report=report, form=FlaskForm())
+        if unit is None and definition.participation.invited:  # an invitation list only
+            unit = db.session.scalar(select(Unit).where(Unit.code == definition.participation.invited[0]))
+        university = db.session.scalar(
+            select(University.code).where(University.ownership == "public", University.level == "undergraduate",
+                                          *((University.province_code == unit.province_code,)
+                                            if unit is not None and unit.province_code else ()))
+            .order_by(University.code).limit(1))
+        sample = sample_document(definition, unit.code if unit else None, university)
+        text = json.dumps(sample, ensure_ascii=False, indent=2)
+        traps = rule_traps(games, definition, sample)
+    return render_template("setup/try.html", g=games, d=definition, text=text, report=report, form=FlaskForm(),
+                           traps=traps)
 
 
 MAX_SAMPLE = 2 * 1024 * 1024

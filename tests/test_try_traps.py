@@ -1,0 +1,42 @@
+"""Try the rules shows what the rules will do (issue 37, 7): each Games' sample delegation
+is built to satisfy its rules, team-only Games too, so a clean Games shows no trap; a rule
+set so that it refuses everyone it is about is named on the page, with its number."""
+from __future__ import annotations
+
+import pytest
+from builders import account, logged_in
+
+
+@pytest.fixture
+def organiser(app, db):
+    account("try-admin", "admin")
+    db.session.commit()
+    return logged_in(app, "try-admin")
+
+
+@pytest.mark.parametrize("slug", ["nmsg-2009", "nmsg-2019", "youth-gomoku-2015", "shaanxi-mind-2025"])
+def test_the_sample_of_each_games_trips_no_rule(app, organiser, slug):
+    import json
+    import re
+    with app.app_context():
+        page = organiser.get(f"/org/games/{slug}/try").get_data(as_text=True)
+    assert 'id="rule-traps"' not in page, re.findall(r"<li><b>[^<]*</b>.*?</div>\s*<div>([^<]*)</div>", page, re.S)
+    sample = json.loads(re.search(r'<textarea id="document"[^>]*>(.*?)</textarea>', page, re.S).group(1)
+                        .replace("&#34;", '"').replace("&quot;", '"'))
+    assert sample["entries"], "a sample with entries"
+
+
+def test_a_rule_that_refuses_everyone_it_is_about_is_named(app, db, organiser):
+    from portal.games.models import Games
+    games = db.session.query(Games).filter_by(slug="nmsg-2019").one()
+    rules = [dict(r) for r in games.definition["rules"]]
+    index = next(i for i, r in enumerate(rules) if r["kind"] == "university")
+    rules[index]["ownership"] = ["private"]  # chosen wrong: no public university's student may play
+    games.definition = {**games.definition, "rules": rules}  # the conftest puts the fixture back
+    import datetime as dt
+    games.loaded_at = dt.datetime.now(dt.UTC)
+    db.session.commit()
+    with app.app_context():
+        page = organiser.get("/org/games/nmsg-2019/try").get_data(as_text=True)
+    assert 'id="rule-traps"' in page and f"第 {index + 1} 条规则" in page and "四(四)" in page
+    assert f"/setup/rules/{index}" in page
