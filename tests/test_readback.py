@@ -156,3 +156,16 @@ def test_sanctions_are_typed_read_back_and_set_in_a_form(app, db, definitions, n
     with app.app_context():
         form = logged_in(app, "sanction-admin").get("/org/games/nmsg-2019/setup/settings/sanctions").get_data(as_text=True)
     assert 'name="p_loses"' in form and "下一届取消该单位该项目的参赛资格" in form
+
+
+def test_an_amendment_names_each_fee_it_changes(definitions):
+    """Issue 37, 6-7: a fee changed reads as before → after, not "规则的表述没有变化"."""
+    from decimal import Decimal
+
+    from portal.setup.services import readback_diff
+    youth = definitions["youth-gomoku-2015"]
+    fees = [f.model_copy(update={"amount": Decimal("250.00")}) if f.code == "entry" else f for f in youth.money.fees]
+    after = youth.model_copy(update={"money": youth.money.model_copy(update={"fees": fees})})
+    diff = readback_diff(youth, after)
+    assert [x[0] for x in diff["removed"]] == ["报名费：每名运动员 200.00 元"]
+    assert [x[0] for x in diff["added"]] == ["报名费：每名运动员 250.00 元"]

@@ -32,7 +32,15 @@ class Line:
 
 
 SECTIONS = {"participation": ("参赛资格", "Who may enter"), "stages": ("报名阶段与截止时间", "Stages and deadlines"),
-            "rules": ("报名规则", "Entry rules")}
+            "rules": ("报名规则", "Entry rules"), "money": ("费用", "Fees")}
+PER = {"athlete": ("每名运动员", "per athlete"), "team_group": ("每个团体组别", "per team group"),
+       "person_changed": ("每更换一人", "per person changed"), "entrant": ("每名参赛者", "per entrant"),
+       "appeal": ("每次申诉", "per appeal"), "delegation": ("每个代表团", "per delegation"),
+       "participant_day": ("每人每天", "per person a day")}
+REFUND = {"never": ("", ""), "after_checkin": ("，报到后退还", ", returned after check-in"),
+          "if_upheld": ("，申诉成立则退还", ", returned if the appeal is upheld")}
+INSURANCE = {"organiser_buys": ("保险由组委会统一购买", "The organisers buy the insurance"),
+             "each_participant": ("参赛人员须自行购买人身意外伤害保险", "Each participant buys personal accident insurance")}
 
 
 class _Names:
@@ -412,4 +420,25 @@ def read_back(definition: d.GamesDefinition, units: dict[str, tuple[str, str]] |
         if rule.note:
             zh, en = f"{zh}（{rule.note}）", f"{en} ({rule.note})"
         lines.append(Line("rules", zh, en, clause=rule.clause, kind=rule.kind))
-    return lines
+    return lines + _money(definition)
+
+
+def _money(definition: d.GamesDefinition) -> list[Line]:
+    """The fees as the regulation sets them, so that an amendment names each one it changes
+    (before and after); the insurance and the payee."""
+    m, out = definition.money, []
+    for fee in m.fees:
+        per, refund = PER[fee.per], REFUND[fee.refundable]
+        beyond = (f"，超出名额者 {fee.amount_beyond} 元" if fee.amount_beyond is not None else "",
+                  f", {fee.amount_beyond} beyond the allowance" if fee.amount_beyond is not None else "")
+        days = (f"（{fee.days} 天）" if fee.days else "", f" ({fee.days} days)" if fee.days else "")
+        out.append(Line("money", f"{fee.name.zh}：{per[0]} {fee.amount} 元{days[0]}{beyond[0]}{refund[0]}",
+                        f"{fee.name.en}: ¥{fee.amount} {per[1]}{days[1]}{beyond[1]}{refund[1]}"))
+    if m.insurance in INSURANCE:
+        out.append(Line("money", *INSURANCE[m.insurance]))
+    if m.entry_valid_when_paid:
+        out.append(Line("money", "报名费须在截止前到账，否则报名无效", "The entry counts only once its fee arrives by the deadline"))
+    if m.payee is not None:
+        out.append(Line("money", f"收款账户：{m.payee.name}，{m.payee.bank or ''} {m.payee.account or ''}".strip(),
+                        f"Payee: {m.payee.name}, {m.payee.bank or ''} {m.payee.account or ''}".strip()))
+    return out
