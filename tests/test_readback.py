@@ -169,3 +169,12 @@ def test_an_amendment_names_each_fee_it_changes(definitions):
     diff = readback_diff(youth, after)
     assert [x[0] for x in diff["removed"]] == ["报名费：每名运动员 200.00 元"]
     assert [x[0] for x in diff["added"]] == ["报名费：每名运动员 250.00 元"]
+
+
+def test_rooms_stays_and_the_meeting_are_read_back(definitions):
+    """Issue 37, 6: the read-back is the whole regulation, rooms and the meeting too."""
+    from portal.rules.readback import read_back
+    lines = [x.zh for x in read_back(definitions["youth-gomoku-2015"]) if x.section == "stay"]
+    assert "天保国际酒店 酒店大床房：每人每晚 260.00 元" in lines and "运动员须在指定酒店住宿" in lines
+    assert "全体人员最早于比赛开始前 1 天报到，比赛结束当天离会" in lines
+    assert any(x.startswith("领队会议：2015年7月14日 19:30（北京时间）") and "各单位领队必须参加" in x for x in lines)

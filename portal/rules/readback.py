@@ -32,7 +32,13 @@ class Line:
 
 
 SECTIONS = {"participation": ("参赛资格", "Who may enter"), "stages": ("报名阶段与截止时间", "Stages and deadlines"),
-            "rules": ("报名规则", "Entry rules"), "money": ("费用", "Fees")}
+            "rules": ("报名规则", "Entry rules"), "money": ("费用", "Fees"),
+            "stay": ("食宿与领队会议", "Rooms and the leaders' meeting")}
+STAY_WHO = {"delegation_head": ("团长", "the head of delegation"), "team": ("各队", "each team"),
+            "athletes": ("运动员", "the athletes"), "all": ("全体人员", "everyone")}
+FROM = {"opening": ("开幕", "the opening"), "event_start": ("所报项目开赛", "their event's start"),
+        "competition_start": ("比赛开始", "play's start"), "closing": ("闭幕", "the closing"),
+        "event_end": ("所报项目结束", "their event's end"), "competition_end": ("比赛结束", "play's end")}
 PER = {"athlete": ("每名运动员", "per athlete"), "team_group": ("每个团体组别", "per team group"),
        "person_changed": ("每更换一人", "per person changed"), "entrant": ("每名参赛者", "per entrant"),
        "appeal": ("每次申诉", "per appeal"), "delegation": ("每个代表团", "per delegation"),
@@ -420,7 +426,44 @@ def read_back(definition: d.GamesDefinition, units: dict[str, tuple[str, str]] |
         if rule.note:
             zh, en = f"{zh}（{rule.note}）", f"{en} ({rule.note})"
         lines.append(Line("rules", zh, en, clause=rule.clause, kind=rule.kind))
-    return lines + _money(definition)
+    return lines + _money(definition) + _stay(definition)
+
+
+def _stay(definition: d.GamesDefinition) -> list[Line]:
+    """Rooms, their rates, who must stay and when, and the leaders' meeting."""
+    out = []
+    for room in definition.rooms:
+        per = ("每人每晚", "a person a night") if room.per == "person_night" else ("每间每晚", "a room a night")
+        out.append(Line("stay", f"{room.hotel} {room.name.zh}：{per[0]} {room.rate} 元",
+                        f"{room.hotel} {room.name.en}: ¥{room.rate} {per[1]}"))
+    if definition.rooms_required_for:
+        who = ("运动员", "athletes") if definition.rooms_required_for == "athletes" else ("全体人员", "everyone")
+        out.append(Line("stay", f"{who[0]}须在指定酒店住宿", f"{who[1].capitalize()} must stay at the appointed hotel"))
+    for s in definition.stay:
+        who, start = STAY_WHO[s.who], FROM[s.arrive_relative_to]
+        zh = f"{who[0]}最早于{start[0]}前 {s.arrive_days_before} 天报到"
+        en = f"{who[1].capitalize()} arrive at the earliest {s.arrive_days_before} days before {start[1]}"
+        if s.depart_days_after is not None and s.depart_relative_to:
+            end = FROM[s.depart_relative_to]
+            if s.depart_days_after == 0:
+                zh, en = zh + f"，{end[0]}当天离会", en + f" and leave on the day of {end[1]}"
+            else:
+                zh += f"，{end[0]}后 {s.depart_days_after} 天内离会"
+                en += f" and leave within {s.depart_days_after} days after {end[1]}"
+        out.append(Line("stay", zh, en))
+    m = definition.leaders_meeting
+    if m is not None:
+        when = _instant(m.at) if m.at else ((f"{m.date.year}年{m.date.month}月{m.date.day}日（时间另行通知）",
+                                             f"{m.date.isoformat()} (the hour to be announced)") if m.date else ("", ""))
+        zh, en = f"{m.name.zh}：{when[0]}", f"{m.name.en}: {when[1]}"
+        if m.confirms_names:
+            zh, en = zh + "，会上核实参赛人员名单", en + "; the names are confirmed there"
+        if m.leaders_must_attend:
+            zh, en = zh + "，各单位领队必须参加", en + "; every unit's leader must attend"
+        if m.closes_checkin:
+            zh, en = zh + "，会议开始即报到截止", en + "; check-in closes when it starts"
+        out.append(Line("stay", zh, en))
+    return out
 
 
 def _money(definition: d.GamesDefinition) -> list[Line]:
