@@ -178,3 +178,13 @@ def test_rooms_stays_and_the_meeting_are_read_back(definitions):
     assert "天保国际酒店 酒店大床房：每人每晚 260.00 元" in lines and "运动员须在指定酒店住宿" in lines
     assert "全体人员最早于比赛开始前 1 天报到，比赛结束当天离会" in lines
     assert any(x.startswith("领队会议：2015年7月14日 19:30（北京时间）") and "各单位领队必须参加" in x for x in lines)
+
+
+def test_the_awards_are_read_back_with_their_clauses(definitions):
+    """Issue 37, 6: places by entrants, medals, points and medals won elsewhere, in words."""
+    from portal.rules.readback import read_back
+    youth = [(x.zh, x.clause) for x in read_back(definitions["youth-gomoku-2015"]) if x.section == "awards"]
+    assert ("各个人项目录取名次：30 人（队）及以上录取前 12 名；10 人（队）及以上录取前 8 名；不足 10 人（队）录取参赛数减一名",
+            "十(一)") in youth
+    nmsg = [x.zh for x in read_back(definitions["nmsg-2009"]) if x.section == "awards"]
+    assert "各项目按名次计分：13、8、5、3、2、1" in nmsg and "各项目前三名获金、银、铜牌，计入奖牌榜" in nmsg

@@ -33,7 +33,7 @@ class Line:
 
 SECTIONS = {"participation": ("参赛资格", "Who may enter"), "stages": ("报名阶段与截止时间", "Stages and deadlines"),
             "rules": ("报名规则", "Entry rules"), "money": ("费用", "Fees"),
-            "stay": ("食宿与领队会议", "Rooms and the leaders' meeting")}
+            "stay": ("食宿与领队会议", "Rooms and the leaders' meeting"), "awards": ("录取与奖励", "Places and awards")}
 STAY_WHO = {"delegation_head": ("团长", "the head of delegation"), "team": ("各队", "each team"),
             "athletes": ("运动员", "the athletes"), "all": ("全体人员", "everyone")}
 FROM = {"opening": ("开幕", "the opening"), "event_start": ("所报项目开赛", "their event's start"),
@@ -426,7 +426,62 @@ def read_back(definition: d.GamesDefinition, units: dict[str, tuple[str, str]] |
         if rule.note:
             zh, en = f"{zh}（{rule.note}）", f"{en} ({rule.note})"
         lines.append(Line("rules", zh, en, clause=rule.clause, kind=rule.kind))
-    return lines + _money(definition) + _stay(definition)
+    return lines + _money(definition) + _stay(definition) + _awards(definition, n)
+
+
+def _which(a, n: _Names) -> tuple[str, str]:
+    """The events an award applies to, in words."""
+    if getattr(a, "events", None):
+        return n.events_of(a.events)
+    kind = getattr(a, "event_kind", None)
+    return {"individual": ("各个人项目", "each individual event"), "team": ("各团体项目", "each team event")}.get(
+        kind, ("各项目", "each event"))
+
+
+def _numbers(values) -> str:
+    return "、".join(str(v) for v in values)
+
+
+def _awards(definition: d.GamesDefinition, n: _Names) -> list[Line]:
+    """What is awarded after play, kind by kind, each with its clause."""
+    from . import awards as aw
+    out = []
+    for a in definition.awards:
+        ev = _which(a, n)
+        if isinstance(a, aw.PlacesAward):
+            if a.places is not None:
+                zh, en = f"{ev[0]}录取前 {a.places} 名", f"{ev[1]}: the first {a.places} placed"
+            else:
+                steps = sorted(a.by_entrants, key=lambda s: -s.min_entrants)
+                zh_parts, en_parts = [], []
+                for i, s in enumerate(steps):
+                    what = ("前 " + str(s.places) + " 名", str(s.places)) if s.places != "n-1" else ("参赛数减一名", "all but one")
+                    if s.min_entrants == 0 and i:  # the last step: fewer than the one before
+                        zh_parts.append(f"不足 {steps[i - 1].min_entrants} 人（队）录取{what[0]}")
+                        en_parts.append(f"fewer than {steps[i - 1].min_entrants}: {what[1]}")
+                    else:
+                        zh_parts.append(f"{s.min_entrants} 人（队）及以上录取{what[0]}")
+                        en_parts.append(f"{s.min_entrants} or more: {what[1]}")
+                zh, en = f"{ev[0]}录取名次：" + "；".join(zh_parts), f"{ev[1]} places: " + "; ".join(en_parts)
+        elif isinstance(a, aw.PointsAward):
+            zh, en = f"{ev[0]}按名次计分：{_numbers(a.table)}", f"{ev[1]} scores by place: {', '.join(str(v) for v in a.table)}"
+        elif isinstance(a, aw.MedalsAward):
+            zh = f"{ev[0]}前三名获金、银、铜牌" + ("，计入奖牌榜" if a.table else "")
+            en = f"{ev[1]}: gold, silver and bronze for the first three" + (", in the medal table" if a.table else "")
+        elif isinstance(a, aw.PrizesAward):
+            zh = f"{ev[0]}奖金：{_numbers(a.amounts)} 元（依名次）"
+            en = f"{ev[1]} prizes by place: {', '.join('¥' + str(v) for v in a.amounts)}"
+        elif isinstance(a, aw.TeamFromIndividuals):
+            best = "、".join(f"{'男子' if g == 'M' else '女子'}最好 {k} 人" for g, k in a.best.items())
+            zh, en = f"{ev[0]}按队员个人赛成绩计算（{best}）", f"{ev[1]}: computed from the members' individual results"
+        elif isinstance(a, (aw.GroupStanding, aw.AgeStanding)):
+            zh, en = f"{a.name.zh}（{ev[0]}）", f"{a.name.en} ({ev[1]})"
+        elif isinstance(a, aw.OutsideMedals):
+            zh, en = f"{a.source.zh}获得的奖牌计入奖牌榜（另列）", f"Medals won at {a.source.en} count in the medal table (shown apart)"
+        else:
+            continue
+        out.append(Line("awards", zh, en, clause=a.clause, kind=a.kind))
+    return out
 
 
 def _stay(definition: d.GamesDefinition) -> list[Line]:
