@@ -188,3 +188,17 @@ def test_the_awards_are_read_back_with_their_clauses(definitions):
             "十(一)") in youth
     nmsg = [x.zh for x in read_back(definitions["nmsg-2009"]) if x.section == "awards"]
     assert "各项目按名次计分：13、8、5、3、2、1" in nmsg and "各项目前三名获金、银、铜牌，计入奖牌榜" in nmsg
+
+
+def test_an_events_sessions_are_read_back_in_china_time(definitions):
+    import datetime as dt
+
+    from portal.rules.definition import Session
+    from portal.rules.readback import read_back
+    china = dt.timezone(dt.timedelta(hours=8))
+    youth = definitions["youth-gomoku-2015"]
+    first = youth.events[0].model_copy(update={"sessions": [Session(start=dt.datetime(2015, 7, 15, 8, 30, tzinfo=china),
+                                                                    end=dt.datetime(2015, 7, 15, 12, 0, tzinfo=china))]})
+    changed = youth.model_copy(update={"events": [first, *youth.events[1:]]})
+    lines = [x.zh for x in read_back(changed) if x.section == "schedule"]
+    assert lines == [f"{first.name.zh}：07月15日 08:30-12:00（北京时间）"]

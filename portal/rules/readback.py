@@ -33,7 +33,8 @@ class Line:
 
 SECTIONS = {"participation": ("参赛资格", "Who may enter"), "stages": ("报名阶段与截止时间", "Stages and deadlines"),
             "rules": ("报名规则", "Entry rules"), "money": ("费用", "Fees"),
-            "stay": ("食宿与领队会议", "Rooms and the leaders' meeting"), "awards": ("录取与奖励", "Places and awards")}
+            "stay": ("食宿与领队会议", "Rooms and the leaders' meeting"), "awards": ("录取与奖励", "Places and awards"),
+            "schedule": ("赛程", "Schedule")}
 STAY_WHO = {"delegation_head": ("团长", "the head of delegation"), "team": ("各队", "each team"),
             "athletes": ("运动员", "the athletes"), "all": ("全体人员", "everyone")}
 FROM = {"opening": ("开幕", "the opening"), "event_start": ("所报项目开赛", "their event's start"),
@@ -426,7 +427,19 @@ def read_back(definition: d.GamesDefinition, units: dict[str, tuple[str, str]] |
         if rule.note:
             zh, en = f"{zh}（{rule.note}）", f"{en} ({rule.note})"
         lines.append(Line("rules", zh, en, clause=rule.clause, kind=rule.kind))
-    return lines + _money(definition) + _stay(definition) + _awards(definition, n)
+    return lines + _money(definition) + _stay(definition) + _awards(definition, n) + _schedule(definition)
+
+
+def _schedule(definition: d.GamesDefinition) -> list[Line]:
+    """Each event's sessions in China time, as the committee typed them."""
+    out = []
+    for e in definition.events:
+        if not e.sessions:
+            continue
+        zh = "；".join(f"{s.start.astimezone(CHINA):%m月%d日 %H:%M}-{s.end.astimezone(CHINA):%H:%M}" for s in e.sessions)
+        en = "; ".join(f"{s.start.astimezone(CHINA):%Y-%m-%d %H:%M}-{s.end.astimezone(CHINA):%H:%M}" for s in e.sessions)
+        out.append(Line("schedule", f"{e.name.zh}：{zh}（北京时间）", f"{e.name.en}: {en} (Beijing time)"))
+    return out
 
 
 def _which(a, n: _Names) -> tuple[str, str]:
