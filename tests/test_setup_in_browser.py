@@ -178,6 +178,16 @@ def test_youth_gomoku_2015_set_up_in_the_screens_is_the_fixture(server, browser,
     assert {k: v for k, v in ours.items() if v != theirs.get(k)} == {}
     assert ours == theirs
 
+    # Try the rules: the sample built for them trips none (issue 37, 7) ...
+    page.goto(f"{server}/org/games/{SLUG}/try")
+    assert page.locator("#rule-traps").count() == 0
+    # ... and a rule that turns away everyone the Games admits is named there: the boys'
+    # junior A event opened to universities only, a kind these Games do not take.
+    o.rule("event_units", {"p_clause": "三"}, events=["MJA"], checks=[("p_unit_kinds", "university")])
+    page.goto(f"{server}/org/games/{SLUG}/try")
+    trap = page.locator("#rule-traps")
+    assert trap.count() == 1 and "三" in trap.inner_text(), page.content()[:3000]
+
     # The set-up page in its fullest state, at both widths.
     problems = {}
     for width in (1366, 390):
