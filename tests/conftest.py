@@ -143,6 +143,8 @@ def app():
 
 
 _FIXTURE_DEFINITIONS: dict[str, dict] = {}  # each fixture Games' definition as loaded
+# Loaded once for the session: the units, the universities and the fixture Games.
+KEPT_BETWEEN_TESTS = {"unit", "university", "games", "sport", "event"}
 
 
 def _db_session():
@@ -168,11 +170,12 @@ def db(app):
         yield _db
         _finish_background_jobs()
         _db.session.rollback()
-        # Test clean-up only: the audit log and the ledger are append-only in the app.
-        for table in ("audit_log", "ledger_entry", "bank_line", "room_request", "arrival_ticket", "place", "sanction",
-                      "substitution", "withdrawal", "extension", "review_note", "login_throttle", "round_absence", "draw", "outbox_message", "webhook", "api_token", "games_staff", "user_account",
-                      "stored_chunk", "stored_file"):
-            _db.session.execute(_db.text(f"DELETE FROM {table}"))
+        # Test clean-up only (the audit log and the ledger are append-only in the app): every
+        # table but the reference data the session loaded once, children before parents, so
+        # that no table a test writes (jobs, identity checks...) outlives it.
+        for table in reversed(_db.metadata.sorted_tables):
+            if table.name not in KEPT_BETWEEN_TESTS:
+                _db.session.execute(table.delete())
         for row in _db.session.query(Delegation).all():
             _db.session.delete(row)
         # Games a test set up in the screens (the fixtures' stay for the whole session).

@@ -31,7 +31,7 @@ def test_the_demo_clock_writes_every_timestamp(app, db, monkeypatch):
         db.session.add(Job(kind="games_workbook", params={}, user_id=user.id, title="t"))
         db.session.commit()
         req = db.session.query(ExtensionRequest).filter_by(delegation_id=d.id).one()
-        stamps = {"extension request": req.requested_at, "job": db.session.query(Job).filter_by(user_id=user.id).one().created_at,
+        stamps = {"extension request": req.requested_at, "job": db.session.query(Job).one().created_at,
                   "account": user.created_at}
         stamps |= {f"message {m.kind}": m.created_at for m in db.session.query(OutboxMessage)}
         stamps |= {f"ledger {e.kind}": e.created_at for e in db.session.query(LedgerEntry)}
