@@ -40,3 +40,29 @@ def test_a_rule_that_refuses_everyone_it_is_about_is_named(app, db, organiser):
         page = organiser.get("/org/games/nmsg-2019/try").get_data(as_text=True)
     assert 'id="rule-traps"' in page and f"第 {index + 1} 条规则" in page and "四(四)" in page
     assert f"/setup/rules/{index}" in page
+
+
+def test_a_person_is_added_to_the_sample_in_a_form(app, organiser, no_csrf):
+    """Issue 37, 4: the try page adds a person (and his entry) without editing JSON; an
+    over-age child is then judged as the rules say."""
+    import json
+    import re
+    with app.app_context():
+        page = organiser.get("/org/games/youth-gomoku-2015/try").get_data(as_text=True)
+        text = re.search(r'<textarea id="document"[^>]*>(.*?)</textarea>', page, re.S).group(1)
+        text = text.replace("&#34;", '"').replace("&quot;", '"').replace("&amp;", "&")
+        before = len(json.loads(text)["people"])
+        r = organiser.post("/org/games/youth-gomoku-2015/try", data={
+            "op": "add_person", "document": text, "add_name": "超龄选手", "add_gender": "M",
+            "add_birth_date": "1990-01-01", "add_event": "gomoku.MCB"})
+    page = r.get_data(as_text=True)
+    text = re.search(r'<textarea id="document"[^>]*>(.*?)</textarea>', page, re.S).group(1)
+    sample = json.loads(text.replace("&#34;", '"').replace("&quot;", '"').replace("&amp;", "&"))
+    assert len(sample["people"]) == before + 1 and sample["people"][-1]["name"] == "超龄选手"
+    assert any(e["event"] == "gomoku.MCB" and sample["people"][-1]["ref"] in e.get("people", [])
+               for e in sample["entries"])
+    assert 'id="try-result"' in page and "超龄选手" in page.split('id="try-result"', 1)[1].split("</section>", 1)[0]
+    with app.app_context():
+        bad = organiser.post("/org/games/youth-gomoku-2015/try", data={
+            "op": "add_person", "document": json.dumps(sample, ensure_ascii=False), "add_birth_date": "明天"})
+    assert "请填写出生日期" in bad.get_data(as_text=True)

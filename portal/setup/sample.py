@@ -106,3 +106,31 @@ def sample_document(definition: GamesDefinition, unit: str | None, university: s
         entries.append({"event": event.code, "team": "A", "lineup": lineup})
     return {"format": "delegation/1", "games": definition.slug, "unit": unit, "declarations": [],
             "people": made.people, "entries": entries, "officials": [], "staff": [], "companions": []}
+
+
+def with_person(sample: dict, definition: GamesDefinition, name: str, gender: str, born: dt.date,
+                event: str | None) -> dict:
+    """The sample with one more person (a valid ID number for his birth date and gender),
+    entered in `event` when given: the try page's form, so that nobody edits JSON to add one."""
+    refs = {p.get("ref") for p in sample.get("people", []) if isinstance(p, dict)}
+    n = len(refs) + 1
+    while f"p{n}" in refs:
+        n += 1
+    ref = f"p{n}"
+    person = {"ref": ref, "name": name or f"示例{n}号", "gender": gender, "birth_date": born.isoformat(),
+              "id_type": "resident_id", "id_number": make("330102", born, 100 + 2 * n + (0 if gender == "F" else 1)),
+              "documents": sorted({k for r in definition.rules_of(DocumentsRule) if r.due == "entry"
+                                   and (r.events is None or event in r.events) for k in r.documents})}
+    registration = next(iter(definition.rules_of(RegistrationRule)), None)
+    if registration is not None and sample.get("unit"):
+        person["registration"] = {"unit": sample["unit"], "year": registration.year}
+    out = {**sample, "people": [*sample.get("people", []), person]}
+    if event:
+        entries = [dict(e) for e in sample.get("entries", [])]
+        entry = next((e for e in entries if e.get("event") == event and "people" in e), None)
+        if entry is None:
+            entries.append({"event": event, "people": [ref]})
+        else:
+            entry["people"] = [*entry["people"], ref]
+        out["entries"] = entries
+    return out

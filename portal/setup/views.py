@@ -40,7 +40,7 @@ from .blueprint import bp
 from .impact import IN_REQUEST_PEOPLE, impact, moved_deadlines, people_in
 from .impact_job import impact_of
 from .regulation_file import MAX_BYTES, read_regulation
-from .sample import sample_document
+from .sample import sample_document, with_person
 from .sections import ADVANCED_KEYS, SectionProblem, as_day_and_hour, read_section, sessions_text
 from .traps import rule_traps
 
@@ -428,7 +428,13 @@ def try_rules(slug):
         else:
             if isinstance(data, dict):
                 data["games"] = games.slug  # always these Games
-            report, _status = check_document(data, now(), stored=False, drafts=True)
+                if request.form.get("op") == "add_person":
+                    data, problem = _added_person(data, definition)
+                    text = json.dumps(data, ensure_ascii=False, indent=2)
+                    if problem:
+                        report = {"problem": problem}
+            if report is None:
+                report, _status = check_document(data, now(), stored=False, drafts=True)
     traps = []
     if request.method != "POST":
         unit = db.session.scalar(select(Unit).where(Unit.kind.in_(definition.participation.unit_kinds or ["-"]))
@@ -448,6 +454,19 @@ def try_rules(slug):
 
 
 MAX_SAMPLE = 2 * 1024 * 1024
+
+
+def _added_person(data: dict, definition) -> tuple[dict, tuple[str, str] | None]:
+    """The sample with the person the try page's form describes, or a problem naming the field."""
+    gender = request.form.get("add_gender") if request.form.get("add_gender") in ("M", "F") else "M"
+    try:
+        born = dt.date.fromisoformat((request.form.get("add_birth_date") or "").strip())
+    except ValueError:
+        return data, ("请填写出生日期，如 2008-05-01", "Give the birth date, such as 2008-05-01")
+    event = request.form.get("add_event") or None
+    if event is not None and event not in {e.code for e in definition.events if not e.is_team}:
+        return data, ("请选择本届比赛的个人项目", "Choose an individual event of these Games")
+    return with_person(data, definition, (request.form.get("add_name") or "").strip()[:50], gender, born, event), None
 
 
 @bp.post("/org/games/<slug>/publish")
