@@ -9,6 +9,8 @@ import zipfile
 
 import yaml
 
+from .text import Text
+
 MAX_RATIO = 100  # real workbooks and Word files pack 5-20 times; a bomb packs hundreds
 MAX_UNPACKED = 100 * 1024 * 1024  # a 2,000-person delegation's workbook is a few MB
 MAX_UNPACKED_SMALL = 20 * 1024 * 1024  # a list of units, leaders or results; a regulation
@@ -26,8 +28,12 @@ class UploadRefused(Exception):
 
     @property
     def text(self) -> str:
-        """The refusal in the "zh / en" form the sheet readers' problem lists use."""
+        """The refusal in one "zh / en" string, where a message must carry both."""
         return f"{self.zh} / {self.en}"
+
+    def as_text(self) -> Text:
+        """The refusal as the readers' problem lists hold it: each reader sees his language."""
+        return Text(self.zh, self.en)
 
 
 def check_size(data: bytes | str, limit: int) -> None:

@@ -46,7 +46,7 @@ def read_lines(text: str = "", data: bytes | None = None, filename: str = "") ->
         try:
             sheet = uploaded_rows(data, filename)
         except UploadRefused as exc:
-            return [], [Text(exc.zh, exc.en)]
+            return [], [exc.as_text()]
         if sheet is None:
             text = decode_text(data)
         else:

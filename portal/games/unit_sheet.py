@@ -57,7 +57,7 @@ def read_units_sheet(data: bytes, filename: str) -> tuple[list[UnitLine], list[s
     try:
         rows = uploaded_rows(data, filename)
     except UploadRefused as exc:
-        return [], [Text(exc.zh, exc.en)]
+        return [], [exc.as_text()]
     if rows is None:
         rows = list(csv.reader(io.StringIO(decode_text(data))))
     rows = [[(c or "").strip() for c in r] for r in rows]
@@ -152,7 +152,7 @@ def read_invitation_sheet(data: bytes, filename: str, known: dict[str, str]) -> 
     try:
         rows = _sheet_rows(data, filename)
     except UploadRefused as exc:
-        return [], [], [Text(exc.zh, exc.en)]
+        return [], [], [exc.as_text()]
     if not any(any(r) for r in rows):
         return [], [], [Text("表中没有单位", "no units in the sheet")]
     names_or_codes = HEADINGS["name"] + HEADINGS["code"]

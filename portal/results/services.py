@@ -118,7 +118,7 @@ def read_sheet(data: bytes, filename: str) -> tuple[list[Line], list[Text]]:
     try:
         rows = uploaded_rows(data, filename)
     except UploadRefused as exc:
-        return [], [Text(exc.zh, exc.en)]
+        return [], [exc.as_text()]
     if rows is None:
         text = decode_text(data)
         if re.search(r"^001 ", text, re.M):
