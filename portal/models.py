@@ -11,6 +11,7 @@ from .games.models import *  # noqa: F403
 from .jobs.models import Job  # noqa: F401
 from .money.models import *  # noqa: F403
 from .notify.models import OutboxMessage, Webhook  # noqa: F401
+from .register.models import *  # noqa: F403
 from .results.models import EventResult, OutsideMedal, RoundAbsence  # noqa: F401
 from .venue.models import CheckIn  # noqa: F401
 from .workflow.models import *  # noqa: F403

@@ -30,6 +30,7 @@ from ..config import universities_csv
 from ..db_tx import in_write_transaction
 from ..extensions import db
 from ..games.services import definition_in_force, definition_of, unit_info, universities_map, universities_version
+from ..register.career import known_to_register, revision as register_revision
 from ..rules import check_delegation, parse_document
 from ..rules.violations import Violation, dedupe
 from . import shared
@@ -183,7 +184,8 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
     booked = booked_people(games, d.id)
     shares = shared_numbers(games.id, d.id).get(d.id, frozenset())
     passed = deadlines_passed(games, at)
-    key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, version, reveal, at.date(), passed, shares,
+    register = register_revision()
+    key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, version, reveal, at.date(), passed, shares, register,
            id(universities), repr(unit), tuple(sorted(sanctioned.items())),
            frozenset(booked) if booked is not None else None)
     hit = _recall(_judgements, key)
@@ -191,7 +193,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
         return list(hit[0])
     # The same, in words every process spells alike (no id(), sets in order).
     shared_key = ("judgement", d.id, d.created_at.isoformat(), d.content_rev, games.id, games.loaded_at.isoformat(),
-                  version, reveal, at.date().isoformat(), passed, tuple(sorted(shares)),
+                  version, reveal, at.date().isoformat(), passed, tuple(sorted(shares)), register,
                   universities_version(), repr(unit), tuple(sorted(sanctioned.items())),
                   tuple(sorted(booked)) if booked is not None else None)
     if (blob := shared.fetch("judgement", shared_key)) is not None:
@@ -204,7 +206,8 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
     violations = dedupe(problems + check_delegation(
         definition, parsed, at=at, unit=unit, universities=universities,
         other_id_numbers=other_id_numbers(games, parsed, d.id, reveal),
-        sanctioned=sanctioned, booked_people=booked))
+        sanctioned=sanctioned, booked_people=booked,
+        qualified=known_to_register(parsed.people, games.slug, games.series)))
     # The universities map is kept alive with the answer, so its id() stays its own.
     _remember(_judgements, key, (violations, universities), JUDGEMENTS_KEPT, "judgement", shared_key,
               pickle.dumps(violations, protocol=pickle.HIGHEST_PROTOCOL))

@@ -114,6 +114,9 @@ class Person(db.Model):
     documents: Mapped[list] = mapped_column(JSON, default=list)
     club: Mapped[str | None] = mapped_column(String(200))
     has_university: Mapped[bool] = mapped_column(default=False)
+    # Grades, ratings, residence, nationality, employment as the document gives them
+    # (ParsedPerson.profile); what the player register knows is added when judged, not stored.
+    profile: Mapped[dict | None] = mapped_column(JSON)
     # What an accreditation card is signed with: random, new whenever the row starts to
     # stand for another person (inserted, or its ID number changed), never reused; a card
     # outlives neither its person's deletion nor a ref handed to someone else.

@@ -12,6 +12,7 @@ from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_at, definition_of, find_or_load_games, unit_info, unit_names, units_info, universities_map
 from ..money.models import RoomRequest
+from ..register.career import known_to_register
 from ..rules import check_delegation, parse_document, report
 from ..rules.document import FORMAT, ParsedDelegation
 from ..rules.idnumber import normalise
@@ -99,6 +100,9 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
     `held_numbers`: the numbers held elsewhere, when the caller compared them itself."""
     if held_numbers is None:
         held_numbers = other_id_numbers(games, doc, exclude_delegation_id, reveal, all_numbers) if stored else {}
+    # What the register knows of these people: only where the database is read at all (a
+    # document judged alone learns nothing of anyone registered).
+    qualified = known_to_register(doc.people, games.slug, games.series) if stored else None
     return check_delegation(
         definition_at(games, at), doc, at=at,
         unit=unit_info(doc.unit_code) if doc.unit_code else None,
@@ -108,6 +112,7 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
         other_id_numbers=held_numbers,
         sanctioned=sanctions_for(games, doc.unit_code) if stored else {},
         booked_people=booked_people(games, exclude_delegation_id) if stored else None,
+        qualified=qualified,
     )
 
 
@@ -166,8 +171,11 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
     sanctions = sanctions_by_unit(games)
     booked = booked_by_delegation(games, [d.id for d in delegations])
     out = {}
+    parsed_documents = {d.id: parse_document(documents[d.id]) for d in delegations}
+    qualified = known_to_register([p for parsed, _ in parsed_documents.values() if parsed for p in parsed.people],
+                                  games.slug, games.series)
     for d in delegations:
-        parsed, problems = parse_document(documents[d.id])
+        parsed, problems = parsed_documents[d.id]
         if parsed is None:
             out[d.id] = problems
             continue
@@ -178,7 +186,7 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
             universities=universities,
             other_id_numbers=_others(parsed, own, rows, d.id, names, reveal) if own else {},
             sanctioned=sanctions.get(parsed.unit_code, {}) if parsed.unit_code else {},
-            booked_people=(booked.get(d.id, set()) if booked is not None else None)))
+            booked_people=(booked.get(d.id, set()) if booked is not None else None), qualified=qualified))
     return out
 
 
@@ -291,6 +299,7 @@ def _document_of(delegation, rows: StoredRows) -> dict:
             "fide_rating": ({"value": p["fide_rating"], "list": iso(p["fide_list"])}
                             if p["fide_rating"] is not None else None),
             "documents": list(p["documents"] or []), "club": p["club"],
+            **(p.get("profile") or {}),
         })
     entries = []
     for e in rows.entries:

@@ -20,7 +20,7 @@ from .revision import raise_content_rev
 
 PERSON_FIELDS = ("position", "name", "gender", "birth_date", "id_type", "id_number", "registration_unit",
                  "registration_year", "registration_date", "university_code", "full_time", "graduation_date", "fide_rating",
-                 "fide_list", "documents", "club", "has_university")
+                 "fide_list", "documents", "club", "has_university", "profile")
 CHILD_MODELS = (Person, Declaration, Entry, EntryMember, Official, StaffMember, Companion)
 
 
@@ -85,7 +85,8 @@ def _person_row(i: int, p) -> dict:
             "registration_date": p.registration_date,
             "university_code": p.university_code, "full_time": p.full_time,
             "graduation_date": p.graduation_date, "fide_rating": p.fide_rating, "fide_list": p.fide_list,
-            "documents": sorted(p.documents), "club": p.club, "has_university": bool(p.has_university)}
+            "documents": sorted(p.documents), "club": p.club, "has_university": bool(p.has_university),
+            "profile": p.profile()}
 
 
 def _sync_people(did: int, doc: ParsedDelegation) -> tuple[dict[str, int], list[int], bool, list[dict]]:

@@ -44,12 +44,7 @@ def dashboard(d):
     rows = []
     for code in ws.shown_events():
         declared = next((x["count"] for x in ws.doc["declarations"] if x["event"] == code), 0)
-        team_rule = ws.team_rule(code)
-        cap = ws.quota(code)
-        if cap is None and team_rule and team_rule.starters and team_rule.max_teams:
-            reserves = team_rule.max_reserves if team_rule.max_reserves is not None else \
-                sum((team_rule.max_reserves_by_gender or {}).values())
-            cap = team_rule.max_teams * (sum(team_rule.starters.values()) + reserves)
+        cap = ws.most_athletes(code)
         rows.append({"code": code, "declared": declared, "entered": len(ws.entrants(code)), "cap": cap,
                      "problems": len([v for v in ws.by_event(code) if v.is_error])})
     place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))

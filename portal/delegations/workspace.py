@@ -18,6 +18,7 @@ from ..form_choices import options
 from ..games.services import definition_of
 from ..outcome import Outcome, Status
 from ..rules import parse_document
+from ..rules.checks.entries import declared_max
 from ..rules.definition import BoardRule, QuotaRule, TeamMakeupRule
 from ..rules.engine import format_deadline
 from ..rules.violations import dedupe
@@ -216,9 +217,19 @@ class Workspace:
         count = next((x["count"] for x in self.doc["declarations"] if x["event"] == code), None)
         return count if count and not self.declarations_editable else None
 
+    @property
+    def unit_code(self) -> str | None:
+        return self.doc["unit"] if isinstance(self.doc.get("unit"), str) else None
+
     def quota(self, code) -> int | None:
-        caps = [r.max for r in self.definition.rules_of(QuotaRule) if code in r.events]
+        unit = self.unit_code
+        caps = [r.max_by_unit.get(unit, r.max) if unit else r.max
+                for r in self.definition.rules_of(QuotaRule) if code in r.events]
         return min(caps) if caps else None
+
+    def most_athletes(self, code) -> int | None:
+        """The most athletes the unit may enter in the event (its quota, or teams × team size)."""
+        return declared_max(self.definition, code, self.unit_code)
 
     def team_rule(self, code) -> TeamMakeupRule | None:
         return next((r for r in self.definition.rules_of(TeamMakeupRule) if code in r.events), None)
@@ -244,7 +255,9 @@ class Workspace:
                 slots = e["lineup"] if e.get("lineup") is not None else [{"person": r} for r in e.get("people") or []]
                 out.append({"team": e.get("team") or "A", "slots": slots, "new": False})
         rule = self.team_rule(code)
-        max_teams = rule.max_teams if rule and rule.max_teams else 9
+        teams = (rule.max_teams_by_unit.get(self.unit_code, rule.max_teams) if self.unit_code else rule.max_teams) \
+            if rule else None
+        max_teams = teams or 9
         if self.editable and len(out) < max_teams:
             used = {t["team"] for t in out}
             label = next(c for c in "ABCDEFGHIJ" if c not in used)

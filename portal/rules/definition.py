@@ -8,6 +8,7 @@ fixture, not new code.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 from typing import Annotated, Literal
 
@@ -87,6 +88,8 @@ class Stages(Strict):
     """Stage boundaries as the instants at which they close (exclusive): "names by
     31 Aug" closes at 1 Sep 00:00 +08:00, so 31 Aug 23:59:59.999 is still accepted."""
 
+    # The instant entries open ("报名时间：6月1日9:00起"): nothing is submitted before it.
+    entries_open: dt.datetime | None = None
     declaration_closes: dt.datetime | None = None
     names_closes: dt.datetime | None = None
     substitutions_closes: dt.datetime | None = None
@@ -100,7 +103,7 @@ class Stages(Strict):
     # organisers' daily digest runs in the last of them, up to a week).
     reminder_hours: list[int] = Field(default=[168, 24, 3], max_length=10)
 
-    @field_validator("declaration_closes", "names_closes", "substitutions_closes", "changes_close")
+    @field_validator("entries_open", "declaration_closes", "names_closes", "substitutions_closes", "changes_close")
     @classmethod
     def _need_offset(cls, value):
         return None if value is None else _aware(value)
@@ -128,6 +131,16 @@ class NamedKind(Strict):
     """A kind a regulation names beyond the portal's own: code and name."""
     code: str = Field(pattern=r"^[a-z][a-z0-9_]{1,39}$")
     name: Text
+
+
+class GradeSystemDef(Strict):
+    """A federation's grades in order, lowest first, as a regulation names them (a ladder
+    the portal lacks, or one that replaces its own): `aliases` map other ways of writing a
+    grade onto the ladder's word."""
+    code: str = Field(pattern=r"^[a-z][a-z0-9_]{1,39}$")
+    name: Text
+    ladder: list[str] = Field(min_length=1)
+    aliases: dict[str, str] = {}
 
 
 class DocumentKindDef(Strict):
@@ -191,11 +204,13 @@ class AgeBracketRule(RuleBase):
 
 
 class QuotaRule(RuleBase):
-    """At most `max` entrants per unit in each of `events`."""
+    """At most `max` entrants per unit in each of `events`; `max_by_unit`: another number for
+    named units ("北京、天津各3人，河北6人")."""
 
     kind: Literal["quota"]
     events: list[str]
     max: int = Field(ge=0)
+    max_by_unit: dict[str, int] = {}
 
 
 class TeamMakeupRule(RuleBase):
@@ -213,6 +228,12 @@ class TeamMakeupRule(RuleBase):
     members_entered_in: dict[Gender, str] | None = None
     # Team events open only to units, not to a person registering alone.
     requires_unit: bool = False
+    # Another number of teams for named units ("北京、天津各3队，河北6队"): unit code -> teams.
+    max_teams_by_unit: dict[str, int] = {}
+    # A cap on each gender in a mixed team ("男女各2至3人": min_by_gender 2, max_by_gender 3).
+    max_by_gender: dict[Gender, int] | None = None
+    # Players from outside the unit (registered or employed elsewhere) per team ("外援不超过2人").
+    max_from_outside: int | None = Field(default=None, ge=0)
 
 
 class BoardRule(RuleBase):
@@ -365,6 +386,115 @@ class UniversityRule(RuleBase):
     not_graduated_before: dt.date | None = None
 
 
+class GradeRule(RuleBase):
+    """Players of `events` hold a grade of `system` from `lowest` to `highest` (either open), or
+    `below` a grade ("尚未获得象棋大师称号者": below 象棋大师); the highest grade counts, of
+    those awarded on or before `held_on` ("以2025年6月30日前确认的段位为准"). `ungraded`: a
+    player with no grade of the system is refused, or admitted (as the lowest)."""
+
+    kind: Literal["grade"]
+    events: list[str]
+    system: str
+    lowest: str | None = None
+    highest: str | None = None
+    below: str | None = None
+    held_on: dt.date | None = None
+    ungraded: Literal["refused", "admitted"] = "refused"
+
+    @model_validator(mode="after")
+    def _a_bound(self):
+        if self.lowest is None and self.highest is None and self.below is None:
+            raise ValueError("grade: give lowest, highest or below")
+        return self
+
+
+class RatingRule(RuleBase):
+    """Players of `events` rated from `min_rating` to `max_rating` on rating list `list` (fide, or a
+    national list), the edition of `list_on` when given ("以2025年7月国家等级分为准");
+    `unrated`: a player without a rating on that list is refused, or admitted."""
+
+    kind: Literal["rating"]
+    events: list[str]
+    list: str
+    min_rating: int | None = Field(default=None, ge=0)
+    max_rating: int | None = Field(default=None, ge=0)
+    list_on: dt.date | None = None
+    unrated: Literal["refused", "admitted"] = "refused"
+
+    @model_validator(mode="after")
+    def _a_bound(self):
+        if self.min_rating is None and self.max_rating is None:
+            raise ValueError("rating: give min_rating, max_rating or both")
+        return self
+
+
+class ResidenceRule(RuleBase):
+    """Athletes (of `events`, or all) live in one of `regions` (administrative-division
+    codes: 620000 is the province, 620100 a city), resident since `since_by` or earlier
+    ("甘肃省户籍或在甘工作、学习一年以上"); `name`: the regulation's words for them."""
+
+    kind: Literal["residence"]
+    events: list[str] = []
+    regions: list[str] = Field(min_length=1)
+    since_by: dt.date | None = None
+    name: Text | None = None
+    who: Who = "athletes"
+
+    @field_validator("regions")
+    @classmethod
+    def _codes(cls, regions):
+        from .grades import PROVINCES
+        for code in regions:
+            if not re.fullmatch(r"\d{2}(\d{4})?", code) or code[:2] not in PROVINCES:
+                raise ValueError(f"regions: {code!r} is not an administrative-division code (e.g. 620000)")
+        return regions
+
+
+class NationalityRule(RuleBase):
+    """Participants (athletes by default) of one of `nationalities` (ISO 3166 alpha-3,
+    "CHN"); a PRC identity document shows Chinese nationality."""
+
+    kind: Literal["nationality"]
+    nationalities: list[str] = Field(min_length=1)
+    events: list[str] = []
+    who: Who = "athletes"
+
+
+class QualifiedRule(RuleBase):
+    """Only players qualified for these Games by an earlier competition may enter `events`
+    (`by`: the qualifier's slug or series, any when empty; `name`: how the regulation names
+    it, "2025年预选赛前8名"). The qualifiers are recorded by that competition's award."""
+
+    kind: Literal["qualified"]
+    events: list[str]
+    by: list[str] = []
+    name: Text | None = None
+
+
+class OfficialsRequiredRule(RuleBase):
+    """At least `count` officials of `roles` (any of them) per unit, per team (of `events`,
+    or every team event) or per sport entered ("每队须报领队1名"); `employed_as`: each official
+    of those roles is employed by the unit as one of these ("教练须为本校在编教职工")."""
+
+    kind: Literal["officials_required"]
+    roles: list[Literal["leader", "coach", "leader_coach"]]
+    per: Literal["unit", "team", "sport"] = "unit"
+    count: int = Field(default=1, ge=0)
+    events: list[str] = []
+    employed_as: list[Literal["staff", "student", "graduate"]] = []
+
+
+class EmploymentRule(RuleBase):
+    """Athletes of `events` are the unit's own: its students, its staff (教职工) or its
+    graduates of the last `graduated_within_years` years before the Games begin ("毕业两年内
+    的校友"), as `kinds` allows."""
+
+    kind: Literal["employment"]
+    events: list[str]
+    kinds: list[Literal["student", "staff", "graduate"]] = Field(min_length=1)
+    graduated_within_years: int | None = Field(default=None, ge=1)
+
+
 class OfficialsTier(Strict):
     min_events: int = Field(ge=0)
     leaders: int = 0
@@ -419,7 +549,7 @@ class AcceptedIdTypesRule(RuleBase):
 
 
 Rule = Annotated[
-    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule,
+    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule | GradeRule | RatingRule | ResidenceRule | NationalityRule | QualifiedRule | OfficialsRequiredRule | EmploymentRule,
     Field(discriminator="kind"),
 ]
 
@@ -520,6 +650,9 @@ class GamesDefinition(Strict):
     # What is awarded after play, and how play is organised (awards.py): typed kinds.
     awards: list[Award] = []
     competition: list[CompetitionRule] = []
+    # Grade ladders and rating lists this regulation names beyond the portal's (grades.py).
+    grade_systems: list[GradeSystemDef] = []
+    rating_lists: list[NamedKind] = []
     sanctions: Sanctions = Sanctions()
 
     @model_validator(mode="after")
@@ -574,6 +707,7 @@ class GamesDefinition(Strict):
                 if code not in kinds:
                     raise ValueError(f"rules[{i}].documents: unknown document kind {code!r} "
                                      f"(add it to document_kinds)")
+        self._grades_resolve(unit_kinds)
         for section in ("awards", "competition"):
             for i, field, code in event_codes(getattr(self, section)):
                 if code not in known:
@@ -589,6 +723,31 @@ class GamesDefinition(Strict):
                         raise ValueError(f"awards[{i}].events: {code} needs a team_makeup rule naming the "
                                          f"individual events its members play (members_entered_in)")
         return self
+
+    def _grades_resolve(self, unit_kinds) -> None:
+        from .grades import grade_systems, rating_lists
+        systems, lists = grade_systems(self), rating_lists(self)
+        for i, rule in enumerate(self.rules):
+            if isinstance(rule, GradeRule):
+                system = systems.get(rule.system)
+                if system is None:
+                    raise ValueError(f"rules[{i}].system: unknown grade system {rule.system!r} "
+                                     f"(one of {', '.join(systems)}, or add it to grade_systems)")
+                for bound in ("lowest", "highest", "below"):
+                    word = getattr(rule, bound)
+                    if word is not None and system.rank(word) is None:
+                        raise ValueError(f"rules[{i}].{bound}: {word!r} is not a grade of {system.name[1]} "
+                                         f"({', '.join(system.ladder)})")
+            if isinstance(rule, RatingRule) and rule.list not in lists:
+                raise ValueError(f"rules[{i}].list: unknown rating list {rule.list!r} "
+                                 f"(one of {', '.join(lists)}, or add it to rating_lists)")
+        for i, award in enumerate(self.awards):
+            system = getattr(award, "system", None)
+            if system is not None and system not in systems:
+                raise ValueError(f"awards[{i}].system: unknown grade system {system!r} (add it to grade_systems)")
+            for place, word in (getattr(award, "grades", None) or {}).items():
+                if system is not None and systems[system].rank(word) is None:
+                    raise ValueError(f"awards[{i}].grades[{place}]: {word!r} is not a grade of {systems[system].name[1]}")
 
     def rules_of(self, kind: type) -> list:
         return [r for r in self.rules if isinstance(r, kind)]

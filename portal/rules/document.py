@@ -45,10 +45,65 @@ class ParsedPerson:
     club: str | None = None
     has_university: bool = False
     index: int = 0
+    # The player's career (optional; the player register adds what it knows): grades and
+    # titles, ratings by list, residence, nationality, employment.
+    grades: list[GradeHeld] = field(default_factory=list)
+    ratings: dict[str, list[RatingHeld]] = field(default_factory=dict)
+    residence_region: str | None = None
+    residence_since: dt.date | None = None
+    nationality: str | None = None
+    employment_unit: str | None = None
+    employment_kind: str | None = None
+    employment_since: dt.date | None = None
+
+    def profile(self) -> dict | None:
+        """The career fields as the document writes them (what a save stores), None when empty;
+        what the register added is not the document's and is left out."""
+        out: dict = {}
+        grades = [g for g in self.grades if g.source is None]
+        if grades:
+            out["grades"] = [{"system": g.system, "grade": g.grade,
+                              "awarded_on": g.awarded_on.isoformat() if g.awarded_on else None} for g in grades]
+        ratings = {k: [r for r in v if r.source is None] for k, v in self.ratings.items() if k != "fide"}
+        ratings = {k: v[0] for k, v in ratings.items() if v}
+        if ratings:
+            out["ratings"] = {k: {"value": r.value, "list": r.list_date.isoformat() if r.list_date else None}
+                              for k, r in sorted(ratings.items())}
+        if self.residence_region or self.residence_since:
+            out["residence"] = {"province": self.residence_region,
+                                "since": self.residence_since.isoformat() if self.residence_since else None}
+        if self.nationality:
+            out["nationality"] = self.nationality
+        if self.employment_unit or self.employment_kind:
+            out["employment"] = {"unit": self.employment_unit, "kind": self.employment_kind,
+                                 "since": self.employment_since.isoformat() if self.employment_since else None}
+        return out or None
 
     @property
     def label(self) -> str:
         return self.name or self.ref
+
+    def rating_on(self, list_code: str) -> list[RatingHeld]:
+        """The ratings held on a list, the FIDE rating given beside the others included."""
+        held = list(self.ratings.get(list_code, []))
+        if list_code == "fide" and self.fide_rating is not None and not any(r.source is None for r in held):
+            held.append(RatingHeld(self.fide_rating, self.fide_list))
+        return held
+
+
+@dataclass(frozen=True)
+class GradeHeld:
+    system: str
+    grade: str
+    awarded_on: dt.date | None = None
+    source: str | None = None  # None: the document says so; else where the register has it from
+
+
+@dataclass(frozen=True)
+class RatingHeld:
+    value: int
+    list_date: dt.date | None = None
+    source: str | None = None
 
 
 @dataclass
@@ -183,6 +238,63 @@ class _Reader:
         return value
 
 
+EMPLOYMENT_KINDS = ("staff", "student", "graduate")
+_REGION = re.compile(r"^\d{6}$")
+_COUNTRY = re.compile(r"^[A-Z]{3}$")
+
+
+def _career(r: _Reader, item: dict, path: str, p: ParsedPerson) -> None:
+    """The optional career fields of a person (delegation-format.md)."""
+    for j, g in enumerate(r.lst(item.get("grades"), f"{path}.grades")):
+        gpath = f"{path}.grades[{j}]"
+        g = r.obj(g, gpath)
+        if g is None:
+            continue
+        system = r.text(g, "system", gpath, required=True)
+        if system is not None and not _KIND.fullmatch(system):
+            r.err(f"{gpath}.system", f"“{system}”不是段级位体系的代码（如 cwa、cxa）", f"{system!r} is not a grade system code (e.g. cwa, cxa)")
+            system = None
+        grade = r.text(g, "grade", gpath, required=True)
+        awarded = r.date(g, "awarded_on", gpath)
+        if system and grade:
+            p.grades.append(GradeHeld(system, grade[:40], awarded))
+    ratings = r.obj(item.get("ratings"), f"{path}.ratings", required=False)
+    for code, value in (ratings or {}).items():
+        rpath = f"{path}.ratings.{code}"
+        if not isinstance(code, str) or not _KIND.fullmatch(code):
+            r.err(rpath, f"“{code}”不是等级分名单的代码（如 fide、cca）", f"{code!r} is not a rating list code (e.g. fide, cca)")
+            continue
+        value = r.obj(value, rpath)
+        if value is None:
+            continue
+        points = r.integer(value, "value", rpath, required=True, minimum=0)
+        if points is not None:
+            p.ratings[code] = [RatingHeld(points, r.date(value, "list", rpath))]
+    residence = r.obj(item.get("residence"), f"{path}.residence", required=False)
+    if residence is not None:
+        region = residence.get("province")
+        if isinstance(region, int) and not isinstance(region, bool):
+            region = str(region)
+        if region is not None and not (isinstance(region, str) and _REGION.match(region.strip())):
+            r.err(f"{path}.residence.province", f"“{region}”不是 6 位行政区划代码（如 620000）",
+                  f"{region!r} is not a 6-digit administrative-division code (e.g. 620000)")
+        elif region is not None:
+            p.residence_region = region.strip()
+        p.residence_since = r.date(residence, "since", f"{path}.residence")
+    nationality = item.get("nationality")
+    if nationality is not None:
+        if isinstance(nationality, str) and _COUNTRY.match(nationality.strip().upper()):
+            p.nationality = nationality.strip().upper()
+        else:
+            r.err(f"{path}.nationality", f"“{nationality}”不是三位字母的国家代码（如 CHN）",
+                  f"{nationality!r} is not a 3-letter country code (e.g. CHN)")
+    employment = r.obj(item.get("employment"), f"{path}.employment", required=False)
+    if employment is not None:
+        p.employment_unit = r.text(employment, "unit", f"{path}.employment")
+        p.employment_kind = r.choice(employment, "kind", f"{path}.employment", EMPLOYMENT_KINDS)
+        p.employment_since = r.date(employment, "since", f"{path}.employment")
+
+
 def parse_document(data: Any) -> tuple[ParsedDelegation | None, list[Violation]]:
     """Parse a decoded JSON document. Returns the delegation (None when nothing usable)
     and the SCHEMA_INVALID violations found."""
@@ -274,6 +386,7 @@ def parse_document(data: Any) -> tuple[ParsedDelegation | None, list[Violation]]
                 r.err(f"{path}.documents[{j}]", f"未知的材料“{doc}”（可选：{'、'.join(DOCUMENTS)}）",
                       f"unknown document {doc!r} (one of {', '.join(DOCUMENTS)})")
         p.club = r.text(item, "club", path)
+        _career(r, item, path, p)
         d.people.append(p)
 
     def person_ref(value, path) -> str | None:

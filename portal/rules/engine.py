@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from . import idnumber
+from . import grades, idnumber
 from .definition import CrossGenderRule, Event, GamesDefinition, RatingExceptionRule, UnitInfo, UniversityInfo
 from .document import ParsedDelegation, ParsedEntry, ParsedPerson
 from .violations import Violation
@@ -44,6 +44,9 @@ class CheckContext:
     other_id_numbers: Mapping[str, str] = field(default_factory=dict)
     # Events this unit lost at these Games (unexcused withdrawal at the previous edition).
     sanctioned: Mapping[str, str] = field(default_factory=dict)
+    # Who qualified for these Games elsewhere: (identity number, qualifier's slug, its series);
+    # None where it is not known (a document judged alone): the qualification is not judged.
+    qualified: frozenset[tuple[str, str, str]] | None = None
 
     def __post_init__(self):
         d = self.delegation
@@ -77,6 +80,8 @@ class CheckContext:
         self.gender = {p.ref: p.gender or getattr(self.resident_ids.get(p.ref), "gender", None)
                        for p in d.people}
         self._rating_rules = self.games.rules_of(RatingExceptionRule)
+        self.grade_systems = grades.grade_systems(self.games)
+        self.rating_lists = grades.rating_lists(self.games)
         # "Women may enter men's events": gender -> the events it may cross into.
         self._crossing: dict[str, set[str]] = defaultdict(set)
         for rule in self.games.rules_of(CrossGenderRule):
@@ -183,6 +188,7 @@ def check_delegation(
     other_id_numbers: Mapping[str, str] | None = None,
     sanctioned: Mapping[str, str] | None = None,
     booked_people: set[str] | None = None,
+    qualified: frozenset[tuple[str, str, str]] | None = None,
 ) -> list[Violation]:
     """All violations of the Games' entry rules by this delegation, at instant `at`."""
     from . import checks  # noqa: F401  (registers the checks)
@@ -192,7 +198,7 @@ def check_delegation(
     if at.tzinfo is None:
         raise ValueError("`at` must carry its UTC offset")
     ctx = CheckContext(games, delegation, at, unit, universities or {}, other_id_numbers or {},
-                       sanctioned or {})
+                       sanctioned or {}, qualified)
     ctx.booked_people = booked_people  # None: the rooms are not known here (a bare document)
     found: list[Violation] = []
     for fn in _BUILTIN_CHECKS:

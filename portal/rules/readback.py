@@ -11,7 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import definition as d
+from .checks.career import EMPLOYMENT_NAMES, ROLE_NAMES, grade_span, rating_band
 from .checks.eligibility import unit_kind_names
+from .grades import NATIONALITIES, grade_systems, rating_lists, region_name
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 GENDER = {"M": ("男子", "men"), "F": ("女子", "women"), "X": ("混合", "mixed")}
@@ -62,6 +64,8 @@ class _Names:
         self.documents = d.document_names(definition)
         self.id_types = d.id_type_names(definition)
         self.unit_kinds = unit_kind_names(definition)
+        self.grade_systems = grade_systems(definition)
+        self.rating_lists = rating_lists(definition)
 
     def events_of(self, codes: list[str]) -> tuple[str, str]:
         names = [self.events.get(c, (c, c)) for c in codes]
@@ -128,7 +132,12 @@ def _age_bracket(r: d.AgeBracketRule, n: _Names):
 
 def _quota(r: d.QuotaRule, n: _Names):
     ev = n.events_of(r.events)
-    return f"每单位{ev[0]}限报 {r.max} 人", f"At most {r.max} entrants per unit in {ev[1]}"
+    zh, en = f"每单位{ev[0]}限报 {r.max} 人", f"At most {r.max} entrants per unit in {ev[1]}"
+    if r.max_by_unit:
+        listed = [(n.units.get(u, (u, u)), k) for u, k in r.max_by_unit.items()]
+        zh += "（" + "、".join(f"{u[0]} {k} 人" for u, k in listed) + "）"
+        en += " (" + ", ".join(f"{u[1]} {k}" for u, k in listed) + ")"
+    return zh, en
 
 
 def _team_makeup(r: d.TeamMakeupRule, n: _Names):
@@ -152,6 +161,16 @@ def _team_makeup(r: d.TeamMakeupRule, n: _Names):
         names = [(PLAYERS[g], n.events.get(code, (code, code))) for g, code in r.members_entered_in.items()]
         parts.append(("队员须同时报名" + "、".join(f"{e[0]}（{g[0]}）" for g, e in names),
                       "members must also be entered in " + ", ".join(f"{e[1]} ({g[1]})" for g, e in names)))
+    if r.max_teams_by_unit:
+        listed = [(n.units.get(u, (u, u)), k) for u, k in r.max_teams_by_unit.items()]
+        parts.append(("、".join(f"{u[0]} {k} 队" for u, k in listed),
+                      ", ".join(f"{u[1]} {_many(k, 'team')}" for u, k in listed)))
+    if r.max_by_gender:
+        c = _counts(r.max_by_gender)
+        parts.append((f"至多{c[0]}", f"at most {c[1]}"))
+    if r.max_from_outside is not None:
+        parts.append((f"本单位以外的选手（外援）至多 {r.max_from_outside} 人",
+                      f"at most {_many(r.max_from_outside, 'player')} from outside the unit"))
     if r.requires_unit:
         parts.append(("仅限以单位名义报名", "units only, not individuals"))
     body = _join(parts)
@@ -359,6 +378,88 @@ def _accepted_id_types(r: d.AcceptedIdTypesRule, n: _Names):
     return f"{who[0]}只接受以下证件：{types[0]}", f"{_upper(who[1])}: only {types[1]} accepted"
 
 
+def _where(r, n: _Names) -> tuple[str, str]:
+    if getattr(r, "events", None):
+        return n.events_of(r.events)
+    return WHO.get(getattr(r, "who", "athletes"), ("运动员", "athletes"))
+
+
+def _grade(r: d.GradeRule, n: _Names):
+    system = n.grade_systems[r.system]
+    span = grade_span(system, r)
+    zh, en = f"{n.events_of(r.events)[0]}：限{system.name[0]}{span[0]}的选手", \
+        f"{n.events_of(r.events)[1]}: players of {span[1]} ({system.name[1]})"
+    if r.held_on:
+        day = _day(r.held_on)
+        zh += f"，以{day[0]}前获得的段级位（称号）为准"
+        en += f", as held on {day[1]}"
+    if r.lowest and r.ungraded == "admitted":
+        zh, en = zh + "，无段级位者也可报名", en + "; players without a grade may enter too"
+    return zh, en
+
+
+def _rating(r: d.RatingRule, n: _Names):
+    name = n.rating_lists.get(r.list, (r.list, r.list))
+    band = rating_band(r)
+    ev = n.events_of(r.events)
+    zh, en = f"{ev[0]}：{name[0]}须{band[0]}", f"{ev[1]}: {name[1]} of {band[1]}"
+    if r.list_on:
+        day = _day(r.list_on)
+        zh += f"（以{day[0]}公布的等级分为准）"
+        en += f" (the list of {day[1]})"
+    if r.unrated == "admitted":
+        zh, en = zh + "，无等级分者也可报名", en + "; unrated players may enter too"
+    return zh, en
+
+
+def _residence(r: d.ResidenceRule, n: _Names):
+    who = _where(r, n)
+    regions = [region_name(c) for c in r.regions]
+    allowed = (r.name.zh, r.name.en) if r.name else ("、".join(x[0] for x in regions), ", ".join(x[1] for x in regions))
+    zh, en = f"{who[0]}：限{allowed[0]}户籍（常住）的人员", f"{_upper(who[1])}: residents of {allowed[1]}"
+    if r.since_by:
+        day = _day(r.since_by)
+        zh += f"，须于{day[0]}前落户（居住）"
+        en += f", resident since {day[1]} or earlier"
+    return zh, en
+
+
+def _nationality(r: d.NationalityRule, n: _Names):
+    who = _where(r, n)
+    names = [NATIONALITIES.get(c, (c, c)) for c in r.nationalities]
+    return (f"{who[0]}：限{'、'.join(x[0] for x in names)}国籍", f"{_upper(who[1])}: nationals of {', '.join(x[1] for x in names)}")
+
+
+def _qualified(r: d.QualifiedRule, n: _Names):
+    ev = n.events_of(r.events)
+    by = (r.name.zh, r.name.en) if r.name else ("资格赛", "the qualifying competition")
+    return f"{ev[0]}：只限{by[0]}晋级的选手报名", f"{ev[1]}: only players qualified by {by[1]}"
+
+
+def _officials_required(r: d.OfficialsRequiredRule, n: _Names):
+    roles = ("或".join(ROLE_NAMES[x][0] for x in r.roles), " or ".join(ROLE_NAMES[x][1] for x in r.roles))
+    per = {"unit": ("每单位", "Each unit"), "team": ("每队", "Each team"), "sport": ("每个大项", "Each sport")}[r.per]
+    zh, en = f"{per[0]}须报{roles[0]} {r.count} 名", f"{per[1]} names {_many(r.count, roles[1])}"
+    if r.per == "team" and r.events:
+        ev = n.events_of(r.events)
+        zh, en = f"{ev[0]}：{zh}", f"{ev[1]}: {en}"
+    if r.employed_as:
+        kinds = ("或".join(EMPLOYMENT_NAMES[k][0] for k in r.employed_as), " or ".join(EMPLOYMENT_NAMES[k][1] for k in r.employed_as))
+        zh += f"，须为本单位的{kinds[0]}"
+        en += f", who must be {kinds[1]} of the unit"
+    return zh, en
+
+
+def _employment(r: d.EmploymentRule, n: _Names):
+    ev = n.events_of(r.events)
+    kinds = ("、".join(EMPLOYMENT_NAMES[k][0] for k in r.kinds), ", ".join(EMPLOYMENT_NAMES[k][1] for k in r.kinds))
+    zh, en = f"{ev[0]}：限本单位的{kinds[0]}", f"{ev[1]}: the unit's own {kinds[1]}"
+    if "graduate" in r.kinds and r.graduated_within_years:
+        zh += f"（毕业生限比赛开始前 {r.graduated_within_years} 年内毕业）"
+        en += f" (graduates of the last {_many(r.graduated_within_years, 'year')} before the Games)"
+    return zh, en
+
+
 SENTENCES: dict[type, Callable] = {
     d.AgeBracketRule: _age_bracket, d.QuotaRule: _quota, d.TeamMakeupRule: _team_makeup, d.BoardRule: _boards,
     d.ExclusiveRule: _exclusive, d.OneOfRule: _one_of, d.RatingExceptionRule: _rating_exception,
@@ -367,6 +468,8 @@ SENTENCES: dict[type, Callable] = {
     d.CompanionRequiredRule: _companion_required, d.EventUnitsRule: _event_units, d.RegistrationRule: _registration,
     d.UniversityRule: _university, d.OfficialsRule: _officials, d.StaffRatioRule: _staff_ratio,
     d.DocumentsRule: _documents, d.IdRequiredRule: _id_required, d.AcceptedIdTypesRule: _accepted_id_types,
+    d.GradeRule: _grade, d.RatingRule: _rating, d.ResidenceRule: _residence, d.NationalityRule: _nationality,
+    d.QualifiedRule: _qualified, d.OfficialsRequiredRule: _officials_required, d.EmploymentRule: _employment,
 }
 
 

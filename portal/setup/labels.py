@@ -16,6 +16,7 @@ TOP = {
     "units": ("本届新增单位", "units added"), "document_kinds": ("材料种类", "document kinds"),
     "id_types": ("证件种类", "identity documents"), "unit_kind_names": ("单位类别", "kinds of unit"),
     "awards": ("奖励", "awards"), "competition": ("竞赛办法", "competition"), "sanctions": ("处罚", "sanctions"),
+    "grade_systems": ("段级位体系", "grade systems"), "rating_lists": ("等级分名单", "rating lists"),
     "rooms_required_for": ("须入住指定酒店的人员", "who must stay in the hotel"), "regulation": ("规程文件", "regulation"),
 }
 FIELDS = {
@@ -72,6 +73,22 @@ FIELDS = {
     "best_of": ("计前几名成绩", "best results counted"), "group_by": ("按", "grouped by"), "score": ("计算", "scored by"),
     "reading": ("规程的解读", "reading of the regulation"), "max_age": ("年龄上限", "maximum age"),
     "source": ("赛事", "competition"),
+    # The player across Games (grades, ratings, residence, qualification, officials).
+    "system": ("段级位体系", "grade system"), "lowest": ("最低段级位", "lowest grade"), "highest": ("最高段级位", "highest grade"),
+    "below": ("尚未获得的称号（段级位）", "not yet holding"), "held_on": ("以此日前获得的为准", "as held on"),
+    "ungraded": ("无段级位者", "players without a grade"), "max_rating": ("等级分上限", "maximum rating"),
+    "list_on": ("以此日公布的等级分为准", "the list of"), "unrated": ("无等级分者", "unrated players"),
+    "regions": ("行政区划代码（如 620000）", "division codes (e.g. 620000)"), "since_by": ("落户（居住）不晚于", "resident since"),
+    "nationalities": ("国籍（如 CHN）", "nationalities (e.g. CHN)"), "by": ("资格赛（网址代码或系列）", "qualifier (slug or series)"),
+    "employed_as": ("官员须为本单位的", "officials must be the unit's"), "kinds": ("可报名的身份", "who may enter"),
+    "graduated_within_years": ("毕业几年内", "graduated within years"),
+    "max_by_unit": ("指定单位的限报人数", "entrants for named units"), "max_teams_by_unit": ("指定单位的限报队数", "teams for named units"),
+    "max_by_gender": ("各性别最多人数", "at most by gender"), "max_from_outside": ("外援最多人数", "players from outside, at most"),
+    "entries_open": ("报名开始", "entries open"),
+    "top": ("前几名", "top"), "to": ("晋级到（网址代码或系列）", "qualify for (slug or series)"),
+    "grades": ("各名次授予的段级位（称号）", "grade by place"), "by_gender": ("男女分别计算名次", "men and women placed apart"),
+    "min_score": ("积分不少于", "score at least"), "steps": ("晋升几级", "steps up"), "up_to": ("最高晋升到", "never beyond"),
+    "points": ("积分种类", "kind of points"),
 }
 _PART = re.compile(r"([A-Za-z_]+)|\[(\d+)\]")
 

@@ -31,6 +31,10 @@ KIND_NAMES = {
     "officials": ("官员名额（按项目数）", "officials by events entered"), "staff_ratio": ("团部人员", "delegation staff"),
     "documents": ("须交材料", "documents"), "id_required": ("须填证件号", "ID number required"),
     "accepted_id_types": ("受理的证件", "accepted identity documents"),
+    "grade": ("段级位、称号", "grade or title"), "rating": ("等级分范围", "rating band"),
+    "residence": ("户籍（常住地）", "residence"), "nationality": ("国籍", "nationality"),
+    "qualified": ("须经资格赛晋级", "qualified by an earlier competition"),
+    "officials_required": ("须报的官员", "officials required"), "employment": ("本单位学生、教职工、校友", "the unit's own people"),
 }
 CHOICE_NAMES = {
     "M": ("男", "men"), "F": ("女", "women"), "X": ("混合", "mixed"), "entry": ("报名时", "with the entry"),
@@ -40,6 +44,8 @@ CHOICE_NAMES = {
     "coach": ("教练", "coach"), "leader_coach": ("领队兼教练", "leader-coach"), **WHO, **OWNERSHIP,
     "names_closes": ("报名（姓名）截止之后", "after the names close"),
     "event_next_edition": ("下一届取消该单位该项目的参赛资格", "the unit loses that event at the next edition"),
+    "refused": ("不能报名", "refused"), "admitted": ("可以报名", "admitted"), "sport": ("每个大项", "each sport"),
+    "staff": ("教职工", "staff"), "student": ("学生", "students"), "graduate": ("毕业生（校友）", "graduates"),
 }
 EXAMPLES = {
     "tiers": {"officials": "- {min_events: 6, leaders: 1, coaches: 1}\n- {min_events: 0, leader_coaches: 1}",
@@ -49,26 +55,33 @@ EXAMPLES = {
     "team": "{min_on_board: 3, table: [17, 11, 7, 4, 3, 2]}",
     "few_entrants": "{below: 6, places: 3, table: [7, 5, 3]}",
     "payee": "{name: 某某体育局, bank: 工商银行某某支行, account: '6222020302059638775'}",
+    "max_teams_by_unit": "beijing: 3\ntianjin: 3\nhebei: 6", "max_by_unit": "beijing: 3\nhebei: 6",
+    "max_by_gender": "M: 3\nF: 3",
 }
 
 
 # Lists of codes the engine compares, whose values a Games may extend (its document kinds,
 # identity documents, kinds of unit): checkboxes of the Games' own values, never typed.
 CHOSEN_FROM_THE_GAMES = ("documents", "types", "unit_kinds")
+# One value chosen from the Games' own: a grade system, a rating list.
+ONE_FROM_THE_GAMES = ("system", "list")
 
 
 def named_choices(definition) -> dict[str, dict[str, tuple[str, str]]]:
     """For each list chosen from the Games' own values: code -> (zh, en)."""
     from ..rules.checks.eligibility import UNIT_KIND_NAMES
+    from ..rules.grades import grade_systems, rating_lists
     unit_kinds = dict(UNIT_KIND_NAMES) | {k.code: (k.name.zh, k.name.en) for k in definition.unit_kind_names}
-    return {"documents": d.document_names(definition), "types": d.id_type_names(definition), "unit_kinds": unit_kinds}
+    return {"documents": d.document_names(definition), "types": d.id_type_names(definition), "unit_kinds": unit_kinds,
+            "system": {code: s.name for code, s in grade_systems(definition).items()},
+            "list": rating_lists(definition)}
 
 
 def with_choices(ps: list[Param], definition) -> list[Param]:
     """The params with the Games' own values as the choices of those chosen from them."""
     named = named_choices(definition)
     for p in ps:
-        if p.name in named and p.widget == "choices":
+        if p.name in named and p.widget in ("choices", "choice"):
             p.choices, p.choice_names = list(named[p.name]), named[p.name]
     return ps
 
@@ -151,6 +164,8 @@ def params_of(model: type, rules: bool = False, skip: tuple[str, ...] = ()) -> l
             p.widget = "events"
         elif name in CHOSEN_FROM_THE_GAMES:
             p.widget, p.choices = "choices", []  # the Games' own values: named_choices() fills them
+        elif name in ONE_FROM_THE_GAMES and a is str:
+            p.widget, p.choices = "choice", []
         elif name == "sport":
             p.widget = "sport"
         elif name == "sports":

@@ -14,11 +14,17 @@ from ..rules.definition import (
     AgeBracketRule,
     BoardRule,
     DocumentsRule,
+    EmploymentRule,
     GamesDefinition,
+    GradeRule,
+    NationalityRule,
+    RatingRule,
     RegistrationRule,
+    ResidenceRule,
     TeamMakeupRule,
     UniversityRule,
 )
+from ..rules.grades import grade_systems
 from ..rules.idnumber import make
 
 SAMPLE_EVENTS = 4
@@ -50,8 +56,36 @@ class _People:
                 dt.timedelta(days=365)
             person["university"] = {"code": self.university, "full_time": True,
                                     "graduation_date": graduates.isoformat()}
+        self._career(person, event)
         self.people.append(person)
         return person["ref"]
+
+    def _career(self, person: dict, event: str) -> None:
+        """The grade, rating, residence, nationality and tie to the unit each rule of the
+        event asks for."""
+        d, systems = self.definition, grade_systems(self.definition)
+        for r in d.rules_of(GradeRule):
+            if event in r.events:
+                ladder = systems[r.system]
+                word = r.lowest or r.highest or ladder.ladder[0]
+                person.setdefault("grades", []).append(
+                    {"system": r.system, "grade": ladder.word(word), "awarded_on": (r.held_on or d.dates.start).isoformat()})
+        for r in d.rules_of(RatingRule):
+            if event in r.events:
+                value = r.min_rating if r.min_rating is not None else r.max_rating
+                person.setdefault("ratings", {})[r.list] = {"value": value,
+                                                           "list": (r.list_on or d.dates.start).isoformat()}
+        for r in d.rules_of(ResidenceRule):
+            if not r.events or event in r.events:
+                person["residence"] = {"province": r.regions[0].ljust(6, "0"), "since": "2000-01-01"}
+        for r in d.rules_of(NationalityRule):
+            if not r.events or event in r.events:
+                person["nationality"] = r.nationalities[0]
+        for r in d.rules_of(EmploymentRule):
+            if event in r.events and self.unit:
+                kind = r.kinds[0]
+                person["employment"] = {"unit": self.unit, "kind": kind,
+                                        "since": (d.dates.start - dt.timedelta(days=200)).isoformat()}
 
 
 def _once(events: list) -> list:

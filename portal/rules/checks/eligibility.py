@@ -1,8 +1,10 @@
 """Who may take part: unit kinds, athlete registration, university eligibility."""
 from __future__ import annotations
 
+from ..definition import EmploymentRule
 from ..engine import CheckContext, builtin_check, rule_check
 from ..violations import Violation, schema_error
+from .career import employment_admits
 
 UNIT_KIND_NAMES = {
     "province": ("省、自治区、直辖市", "provinces, autonomous regions and municipalities"),
@@ -167,7 +169,14 @@ def _university_problem(ctx: CheckContext, rule, ref: str) -> tuple[str, str] | 
 def university(ctx: CheckContext, rule) -> list[Violation]:
     out = []
     for event in rule.events:
+        # Staff and graduates an employment rule admits to the event are not held to the
+        # students' conditions ("在校学生及毕业两年内的校友、教职工").
+        others = [r for r in ctx.games.rules_of(EmploymentRule) if event in r.events]
         for ref in ctx.entrants.get(event, []):
+            kind = ctx.people[ref].employment_kind
+            if kind in ("staff", "graduate") and any(kind in r.kinds and employment_admits(ctx, r, ref) is None
+                                                     for r in others):
+                continue
             problem = _university_problem(ctx, rule, ref)
             if problem:
                 label = ctx.people[ref].label

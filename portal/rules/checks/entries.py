@@ -62,7 +62,7 @@ def names_within_declaration(ctx: CheckContext) -> list[Violation]:
         if event not in ctx.events or count <= 0:
             continue
         named = len(ctx.entrants.get(event, []))
-        cap = declared_max(ctx.games, event)
+        cap = declared_max(ctx.games, event, ctx.delegation.unit_code)
         if named > count and (cap is None or count < cap):  # at the cap, QUOTA_EXCEEDED says it
             out.append(Violation(
                 "DECLARATION_EXCEEDED",
@@ -120,6 +120,8 @@ def age_bracket(ctx: CheckContext, rule) -> list[Violation]:
     span_en = f"{lo or 'any time'} to {hi or 'any time'}"
     if lo and not hi:
         span_zh, span_en = f"{lo} 以后", f"on or after {lo}"
+    if hi and not lo:
+        span_zh, span_en = f"{hi} 及以前", f"on or before {hi}"
     out = []
     for event in rule.events:
         for ref in ctx.entrants.get(event, []):
@@ -136,32 +138,37 @@ def age_bracket(ctx: CheckContext, rule) -> list[Violation]:
     return out
 
 
-def declared_max(games, event: str) -> int | None:
+def declared_max(games, event: str, unit: str | None = None) -> int | None:
     """The most athletes a unit may declare for an event (quota, or teams × team size)."""
-    caps = [r.max for r in games.rules_of(QuotaRule) if event in r.events]
+    caps = [r.max_by_unit.get(unit, r.max) if unit else r.max for r in games.rules_of(QuotaRule) if event in r.events]
     for r in games.rules_of(TeamMakeupRule):
-        if event in r.events and r.max_teams is not None and r.starters is not None:
+        teams = r.max_teams_by_unit.get(unit, r.max_teams) if unit else r.max_teams
+        if event in r.events and teams is not None and r.starters is not None:
             reserves = r.max_reserves
             if r.max_reserves_by_gender is not None:
                 by_gender = sum(r.max_reserves_by_gender.values())
                 reserves = by_gender if reserves is None else min(reserves, by_gender)
             if reserves is not None:
-                caps.append(r.max_teams * (sum(r.starters.values()) + reserves))
+                caps.append(teams * (sum(r.starters.values()) + reserves))
     return min(caps) if caps else None
 
 
 @rule_check("quota")
 def quota(ctx: CheckContext, rule) -> list[Violation]:
     out = []
+    unit = ctx.delegation.unit_code
+    cap = rule.max_by_unit.get(unit, rule.max) if unit else rule.max
+    who = ((ctx.unit.name.zh if ctx.unit else unit), "from " + (ctx.unit.name.en if ctx.unit else unit)) \
+        if unit in rule.max_by_unit else ("每单位", "per unit")
     for event in rule.events:
         refs = ctx.entrants.get(event, [])
-        if len(refs) > rule.max:
+        if len(refs) > cap:
             out.append(Violation(
                 "QUOTA_EXCEEDED",
-                f"{ctx.event_name(event)}每单位最多报 {rule.max} 人，现报了 {len(refs)} 人"
-                f"（{names(ctx, refs)}）。请减少 {len(refs) - rule.max} 人。",
-                f"{ctx.event_name(event, 'en')} takes at most {rule.max} per unit; {len(refs)} are entered "
-                f"({names(ctx, refs, 'en')}). Remove {len(refs) - rule.max}.",
+                f"{ctx.event_name(event)}{who[0]}最多报 {cap} 人，现报了 {len(refs)} 人"
+                f"（{names(ctx, refs)}）。请减少 {len(refs) - cap} 人。",
+                f"{ctx.event_name(event, 'en')} takes at most {cap} {who[1]}; {len(refs)} are entered "
+                f"({names(ctx, refs, 'en')}). Remove {len(refs) - cap}.",
                 event=event, people=tuple(refs)))
     return out
 
@@ -173,7 +180,7 @@ def declared_numbers(ctx: CheckContext) -> list[Violation]:
     for i, (event, count) in enumerate(ctx.delegation.declarations):
         if event not in ctx.events:
             continue
-        cap = declared_max(ctx.games, event)
+        cap = declared_max(ctx.games, event, ctx.delegation.unit_code)
         if cap is not None and count > cap:
             out.append(Violation(
                 "QUOTA_EXCEEDED",

@@ -32,6 +32,25 @@ def _slots(entry):
     return [Slot(ref) for ref in entry.people]
 
 
+def own_unit(ctx: CheckContext, named: str | None) -> bool:
+    """Whether a unit a person names (by code or name) is the delegation's own."""
+    if not named:
+        return False
+    d, named = ctx.delegation, named.strip().lower()
+    own = {d.unit_code} if d.unit_code else set()
+    if ctx.unit is not None:
+        own |= {ctx.unit.name.zh.lower(), ctx.unit.name.en.lower()}
+    if isinstance(d.unit, dict) and d.unit.get("name"):
+        own.add(d.unit["name"].strip().lower())
+    return named in own
+
+
+def from_outside(ctx: CheckContext, ref: str) -> bool:
+    """A player registered with, or employed by, another unit than the delegation's."""
+    p = ctx.people[ref]
+    return any(named and not own_unit(ctx, named) for named in (p.registration_unit, p.employment_unit))
+
+
 @rule_check("team_makeup")
 def team_makeup(ctx: CheckContext, rule) -> list[Violation]:
     out = []
@@ -45,12 +64,17 @@ def team_makeup(ctx: CheckContext, rule) -> list[Violation]:
                 f"{ctx.event_name(event)}以单位组队参加，个人报名不能报团体赛。",
                 f"{ctx.event_name(event, 'en')} is for teams of a unit; an individual entry cannot enter it.",
                 event=event))
-        if rule.max_teams is not None and len(teams) > rule.max_teams:
+        unit = ctx.delegation.unit_code
+        cap = rule.max_teams_by_unit.get(unit, rule.max_teams) if unit else rule.max_teams
+        if cap is not None and len(teams) > cap:
+            # A number of its own for a named unit reads as that unit's ("北京只能报 3 支队").
+            who = ((ctx.unit.name.zh if ctx.unit else unit), (ctx.unit.name.en if ctx.unit else unit)) \
+                if unit in rule.max_teams_by_unit else ("每单位", "per unit")
             out.append(Violation(
                 "TEAM_LIMIT",
-                f"{ctx.event_name(event)}每单位只能报 {rule.max_teams} 支队，现报了 {len(teams)} 支。",
-                f"{ctx.event_name(event, 'en')} takes {_count(rule.max_teams, 'team', 'teams')} per unit; "
-                f"{len(teams)} are entered.",
+                f"{ctx.event_name(event)}{who[0]}只能报 {cap} 支队，现报了 {len(teams)} 支。",
+                f"{ctx.event_name(event, 'en')} takes {_count(cap, 'team', 'teams')} "
+                f"{'from ' + who[1] if who[1] != 'per unit' else 'per unit'}; {len(teams)} are entered.",
                 event=event, people=tuple(ctx.entrants[event])))
         for entry in teams:
             out.extend(_one_team(ctx, rule, entry))
@@ -104,6 +128,19 @@ def _one_team(ctx: CheckContext, rule, entry) -> list[Violation]:
             if counts.get(g, 0) < n:
                 bad(f"须由男女选手共同组成，至少需要 {n} 名{G[g][0]}选手。",
                     f"must include both genders: at least {_of_gender(n, g)}.", refs)
+    if rule.max_by_gender is not None:
+        counts = Counter(gender[r] for r in refs)
+        for g, n in rule.max_by_gender.items():
+            if counts.get(g, 0) > n:
+                over = [r for r in refs if gender[r] == g]
+                bad(f"{G[g][0]}选手最多 {n} 人，现有 {counts[g]} 人。",
+                    f"at most {_of_gender(n, g)}; there are {counts[g]}.", over)
+    if rule.max_from_outside is not None:
+        outside = [r for r in refs if from_outside(ctx, r)]
+        if len(outside) > rule.max_from_outside:
+            bad(f"本单位以外的选手（外援）最多 {rule.max_from_outside} 人，现有 {len(outside)} 人：{names(ctx, outside)}。",
+                f"at most {_count(rule.max_from_outside, 'player', 'players')} from outside the unit; there are "
+                f"{len(outside)}: {names(ctx, outside, 'en')}.", outside)
     if rule.members_entered_in is not None:
         for r in refs:
             individual = rule.members_entered_in.get(gender[r]) if gender[r] else None

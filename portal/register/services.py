@@ -1,0 +1,206 @@
+"""Writing the player register: a rating list imported as the federation publishes it, a grade
+recorded or corrected with its reason, a player put on a Games' list of qualifiers. Each
+write is one transaction, audited, and counts one revision (career.py names it to the
+judgements remembered across nodes)."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+
+from sqlalchemy import insert, select, update
+
+from ..audit.services import Actor, record
+from ..db_tx import transactional
+from ..extensions import db
+from ..games.models import utcnow
+from ..outcome import Outcome, Refusal, Status
+from ..privacy import mask_id
+from ..rules.idnumber import REASONS, normalise, parse
+from ..sheets import decode_text
+from ..spreadsheet_formats import uploaded_rows
+from ..text import Text
+from ..upload_checks import UploadRefused, check_size
+from .models import PlayerGrade, PlayerRating, Qualification, RatingList, RegisteredPlayer, RegisterRevision
+
+MAX_LIST_BYTES = 20 * 1024 * 1024
+MAX_LIST_ROWS = 200_000
+HEADINGS = {
+    "id_number": ("证件号码", "身份证号", "身份证号码", "身份证", "证件号", "id number", "id_number"),
+    "name": ("姓名", "棋手", "选手", "name", "player"),
+    "value": ("等级分", "积分", "分数", "rating", "elo"),
+    "gender": ("性别", "gender", "sex"),
+}
+
+
+def bump_revision() -> None:
+    """Count one change (inside the writing transaction)."""
+    if db.session.execute(update(RegisterRevision).where(RegisterRevision.id == 1)
+                          .values(revision=RegisterRevision.revision + 1)).rowcount == 0:
+        db.session.add(RegisterRevision(id=1, revision=1))
+
+
+def player_for(id_number: str, name: str, gender: str | None = None, birth: dt.date | None = None) -> RegisteredPlayer:
+    """The register's player of an identity number, made when first met."""
+    number = normalise(id_number)
+    player = db.session.scalar(select(RegisteredPlayer).where(RegisteredPlayer.id_number == number))
+    if player is None:
+        if birth is None or gender is None:
+            parsed, _problem = parse(number)
+            if parsed is not None:
+                birth, gender = birth or parsed.birth_date, gender or parsed.gender
+        player = RegisteredPlayer(id_number=number, name=name[:100], gender=gender, birth_date=birth)
+        db.session.add(player)
+        db.session.flush()
+    return player
+
+
+def _heading(cells: list[str]) -> dict[str, int] | None:
+    found = {}
+    for j, cell in enumerate(cells):
+        text = (cell or "").strip().lower()
+        for key, words in HEADINGS.items():
+            if key not in found and text in words:
+                found[key] = j
+    return found if {"id_number", "value"} <= set(found) else None
+
+
+def read_rating_list(data: bytes, filename: str) -> tuple[list[tuple[str, str, int, str | None]], list[Text]]:
+    """(identity number, name, rating, gender) of each row of a list as a federation publishes
+    it (Excel or CSV; the headings 证件号码, 姓名, 等级分 in any order), and every problem by row."""
+    try:
+        check_size(data, MAX_LIST_BYTES)
+        rows = uploaded_rows(data, filename)
+    except UploadRefused as exc:
+        return [], [exc.as_text()]
+    if rows is None:
+        rows = list(csv.reader(io.StringIO(decode_text(data))))
+    header, out, problems = None, [], []
+    for i, r in enumerate(rows[:MAX_LIST_ROWS + 10], start=1):
+        cells = [("" if c is None else str(c)).strip() for c in r]
+        if not any(cells):
+            continue
+        if header is None:
+            header = _heading(cells)
+            continue
+        def cell(key, cells=cells, header=header):
+            j = header.get(key)
+            return cells[j] if j is not None and j < len(cells) else ""
+        number, value = cell("id_number"), cell("value")
+        if not number:
+            problems.append(Text(f"第 {i} 行：没有证件号码，无法与棋手档案匹配", f"row {i}: no identity number to match"))
+            continue
+        parsed, problem = parse(normalise(number))
+        if parsed is None:
+            zh, en = REASONS[problem]
+            problems.append(Text(f"第 {i} 行：证件号码 {mask_id(number)} {zh}", f"row {i}: identity number {mask_id(number)} {en}"))
+            continue
+        try:
+            points = int(float(value))
+        except ValueError:
+            problems.append(Text(f"第 {i} 行：等级分“{value}”应为整数", f"row {i}: rating {value!r} must be a whole number"))
+            continue
+        if points < 0 or points > 4000:
+            problems.append(Text(f"第 {i} 行：等级分 {points} 不在 0 至 4000 之间", f"row {i}: rating {points} is outside 0-4000"))
+            continue
+        gender = {"男": "M", "女": "F", "m": "M", "f": "F"}.get(cell("gender").lower() if cell("gender") else "")
+        out.append((normalise(number), cell("name") or "", points, gender))
+    if header is None:
+        problems.append(Text("没有找到标题行：须有“证件号码”和“等级分”两列（姓名可选）",
+                             "no heading row: the list needs the columns 证件号码 (identity number) and 等级分 (rating)"))
+    if len(rows) > MAX_LIST_ROWS + 10:
+        problems.append(Text(f"最多 {MAX_LIST_ROWS} 行", f"at most {MAX_LIST_ROWS} rows"))
+    return out, problems
+
+
+@transactional
+def import_rating_list(actor: Actor, list_code: str, published_on: dt.date, filename: str, data: bytes) -> Outcome:
+    """One edition of a rating list, all rows or none; an edition imported again replaces
+    the earlier import of it."""
+    rows, problems = read_rating_list(data, filename)
+    if problems:
+        raise Refusal("input", "；".join(p.zh for p in problems[:20]), "; ".join(p.en for p in problems[:20]),
+                      details={"problems": problems})
+    if not rows:
+        raise Refusal("input", "名单中没有等级分行", "the list holds no ratings")
+    seen = set()
+    for number, _name, _value, _gender in rows:
+        if number in seen:
+            raise Refusal("input", f"证件号码 {mask_id(number)} 在名单中出现了两次",
+                          f"identity number {mask_id(number)} appears twice in the list")
+        seen.add(number)
+    old = db.session.scalar(select(RatingList).where(RatingList.list_code == list_code,
+                                                     RatingList.published_on == published_on))
+    before = {"rows": old.rows, "filename": old.filename} if old else None
+    if old is not None:
+        db.session.delete(old)
+        db.session.flush()
+    edition = RatingList(list_code=list_code, published_on=published_on, filename=filename[:200], rows=len(rows),
+                         imported_by=actor.label, imported_at=utcnow())
+    db.session.add(edition)
+    db.session.flush()
+    numbers = [r[0] for r in rows]
+    known: dict[str, RegisteredPlayer] = {}
+    for start in range(0, len(numbers), 5000):
+        known.update({p.id_number: p for p in db.session.scalars(
+            select(RegisteredPlayer).where(RegisteredPlayer.id_number.in_(numbers[start:start + 5000])))})
+    new = []
+    for number, name, _value, gender in rows:
+        if number not in known:
+            parsed, _problem = parse(number)
+            known[number] = RegisteredPlayer(id_number=number, name=(name or "")[:100], created_at=utcnow(),
+                                             gender=gender or (parsed.gender if parsed else None),
+                                             birth_date=parsed.birth_date if parsed else None)
+            new.append(known[number])
+    db.session.add_all(new)
+    db.session.flush()
+    db.session.execute(insert(PlayerRating), [{"list_id": edition.id, "player_id": known[n].id, "value": v}
+                                              for n, _name, v, _g in rows])
+    bump_revision()
+    record(actor, "register.rating_list", "rating_list", f"{list_code}:{published_on.isoformat()}", before=before,
+           after={"rows": len(rows), "filename": filename})
+    return Outcome(True, status=Status.SAVED, message=(f"已导入 {len(rows)} 名棋手的等级分",
+                                                       f"{len(rows)} ratings imported"))
+
+
+@transactional
+def record_grade(actor: Actor, id_number: str, name: str, system: str, grade: str, awarded_on: dt.date | None,
+                 source: str, *, awarded_by: str | None = None, reason: str | None = None,
+                 replaces: int | None = None) -> Outcome:
+    """A grade or title the player holds; `replaces`: the grade it corrects, withdrawn with
+    `reason` (a correction needs one)."""
+    if not grade.strip():
+        raise Refusal("input", "请填写段级位或称号", "give the grade or title")
+    old = None
+    if replaces is not None:
+        if not (reason or "").strip():
+            raise Refusal("input", "更正段级位须说明理由", "a correction needs its reason")
+        old = db.session.get(PlayerGrade, replaces)
+        if old is None or old.withdrawn_at is not None:
+            raise Refusal("state", "要更正的段级位已不存在", "the grade to correct is no longer there")
+        old.withdrawn_at, old.withdrawn_reason = utcnow(), reason.strip()
+    player = player_for(id_number, name)
+    row = PlayerGrade(player_id=player.id, system=system, grade=grade.strip()[:40], awarded_on=awarded_on,
+                      awarded_by=awarded_by, source=source[:300], recorded_by=actor.label, recorded_at=utcnow())
+    db.session.add(row)
+    bump_revision()
+    record(actor, "register.grade", "player", mask_id(player.id_number),
+           before={"system": old.system, "grade": old.grade, "awarded_on": str(old.awarded_on)} if old else None,
+           after={"system": system, "grade": row.grade, "awarded_on": str(awarded_on), "source": source,
+                  **({"reason": reason} if reason else {})})
+    return Outcome(True, status=Status.SAVED)
+
+
+@transactional
+def qualify(actor: Actor, id_number: str, name: str, target: str, from_games: str, from_series: str,
+            reason: str) -> Outcome:
+    """Put a player on the list of those qualified for `target` by hand (a wild card, a
+    correction), with the reason."""
+    if not reason.strip():
+        raise Refusal("input", "请说明理由", "give the reason")
+    player = player_for(id_number, name)
+    db.session.add(Qualification(player_id=player.id, target=target, from_games=from_games, from_series=from_series,
+                                 recorded_by=actor.label, recorded_at=utcnow()))
+    bump_revision()
+    record(actor, "register.qualify", "player", mask_id(player.id_number), after={"target": target, "reason": reason})
+    return Outcome(True, status=Status.SAVED)
