@@ -434,13 +434,24 @@ def ensure_reference_data(universities_path: Path | None = None, sample_games: b
     return done
 
 
+def games_names() -> dict[str, tuple[str, str]]:
+    """Every Games' slug -> its name, and every series -> its latest Games' name "(any
+    edition)", for sentences that lead to another Games (a qualification)."""
+    out: dict[str, tuple[str, str]] = {}
+    for slug, series, zh, en in db.session.execute(
+            select(Games.slug, Games.series, Games.name_zh, Games.name_en).order_by(Games.edition)):
+        out[slug] = (zh, en)
+        out[series] = (f"{zh}（各届）", f"{en} (any edition)")
+    return out
+
+
 def read_back_of(games: Games) -> dict[str, list]:
     """The Games' rules in sentences (rules/readback.py), by section, with the units of its
     invitation list by name."""
     from ..rules.readback import SECTIONS, read_back
     names = {code: (zh, en) for code, zh, en in db.session.execute(select(Unit.code, Unit.name_zh, Unit.name_en))}
     by_section: dict[str, list] = {key: [] for key in SECTIONS}
-    for line in read_back(definition_of(games), names):
+    for line in read_back(definition_of(games), names, games_names()):
         by_section[line.section].append(line)
     return by_section
 

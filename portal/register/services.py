@@ -114,7 +114,8 @@ def read_rating_list(data: bytes, filename: str) -> tuple[list[tuple[str, str, i
 
 
 @transactional
-def import_rating_list(actor: Actor, list_code: str, published_on: dt.date, filename: str, data: bytes) -> Outcome:
+def import_rating_list(actor: Actor, list_code: str, published_on: dt.date, filename: str, data: bytes,
+                       games_slug: str | None = None) -> Outcome:
     """One edition of a rating list, all rows or none; an edition imported again replaces
     the earlier import of it."""
     rows, problems = read_rating_list(data, filename)
@@ -157,8 +158,9 @@ def import_rating_list(actor: Actor, list_code: str, published_on: dt.date, file
     db.session.execute(insert(PlayerRating), [{"list_id": edition.id, "player_id": known[n].id, "value": v}
                                               for n, _name, v, _g in rows])
     bump_revision()
-    record(actor, "register.rating_list", "rating_list", f"{list_code}:{published_on.isoformat()}", before=before,
-           after={"rows": len(rows), "filename": filename})
+    entry = record(actor, "register.rating_list", "rating_list", f"{list_code}:{published_on.isoformat()}", before=before,
+                   after={"rows": len(rows), "filename": filename})
+    entry.games_slug = games_slug
     return Outcome(True, status=Status.SAVED, message=(f"已导入 {len(rows)} 名棋手的等级分",
                                                        f"{len(rows)} ratings imported"))
 
@@ -166,7 +168,7 @@ def import_rating_list(actor: Actor, list_code: str, published_on: dt.date, file
 @transactional
 def record_grade(actor: Actor, id_number: str, name: str, system: str, grade: str, awarded_on: dt.date | None,
                  source: str, *, awarded_by: str | None = None, reason: str | None = None,
-                 replaces: int | None = None) -> Outcome:
+                 replaces: int | None = None, games_slug: str | None = None) -> Outcome:
     """A grade or title the player holds; `replaces`: the grade it corrects, withdrawn with
     `reason` (a correction needs one)."""
     if not grade.strip():
@@ -184,10 +186,10 @@ def record_grade(actor: Actor, id_number: str, name: str, system: str, grade: st
                       awarded_by=awarded_by, source=source[:300], recorded_by=actor.label, recorded_at=utcnow())
     db.session.add(row)
     bump_revision()
-    record(actor, "register.grade", "player", mask_id(player.id_number),
-           before={"system": old.system, "grade": old.grade, "awarded_on": str(old.awarded_on)} if old else None,
-           after={"system": system, "grade": row.grade, "awarded_on": str(awarded_on), "source": source,
-                  **({"reason": reason} if reason else {})})
+    entry = record(actor, "register.grade", "player", mask_id(player.id_number), reason=reason,
+                   before={"system": old.system, "grade": old.grade, "awarded_on": str(old.awarded_on)} if old else None,
+                   after={"system": system, "grade": row.grade, "awarded_on": str(awarded_on), "source": source})
+    entry.games_slug = games_slug
     return Outcome(True, status=Status.SAVED)
 
 
@@ -202,5 +204,6 @@ def qualify(actor: Actor, id_number: str, name: str, target: str, from_games: st
     db.session.add(Qualification(player_id=player.id, target=target, from_games=from_games, from_series=from_series,
                                  recorded_by=actor.label, recorded_at=utcnow()))
     bump_revision()
-    record(actor, "register.qualify", "player", mask_id(player.id_number), after={"target": target, "reason": reason})
+    entry = record(actor, "register.qualify", "player", mask_id(player.id_number), after={"target": target}, reason=reason)
+    entry.games_slug = from_games
     return Outcome(True, status=Status.SAVED)

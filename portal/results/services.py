@@ -21,6 +21,7 @@ from ..db_tx import write_transaction
 from ..delegations.models import Delegation, Entry, EntryMember, Person
 from ..extensions import db
 from ..games.services import definition_of
+from ..register.earned import Placed, carry
 from ..rules.awards import AgeStanding, GroupStanding, MedalsAward, OutsideMedals, TeamFromIndividuals, of_kind
 from ..rules.definition import TeamMakeupRule
 from ..rules.standings import (
@@ -379,6 +380,11 @@ def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor
         record(actor, "results.enter", "event", event_code, before={"results": before} if before else None,
                after={"results": [(line.place, p.name, decimal_text(line.score)) for line, p in matched], "entrants": n,
                       "games": games.slug})
+        # What the places earn beyond these Games (a qualification, a grade, points), in the
+        # same transaction: the register never disagrees with the results.
+        carry(games, definition, event_code, [
+            Placed(line.place, [p.person_id] if p.person_id is not None else
+                   [int(k[1:]) for k, _g in p.members if k.startswith("p")], line.score) for line, p in matched], actor)
     return []
 
 

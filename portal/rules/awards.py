@@ -17,7 +17,11 @@ silently ignores.
 - `age_standing`: a ranking of the entrants of an age, in the order of an event's results
   (shaanxi-mind-2025 三 and 八2: 16 and under);
 - `outside_medals`: medals won at another competition that count in the medal table
-  (nmsg-2009 总则 九(八): the World Mind Sports Games).
+  (nmsg-2009 总则 九(八): the World Mind Sports Games);
+- `qualifies`, `grade_by_place`, `promotion_by_record`, `federation_points`: what a result
+  earns the player beyond these Games (a place in another, a grade or title, points),
+  carried into the player register when the results are entered (youth-gomoku-2015 十(三):
+  获得名次的棋手可按《中国五子棋段级位制》获得相应的段、级位称号).
 
 `competition` (竞赛办法):
 - `rounds`: an event's number of rounds and who is no longer paired (shaanxi-mind-2025
@@ -176,8 +180,52 @@ class OutsideMedals(_Strict):
     places: int = Field(default=3, ge=1, le=3)
 
 
+class QualifiesAward(_Selects):
+    """晋级: the first `top` of the events selected qualify for `to` (a Games' slug, or a
+    series: any of its Games), becoming its list of qualified players (its `qualified`
+    rule) when the results are entered; `by_gender`: the first `top` men and the first
+    `top` women of a mixed event, placed apart."""
+    kind: Literal["qualifies"]
+    top: int = Field(ge=1)
+    to: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{1,79}$")
+    by_gender: bool = False
+
+
+class GradeByPlace(_Selects):
+    """A grade or title earned by place ("获得前六名的棋手授予业余5段"): `grades` maps a place
+    to a grade of `system`; carried into the player register when the results are
+    entered; `by_gender`: men's and women's places of a mixed event apart."""
+    kind: Literal["grade_by_place"]
+    system: str
+    grades: dict[int, str]
+    by_gender: bool = False
+    awarded_by: str | None = Field(default=None, max_length=200)  # the federation, in words
+
+
+class PromotionByRecord(_Selects):
+    """升段 by record ("7轮胜4局升一段"): a player scoring at least `min_score` (his wins, where
+    no game is drawn) moves `steps` up the ladder of `system` from his highest grade there,
+    never beyond `up_to`."""
+    kind: Literal["promotion_by_record"]
+    system: str
+    min_score: Decimal = Field(ge=0)
+    steps: int = Field(default=1, ge=1)
+    up_to: str | None = None
+    awarded_by: str | None = Field(default=None, max_length=200)
+
+
+class FederationPoints(_Selects):
+    """Points a federation credits by place (大师分, 等级积分): `table` gives the 1st place's,
+    the 2nd's...; carried into the player register."""
+    kind: Literal["federation_points"]
+    points: str = Field(pattern=r"^[a-z][a-z0-9_]{1,39}$")
+    name: _Text
+    table: list[Decimal]
+
+
 Award = Annotated[
-    PlacesAward | PointsAward | MedalsAward | PrizesAward | TeamFromIndividuals | GroupStanding | AgeStanding | OutsideMedals,
+    PlacesAward | PointsAward | MedalsAward | PrizesAward | TeamFromIndividuals | GroupStanding | AgeStanding | OutsideMedals
+    | QualifiesAward | GradeByPlace | PromotionByRecord | FederationPoints,
     Field(discriminator="kind"),
 ]
 

@@ -748,6 +748,9 @@ class GamesDefinition(Strict):
             for place, word in (getattr(award, "grades", None) or {}).items():
                 if system is not None and systems[system].rank(word) is None:
                     raise ValueError(f"awards[{i}].grades[{place}]: {word!r} is not a grade of {systems[system].name[1]}")
+            up_to = getattr(award, "up_to", None)
+            if up_to is not None and systems[system].rank(up_to) is None:
+                raise ValueError(f"awards[{i}].up_to: {up_to!r} is not a grade of {systems[system].name[1]}")
 
     def rules_of(self, kind: type) -> list:
         return [r for r in self.rules if isinstance(r, kind)]

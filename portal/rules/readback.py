@@ -66,6 +66,11 @@ class _Names:
         self.unit_kinds = unit_kind_names(definition)
         self.grade_systems = grade_systems(definition)
         self.rating_lists = rating_lists(definition)
+        self.other_games: dict[str, tuple[str, str]] = {}
+
+    def games_named(self, slug_or_series: str) -> tuple[str, str]:
+        """Another Games by its name where the caller knows it, else its slug or series."""
+        return self.other_games.get(slug_or_series, (slug_or_series, slug_or_series))
 
     def events_of(self, codes: list[str]) -> tuple[str, str]:
         names = [self.events.get(c, (c, c)) for c in codes]
@@ -520,10 +525,13 @@ def _stages(definition: d.GamesDefinition) -> list[Line]:
     return out
 
 
-def read_back(definition: d.GamesDefinition, units: dict[str, tuple[str, str]] | None = None) -> list[Line]:
+def read_back(definition: d.GamesDefinition, units: dict[str, tuple[str, str]] | None = None,
+              games: dict[str, tuple[str, str]] | None = None) -> list[Line]:
     """Every line of the Games' read-back, section by section, rules in the definition's
-    order. `units`: unit code -> (zh, en) name, so that invited units read by name."""
+    order. `units`: unit code -> (zh, en) name, so that invited units read by name; `games`:
+    another Games' slug or series -> its name (where a qualification leads)."""
     n = _Names(definition, units or {})
+    n.other_games = games or {}
     lines = _participation(definition, n) + _stages(definition)
     for rule in definition.rules:
         zh, en = SENTENCES[type(rule)](rule, n)
@@ -552,6 +560,13 @@ def _which(a, n: _Names) -> tuple[str, str]:
     kind = getattr(a, "event_kind", None)
     return {"individual": ("各个人项目", "each individual event"), "team": ("各团体项目", "each team event")}.get(
         kind, ("各项目", "each event"))
+
+
+def _places(places: list[int]) -> tuple[str, str]:
+    """[1, 2, 3] -> 第1至3名; [5] -> 第5名."""
+    if len(places) > 1 and places == list(range(places[0], places[-1] + 1)):
+        return f"第{places[0]}至{places[-1]}名", f"places {places[0]}-{places[-1]}"
+    return "第" + "、".join(str(p) for p in places) + "名", "place " + ", ".join(str(p) for p in places)
 
 
 def _numbers(values) -> str:
@@ -594,6 +609,28 @@ def _awards(definition: d.GamesDefinition, n: _Names) -> list[Line]:
             zh, en = f"{a.name.zh}（{ev[0]}）", f"{a.name.en} ({ev[1]})"
         elif isinstance(a, aw.OutsideMedals):
             zh, en = f"{a.source.zh}获得的奖牌计入奖牌榜（另列）", f"Medals won at {a.source.en} count in the medal table (shown apart)"
+        elif isinstance(a, aw.QualifiesAward):
+            apart = ("（男女分别计算名次）", " (men and women placed apart)") if a.by_gender else ("", "")
+            zh = f"{ev[0]}前 {a.top} 名{apart[0]}获得{n.games_named(a.to)[0]}的参赛资格"
+            en = f"{ev[1]}: the first {a.top}{apart[1]} qualify for {n.games_named(a.to)[1]}"
+        elif isinstance(a, aw.GradeByPlace):
+            system = n.grade_systems[a.system]
+            by_grade: dict[str, list[int]] = {}
+            for place, word in sorted(a.grades.items()):
+                by_grade.setdefault(system.word(word), []).append(place)
+            zh = f"{ev[0]}：" + "；".join(f"{_places(ps)[0]}授予{w}" for w, ps in by_grade.items())
+            en = f"{ev[1]}: " + "; ".join(f"{_places(ps)[1]} earn {w}" for w, ps in by_grade.items())
+            if a.by_gender:
+                zh, en = zh + "（男女分别计算名次）", en + " (men and women placed apart)"
+        elif isinstance(a, aw.PromotionByRecord):
+            system = n.grade_systems[a.system]
+            zh = f"{ev[0]}：积分（胜局）达到 {a.min_score} 的棋手晋升{a.steps}级（{system.name[0]}）"
+            en = f"{ev[1]}: a score of {a.min_score} or more moves a player {_many(a.steps, 'step')} up ({system.name[1]})"
+            if a.up_to:
+                zh, en = zh + f"，最高至{system.word(a.up_to)}", en + f", up to {system.word(a.up_to)} at most"
+        elif isinstance(a, aw.FederationPoints):
+            zh = f"{ev[0]}按名次授予{a.name.zh}：{_numbers(a.table)}"
+            en = f"{ev[1]}: {a.name.en} by place: {', '.join(str(v) for v in a.table)}"
         else:
             continue
         out.append(Line("awards", zh, en, clause=a.clause, kind=a.kind))

@@ -23,7 +23,7 @@ from ..clock import now
 from ..delegations.services import check_document
 from ..extensions import db
 from ..games.models import Games, Unit, University
-from ..games.services import definition_of, definition_yaml, unit_names
+from ..games.services import definition_of, definition_yaml, games_names, unit_names
 from ..games.unit_sheet import read_invitation_sheet, save_units
 from ..games.views import refused_unit_changes
 from ..jobs.models import Job
@@ -89,7 +89,7 @@ def _date(value) -> dt.date | None:
 def _page(games: Games, *, section: str | None = None, problems=None, preview=None, status: int = 200):
     definition = definition_of(games)
     english = unit_names("en")
-    lines = read_back(definition, {c: (n, english.get(c, n)) for c, n in unit_names().items()})
+    lines = read_back(definition, {c: (n, english.get(c, n)) for c, n in unit_names().items()}, games_names())
     rule_lines = [x for x in lines if x.section == "rules"]
     return render_template(
         "setup/setup.html", g=games, d=definition, raw=games.definition, section=section, problems=problems or [],
@@ -117,7 +117,7 @@ def version(slug, number):
         abort(404)
     row, definition, diff = found
     english = unit_names("en")
-    lines = read_back(definition, {c: (n, english.get(c, n)) for c, n in unit_names().items()})
+    lines = read_back(definition, {c: (n, english.get(c, n)) for c, n in unit_names().items()}, games_names())
     return render_template("setup/version.html", g=g.games, v=row, d=definition, lines=lines, diff=diff,
                            latest=services.versions(g.games)[0].number)
 

@@ -1,0 +1,127 @@
+"""What a result earns a player beyond his Games (issue 36, 3): a place in another Games, a
+grade or title by place or by record, federation points. Carried into the register inside
+the transaction that stores an event's results; entering the results again replaces what
+the earlier entry earned, never what was recorded by hand."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from sqlalchemy import delete, select
+
+from ..audit.services import Actor, record
+from ..delegations.models import Person
+from ..extensions import db
+from ..games.models import utcnow
+from ..rules.awards import FederationPoints, GradeByPlace, PromotionByRecord, QualifiesAward, of_kind
+from ..rules.grades import grade_systems
+from .models import PlayerGrade, PlayerPoints, Qualification
+from .services import bump_revision, player_for
+
+EARNING_KINDS = (QualifiesAward, GradeByPlace, PromotionByRecord, FederationPoints)
+
+
+@dataclass
+class Placed:
+    """One player of an event's results: his place, his person (a team's members each), his score."""
+    place: int
+    person_ids: list[int]
+    score: Fraction | None = None
+
+
+def _gender_places(placed: list[Placed], gender: dict[int, str | None]) -> dict[tuple[int, int], int]:
+    """(index, person id) -> his place among the players of his gender (ties share a place)."""
+    out = {}
+    for g in ("M", "F"):
+        mine = sorted(((p.place, i, pid) for i, p in enumerate(placed) for pid in p.person_ids if gender.get(pid) == g))
+        for place, i, pid in mine:
+            out[(i, pid)] = 1 + sum(1 for other, _j, _q in mine if other < place)
+    return out
+
+
+def carry(games, definition, event_code: str, placed: list[Placed], actor: Actor) -> dict:
+    """Record what the event's results earn, replacing what an earlier entry of them earned;
+    returns counts of what was recorded (for the audit)."""
+    event = next(e for e in definition.events if e.code == event_code)
+    awards = [a for kind in EARNING_KINDS for a in of_kind(definition.awards, kind) if a.applies_to(event)]
+    db.session.execute(delete(PlayerGrade).where(PlayerGrade.games_slug == games.slug, PlayerGrade.event_code == event_code))
+    db.session.execute(delete(PlayerPoints).where(PlayerPoints.games_slug == games.slug, PlayerPoints.event_code == event_code))
+    db.session.execute(delete(Qualification).where(Qualification.from_games == games.slug,
+                                                   Qualification.event_code == event_code))
+    counts = {"grades": 0, "qualified": 0, "points": 0, "without_id_number": 0}
+    if not awards:
+        bump_revision()
+        return counts
+    ids = sorted({pid for p in placed for pid in p.person_ids})
+    people = {row.id: row for row in db.session.execute(
+        select(Person.id, Person.name, Person.gender, Person.birth_date, Person.id_number, Person.profile)
+        .where(Person.id.in_(ids or [-1])))}
+    gender = {pid: row.gender for pid, row in people.items()}
+    by_gender = _gender_places(placed, gender)
+    systems = grade_systems(definition)
+    event_name = next((s.name.zh for s in definition.sports if s.code == event.sport), "") + event.name.zh
+    day = definition.dates.end
+    players = {}
+
+    def player(pid):
+        row = people.get(pid)
+        if row is None or not row.id_number:
+            counts["without_id_number"] += 1
+            return None
+        if pid not in players:
+            players[pid] = player_for(row.id_number, row.name, row.gender, row.birth_date)
+        return players[pid]
+
+    for award in awards:
+        for i, p in enumerate(placed):
+            for pid in p.person_ids:
+                place = by_gender.get((i, pid), p.place) if getattr(award, "by_gender", False) else p.place
+                source = f"{games.name_zh} {event_name} 第{place}名"
+                if isinstance(award, QualifiesAward) and place <= award.top:
+                    if (who := player(pid)) is not None:
+                        db.session.add(Qualification(player_id=who.id, target=award.to, from_games=games.slug,
+                                                     from_series=games.series, event_code=event_code, place=place,
+                                                     recorded_by=actor.label, recorded_at=utcnow()))
+                        counts["qualified"] += 1
+                elif isinstance(award, GradeByPlace) and place in award.grades:
+                    if (who := player(pid)) is not None:
+                        word = systems[award.system].word(award.grades[place])
+                        db.session.add(PlayerGrade(player_id=who.id, system=award.system, grade=word, awarded_on=day,
+                                                   awarded_by=award.awarded_by, source=source, games_slug=games.slug,
+                                                   event_code=event_code, recorded_by=actor.label, recorded_at=utcnow()))
+                        counts["grades"] += 1
+                elif isinstance(award, PromotionByRecord) and p.score is not None and p.score >= Fraction(award.min_score):
+                    if (who := player(pid)) is not None:
+                        word = _promoted(systems[award.system], award, who.id, people[pid].profile)
+                        if word is not None:
+                            db.session.add(PlayerGrade(
+                                player_id=who.id, system=award.system, grade=word, awarded_on=day,
+                                awarded_by=award.awarded_by, source=f"{games.name_zh} {event_name} 积分 {p.score}",
+                                games_slug=games.slug, event_code=event_code, recorded_by=actor.label,
+                                recorded_at=utcnow()))
+                            counts["grades"] += 1
+                elif (isinstance(award, FederationPoints) and place <= len(award.table)
+                      and (who := player(pid)) is not None):
+                    db.session.add(PlayerPoints(player_id=who.id, points=award.points, points_name=award.name.zh,
+                                                amount=award.table[place - 1], games_slug=games.slug,
+                                                event_code=event_code, place=place, recorded_at=utcnow()))
+                    counts["points"] += 1
+    bump_revision()
+    record(actor, "register.earned", "event", event_code, after=counts).games_slug = games.slug
+    return counts
+
+
+def _promoted(system, award: PromotionByRecord, player_id: int, profile: dict | None) -> str | None:
+    """The grade a promotion by record brings the player to, None when he holds no grade
+    to move up from (or is at its ceiling already)."""
+    held = [g for (g,) in db.session.execute(select(PlayerGrade.grade).where(
+        PlayerGrade.player_id == player_id, PlayerGrade.system == award.system, PlayerGrade.withdrawn_at.is_(None)))]
+    held += [g.get("grade") for g in (profile or {}).get("grades", []) if g.get("system") == award.system]
+    ranks = [r for r in (system.rank(g) for g in held if g) if r is not None]
+    if not ranks:
+        return None
+    top = max(ranks)
+    ceiling = system.rank(award.up_to) if award.up_to else len(system.ladder) - 1
+    target = min(top + award.steps, ceiling)
+    return system.ladder[target] if target > top else None
+

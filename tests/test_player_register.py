@@ -1,0 +1,174 @@
+"""The player across Games (issue 36, 1 and 3), on a real database: the results of a qualifier
+make its first players that final's list of qualified players and earn grades by place; a
+rating list imported as a federation publishes it is read by a rating band; a grade
+corrected by the organiser, with its reason, is what the next check reads; nothing of the
+register reaches a document judged alone, or a person whose name does not match."""
+from __future__ import annotations
+
+import datetime as dt
+import io
+
+import pytest
+import yaml
+from builders import person
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+AT = dt.datetime(2026, 5, 1, 10, tzinfo=CHINA)
+
+
+def _games(tmp_path, slug, series, rules=(), awards=(), **extra):
+    from portal.games.services import load_games
+    data = {"slug": slug, "series": series, "edition": 1, "name": {"zh": f"{slug}赛", "en": f"{slug} Games"},
+            "dates": {"start": "2026-07-01", "end": "2026-07-05"},
+            "participation": {"unit_kinds": ["province"]},
+            "sports": [{"code": "xiangqi", "name": {"zh": "象棋", "en": "Xiangqi"}}],
+            "events": [{"code": "xiangqi.MI", "sport": "xiangqi", "gender": "X", "kind": "individual",
+                        "name": {"zh": "个人", "en": "Individual"}}],
+            "rules": list(rules), "awards": list(awards), **extra}
+    path = tmp_path / f"{slug}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return load_games(str(path))
+
+
+def _doc(slug, people, unit="zhejiang"):
+    return {"format": "delegation/1", "games": slug, "unit": unit, "declarations": [], "people": people,
+            "entries": [{"event": "xiangqi.MI", "people": [p["ref"] for p in people]}],
+            "officials": [], "staff": [], "companions": []}
+
+
+@pytest.fixture
+def players():
+    return [person("a", "M", name="甲"), person("b", "F", name="乙"), person("c", "M", name="丙")]
+
+
+@pytest.fixture
+def qualifier(db, tmp_path, players):
+    """The qualifier's results: 甲 1st, 乙 2nd, 丙 3rd; the first two qualify for the final's
+    series, the first place earns 象棋大师 and the 1st-3rd federation points."""
+    from portal.audit.services import Actor
+    from portal.results.services import Line, enter_results
+    from portal.workflow.services import approve, import_document
+    games = _games(tmp_path, "qual-2026", "qual", awards=[
+        {"kind": "qualifies", "top": 2, "to": "final", "clause": "七"},
+        {"kind": "grade_by_place", "system": "cxa", "grades": {1: "象棋大师"}, "awarded_by": "中国象棋协会"},
+        {"kind": "federation_points", "points": "master", "name": {"zh": "大师分", "en": "master points"},
+         "table": ["30", "20", "10"]}])
+    final = _games(tmp_path, "final-2026", "final",
+                   rules=[{"kind": "qualified", "events": ["xiangqi.MI"], "by": ["qual-2026"], "clause": "三(一)",
+                           "name": {"zh": "预选赛", "en": "the qualifier"}},
+                          {"kind": "grade", "events": ["xiangqi.MI"], "system": "cxa", "below": "象棋特级大师"}])
+    out = import_document(games, _doc("qual-2026", players), AT, Actor("t"))
+    assert out.ok, out.violations
+    assert approve(out.delegation, Actor("组委会"), AT + dt.timedelta(hours=1)).ok
+    db.session.commit()
+    problems = enter_results(games, "xiangqi.MI", [Line(1, place=1, name="甲"), Line(2, place=2, name="乙"),
+                                                  Line(3, place=3, name="丙")], Actor("裁判长"))
+    assert problems == []
+    yield games, final
+    for g in (final, games):
+        db.session.delete(g)
+    db.session.commit()
+
+
+def test_the_first_two_of_the_qualifier_may_enter_the_final_and_the_third_is_refused_with_the_clause(qualifier, players):
+    from portal.delegations.services import check_document
+    final_doc = _doc("final-2026", players)
+    rep, status = check_document(final_doc, AT)
+    refused = [v for v in rep["violations"] if v["code"] == "NOT_QUALIFIED"]
+    assert [v["people"] for v in refused] == [["c"]] and status == 1
+    assert "不在预选赛的晋级名单中" in refused[0]["message"]["zh"]
+
+
+def test_the_place_earns_a_title_and_points_in_the_register(qualifier, players, db):
+    from sqlalchemy import select
+
+    from portal.register.models import PlayerGrade, PlayerPoints, RegisteredPlayer
+    grades = db.session.execute(select(RegisteredPlayer.name, PlayerGrade.grade, PlayerGrade.source, PlayerGrade.awarded_on)
+                                .join(PlayerGrade, PlayerGrade.player_id == RegisteredPlayer.id)).all()
+    assert grades == [("甲", "象棋大师", "qual-2026赛 象棋个人 第1名", dt.date(2026, 7, 5))]
+    points = sorted(db.session.execute(select(PlayerPoints.place, PlayerPoints.amount)).all())
+    assert [(p, str(a)) for p, a in points] == [(1, "30.00"), (2, "20.00"), (3, "10.00")]
+
+
+def test_entering_the_results_again_replaces_what_they_earned(qualifier, db):
+    from sqlalchemy import func, select
+
+    from portal.audit.services import Actor
+    from portal.register.models import PlayerGrade, Qualification, RegisteredPlayer
+    from portal.results.services import Line, enter_results
+    games, _final = qualifier
+    assert enter_results(games, "xiangqi.MI", [Line(1, place=1, name="丙"), Line(2, place=2, name="乙"),
+                                               Line(3, place=3, name="甲")], Actor("裁判长")) == []
+    db.session.commit()
+    assert db.session.scalar(select(func.count()).select_from(PlayerGrade)) == 1
+    qualified = {n for (n,) in db.session.execute(select(RegisteredPlayer.name).join(
+        Qualification, Qualification.player_id == RegisteredPlayer.id))}
+    assert qualified == {"丙", "乙"}
+
+
+def test_a_title_held_in_the_register_is_read_by_the_next_games_and_a_correction_needs_its_reason(qualifier, players, db):
+    from sqlalchemy import select
+
+    from portal.audit.models import AuditLog
+    from portal.audit.services import Actor
+    from portal.delegations.services import check_document
+    from portal.register.models import PlayerGrade
+    from portal.register.services import record_grade
+    final_doc = _doc("final-2026", players)
+    rep, _ = check_document(final_doc, AT)
+    assert not [v for v in rep["violations"] if v["code"] == "GRADE_NOT_ELIGIBLE"]  # 象棋大师 is below 特级大师
+    wrong = db.session.scalar(select(PlayerGrade))
+    assert not record_grade(Actor("组委会"), players[0]["id_number"], "甲", "cxa", "象棋特级大师", dt.date(2026, 7, 5),
+                            "组委会更正", replaces=wrong.id).ok  # no reason
+    assert record_grade(Actor("组委会"), players[0]["id_number"], "甲", "cxa", "象棋特级大师", dt.date(2026, 7, 5),
+                        "组委会更正", replaces=wrong.id, reason="中国象棋协会2026年7月批复").ok
+    rep, _ = check_document(final_doc, AT)
+    found = [v for v in rep["violations"] if v["code"] == "GRADE_NOT_ELIGIBLE"]
+    assert [v["people"] for v in found] == [["a"]]
+    assert "持有象棋特级大师（来源：棋手档案：组委会更正，2026年7月5日授予）" in found[0]["message"]["zh"]
+    audit = db.session.scalars(select(AuditLog).where(AuditLog.action == "register.grade")).all()
+    assert audit[-1].reason == "中国象棋协会2026年7月批复" and audit[-1].before["grade"] == "象棋大师"
+
+
+def test_the_register_tells_nothing_to_a_document_judged_alone_or_to_another_name(qualifier, players):
+    from portal.delegations.services import check_document
+    final_doc = _doc("final-2026", players)
+    rep, _ = check_document(final_doc, AT, stored=False)
+    assert not [v for v in rep["violations"] if v["code"] in ("NOT_QUALIFIED", "GRADE_NOT_ELIGIBLE")]
+    # 甲's identity number under another name: the register does not know him
+    guess = _doc("final-2026", [dict(players[0], name="张三")])
+    rep, _ = check_document(guess, AT)
+    assert [v["code"] for v in rep["violations"] if v["code"] == "NOT_QUALIFIED"] == ["NOT_QUALIFIED"]
+
+
+def test_a_rating_list_as_the_federation_publishes_it_is_read_by_a_rating_band(db, tmp_path, players):
+    import openpyxl
+
+    from portal.audit.services import Actor
+    from portal.delegations.services import check_document
+    from portal.register.services import import_rating_list
+    games = _games(tmp_path, "rated-2026", "rated",
+                   rules=[{"kind": "rating", "events": ["xiangqi.MI"], "list": "cxa", "max_rating": 2200,
+                           "list_on": "2026-06-30"}])
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["2026年6月中国象棋协会等级分"])
+    sheet.append(["序号", "姓名", "性别", "证件号码", "等级分"])
+    sheet.append([1, "甲", "男", players[0]["id_number"], 2350])
+    sheet.append([2, "乙", "女", players[1]["id_number"], 2100])
+    data = io.BytesIO()
+    book.save(data)
+    out = import_rating_list(Actor("组委会"), "cxa", dt.date(2026, 6, 1), "等级分.xlsx", data.getvalue())
+    assert out.ok, out.message
+    rep, _ = check_document(_doc("rated-2026", players), AT)
+    found = {v["people"][0]: v for v in rep["violations"] if v["code"] == "GRADE_NOT_ELIGIBLE"}
+    assert set(found) == {"a", "c"}  # 2350 above the band; 丙 unrated
+    assert "中国象棋协会等级分为 2350" in found["a"]["message"]["zh"]
+    # a bad row refuses the list and names the row; nothing is stored
+    sheet.append([3, "丙", "男", "110101199001011234", "两千"])
+    data = io.BytesIO()
+    book.save(data)
+    out = import_rating_list(Actor("组委会"), "cxa", dt.date(2026, 7, 1), "等级分.xlsx", data.getvalue())
+    assert not out.ok and "第 5 行" in out.message[0]
+    db.session.delete(games)
+    db.session.commit()
