@@ -100,6 +100,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .jobs.views import bp as jobs_bp
     from .money.views import bp as money_bp
     from .notify.views import bp as notify_bp
+    from .register.views import bp as register_bp
     from .results.views import bp as results_bp
     from .setup.views import bp as setup_bp
     from .site import bp as site_bp, init_site
@@ -113,7 +114,7 @@ def create_app(config: dict | None = None) -> Flask:
     init_unavailable(app)
     init_gc_tuning(app)
     for blueprint in (site_bp, accounts_bp, api_bp, delegations_bp, workflow_bp, money_bp,
-                      jobs_bp, results_bp, venue_bp, games_bp, setup_bp, notify_bp):
+                      jobs_bp, results_bp, venue_bp, games_bp, setup_bp, notify_bp, register_bp):
         app.register_blueprint(blueprint)
     register_cli(app)
     from .retention import purge_instance_files

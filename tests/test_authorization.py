@@ -84,6 +84,7 @@ TABLE = {
     ("money.assign", "POST"): (L, D, D, D, A),
     ("money.lines", "GET"): (L, D, D, A, A),
     ("results.results", "GET"): ORG,
+    ("register.register", "GET"): ORG, ("register.import_ratings", "POST"): ORG, ("register.record_grade", "POST"): ORG,
     ("results.event_results", "GET"): ORG, ("results.event_results", "POST"): ORG,
     ("results.absences", "POST"): ORG, ("results.pairing_export", "GET"): ORG, ("results.outside_medal", "POST"): ORG,
     ("results.standing", "GET"): LEADER_READ,

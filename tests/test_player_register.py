@@ -172,3 +172,67 @@ def test_a_rating_list_as_the_federation_publishes_it_is_read_by_a_rating_band(d
     assert not out.ok and "第 5 行" in out.message[0]
     db.session.delete(games)
     db.session.commit()
+
+
+def test_the_organisers_see_and_correct_the_register_and_the_leader_sees_it_on_his_person(app, qualifier, db):
+    from builders import account, csrf_token, logged_in
+    from sqlalchemy import select
+
+    from portal.delegations.models import Delegation
+    from portal.register.models import PlayerGrade
+    games, final = qualifier
+    account("reg-org", "organiser", name="组委会", games=["qual-2026"])
+    delegation = db.session.scalar(select(Delegation).where(Delegation.games_id == games.id))
+    account("reg-leader", "leader", delegation=delegation)
+    db.session.commit()
+    client = logged_in(app, "reg-org")
+    page = client.get("/org/games/qual-2026/register").get_data(as_text=True)
+    assert "象棋大师" in page and "qual-2026赛 象棋个人 第1名" in page and "共 3 人" in page
+    grade = db.session.scalar(select(PlayerGrade))
+    sent = {"csrf_token": csrf_token(page), "person": f"{delegation.id}:a", "system": "cxa", "grade": "象棋特级大师",
+            "replaces": str(grade.id)}
+    answer = client.post("/org/games/qual-2026/register/grade", data=sent, follow_redirects=True).get_data(as_text=True)
+    assert "更正段级位须说明理由" in answer
+    answer = client.post("/org/games/qual-2026/register/grade", data=dict(sent, reason="协会批复"),
+                         follow_redirects=True).get_data(as_text=True)
+    assert "已记入棋手档案：甲" in answer and "象棋特级大师" in answer
+    # staff of another Games do not reach this one's register
+    account("other-org", "organiser", games=["final-2026"])
+    db.session.commit()
+    other = logged_in(app, "other-org")
+    with app.app_context():  # a fresh `g` per request, as in production
+        assert other.get("/org/games/qual-2026/register").status_code == 404
+    leader = logged_in(app, "reg-leader")
+    person = leader.get(f"/d/{delegation.id}/people/a").get_data(as_text=True)
+    assert "棋手档案中的记录" in person and "象棋特级大师" in person
+    assert "段级位、等级分、户籍与身份" not in person  # the qualifier's rules read no career field
+
+
+def test_a_leader_gives_residence_and_grade_where_the_rules_read_them_and_they_are_stored(app, db, tmp_path, players):
+    from builders import account, csrf_token, logged_in, stored
+
+    from portal.delegations.services import check_document, export_document
+    games = _games(tmp_path, "gansu-2026", "gansu",
+                   rules=[{"kind": "residence", "regions": ["620000"], "clause": "四(一)"},
+                          {"kind": "grade", "events": ["xiangqi.MI"], "system": "cwa", "lowest": "1级"}])
+    delegation = stored("gansu-2026", _doc("gansu-2026", players[:1]), AT)
+    account("gs-leader", "leader", delegation=delegation)
+    db.session.commit()
+    client = logged_in(app, "gs-leader")
+    page = client.get(f"/d/{delegation.id}/people/a").get_data(as_text=True)
+    assert "户籍（常住地）行政区划代码" in page and "段级位或称号" in page
+    form = {"csrf_token": csrf_token(page), "version": str(delegation.version), "name": "甲", "id_type": "resident_id",
+            "id_number": players[0]["id_number"], "gender": "M", "residence_region": "620102", "residence_since": "2010-01-01",
+            "grade_system": "cwa", "grade": "业余2段", "grade_awarded_on": "2025-05-01"}
+    assert client.post(f"/d/{delegation.id}/people/a", data=form).status_code == 302
+    db.session.expire_all()
+    person = export_document(delegation)["people"][0]
+    assert person["residence"] == {"province": "620102", "since": "2010-01-01"}
+    assert person["grades"] == [{"system": "cwa", "grade": "业余2段", "awarded_on": "2025-05-01"}]
+    rep, _ = check_document(export_document(delegation), AT)
+    assert not [v for v in rep["violations"] if v["code"] in ("RESIDENCE_NOT_ELIGIBLE", "GRADE_NOT_ELIGIBLE")]
+    form["residence_region"] = "6201"
+    page = client.post(f"/d/{delegation.id}/people/a", data=form).get_data(as_text=True)
+    assert "应为 6 位行政区划代码" in page and 'value="6201"' in page  # named beside its field, nothing typed lost
+    db.session.delete(games)
+    db.session.commit()

@@ -4,7 +4,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, DateField, HiddenField, IntegerField, SelectField, StringField, TextAreaField
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
 from ..form_choices import options
 from ..rules import idnumber
@@ -13,6 +13,7 @@ ID_TYPES = [("resident_id", _l("居民身份证")), ("household_register", _l("�
             ("hk_macau_permit", _l("港澳居民来往内地通行证")), ("taiwan_permit", _l("台湾居民来往大陆通行证")),
             ("foreign_permanent_id", _l("外国人永久居留身份证"))]
 GENDERS = [("", _l("（按证件号码）")), ("M", _l("男")), ("F", _l("女"))]
+EMPLOYMENT_KINDS = [("", _l("（未填）")), ("student", _l("学生")), ("staff", _l("教职工")), ("graduate", _l("毕业生（校友）"))]
 DOCUMENT_KINDS = [("id_copy", _l("身份证或户口簿复印件")), ("photo", _l("一寸免冠照片")),
                   ("health_certificate", _l("健康证明")), ("insurance_proof", _l("人身意外伤害保险证明")),
                   ("safety_pledge", _l("安全责任承诺书")), ("student_status_proof", _l("学籍证明"))]
@@ -37,6 +38,21 @@ class PersonForm(VersionedForm):
     fide_rating = IntegerField(_l("国际棋联等级分"), validators=[Optional(), NumberRange(0, 3500)])
     fide_list = DateField(_l("等级分公布日期"), validators=[Optional()])
     club = StringField(_l("俱乐部（团体排名用）"), validators=[Optional(), Length(max=200)])
+    # The player's career, where the regulation asks for it (shown only then: career_fields).
+    grade_system = SelectField(_l("段级位体系"), validators=[Optional()])
+    grade = StringField(_l("段级位或称号"), validators=[Optional(), Length(max=40)])
+    grade_awarded_on = DateField(_l("授予日期"), validators=[Optional()])
+    rating_list = SelectField(_l("等级分名单"), validators=[Optional()])
+    rating_value = IntegerField(_l("等级分"), validators=[Optional(), NumberRange(0, 4000)])
+    rating_list_date = DateField(_l("等级分公布日期"), validators=[Optional()])
+    residence_region = StringField(_l("户籍（常住地）行政区划代码"), validators=[Optional(), Regexp(r"^\d{6}$", message=_l(
+        "应为 6 位行政区划代码，如 620000"))])
+    residence_since = DateField(_l("落户（居住）日期"), validators=[Optional()])
+    nationality = StringField(_l("国籍（三位字母代码，如 CHN）"), validators=[Optional(), Regexp(r"^[A-Za-z]{3}$", message=_l(
+        "应为三位字母的国家代码，如 CHN"))])
+    employment_kind = SelectField(_l("与本单位的关系"), choices=options(EMPLOYMENT_KINDS), validators=[Optional()])
+    employment_unit = StringField(_l("所在单位"), validators=[Optional(), Length(max=200)])
+    employment_since = DateField(_l("入职（入学、毕业）日期"), validators=[Optional()])
 
 
     def to_person(self, ref: str, existing: dict | None = None) -> dict:
@@ -70,7 +86,35 @@ class PersonForm(VersionedForm):
         else:
             person["fide_rating"] = None
         person.setdefault("documents", [])
+        self._career_into(person)
         return person
+
+    def _career_into(self, person: dict) -> None:
+        """The career fields the form shows, over what the person already holds (another
+        system's grade, another list's rating stay as they were)."""
+        system = self.grade_system.data
+        if system:
+            grades = [g for g in person.get("grades") or [] if g.get("system") != system]
+            if (self.grade.data or "").strip():
+                grades.append({"system": system, "grade": self.grade.data.strip(),
+                               "awarded_on": self.grade_awarded_on.data.isoformat() if self.grade_awarded_on.data else None})
+            person["grades"] = grades or None
+        listed = self.rating_list.data
+        if listed:
+            ratings = {k: v for k, v in (person.get("ratings") or {}).items() if k != listed}
+            if self.rating_value.data is not None:
+                ratings[listed] = {"value": self.rating_value.data,
+                                   "list": self.rating_list_date.data.isoformat() if self.rating_list_date.data else None}
+            person["ratings"] = ratings or None
+        if self.residence_region.shown:
+            person["residence"] = {"province": self.residence_region.data.strip(), "since": self.residence_since.data.isoformat()
+                                   if self.residence_since.data else None} if self.residence_region.data else None
+        if self.nationality.shown:
+            person["nationality"] = (self.nationality.data or "").strip().upper() or None
+        if self.employment_kind.shown:
+            person["employment"] = {"kind": self.employment_kind.data, "unit": (self.employment_unit.data or "").strip() or None,
+                                    "since": self.employment_since.data.isoformat() if self.employment_since.data else None} \
+                if self.employment_kind.data else None
 
 
 class UploadForm(VersionedForm):

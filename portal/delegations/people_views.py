@@ -116,6 +116,48 @@ def _fill_form(form: PersonForm, p: dict) -> None:
     form.fide_rating.data = rating.get("value")
     form.fide_list.data = _day(rating.get("list"))
     form.club.data = p.get("club")
+    grades = {g.get("system"): g for g in p.get("grades") or []}
+    system = next((c for c, _n in form.grade_system.choices if c in grades), None)
+    if system:
+        form.grade_system.data, form.grade.data = system, grades[system].get("grade")
+        form.grade_awarded_on.data = _day(grades[system].get("awarded_on"))
+    ratings = p.get("ratings") or {}
+    listed = next((c for c, _n in form.rating_list.choices if c in ratings), None)
+    if listed:
+        form.rating_list.data, form.rating_value.data = listed, ratings[listed].get("value")
+        form.rating_list_date.data = _day(ratings[listed].get("list"))
+    residence = p.get("residence") or {}
+    form.residence_region.data, form.residence_since.data = residence.get("province"), _day(residence.get("since"))
+    form.nationality.data = p.get("nationality")
+    job = p.get("employment") or {}
+    form.employment_kind.data, form.employment_unit.data = job.get("kind") or "", job.get("unit")
+    form.employment_since.data = _day(job.get("since"))
+
+
+def register_lines(definition, p: dict) -> list[str]:
+    """What the player register holds of this person (his identity number and name both
+    matching), in the reader's language: "象棋大师（2026年7月5日授予，来源：…）"."""
+    from ..register.career import add_career
+    from ..rules.document import ParsedPerson
+    from ..rules.grades import grade_systems, rating_lists
+    person = ParsedPerson(ref=p["ref"], name=p.get("name"), id_number=p.get("id_number"))
+    if not add_career([person]):
+        return []
+    systems, lists, en = grade_systems(definition), rating_lists(definition), is_en()
+    out = []
+    for g in person.grades:
+        system = systems.get(g.system)
+        name = (system.name[1] if en else system.name[0]) if system else g.system
+        word = system.word(g.grade) if system else g.grade
+        when = (f", awarded {g.awarded_on.isoformat()}" if en else f"，{g.awarded_on.isoformat()} 授予") if g.awarded_on else ""
+        source = g.source.split("：", 1)[-1]
+        out.append(f"{name}: {word} ({source}{when})" if en else f"{name}：{word}（{source}{when}）")
+    for code, held in person.ratings.items():
+        latest = held[-1]
+        name = lists.get(code, (code, code))[1 if en else 0]
+        day = latest.list_date.isoformat() if latest.list_date else ""
+        out.append(f"{name}: {latest.value} (list of {day})" if en else f"{name}：{latest.value}（{day} 名单）")
+    return out
 
 
 def _id_number_problem(form: PersonForm) -> str | None:
@@ -187,7 +229,8 @@ def person(d, ref):
     upload.version.data = d.version
     names = document_names_of(ws.definition)
     return render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files, conflict=conflict,
-                  upload=upload, document_names={k: (en if is_en() else zh) for k, (zh, en) in names.items()})
+                  upload=upload, document_names={k: (en if is_en() else zh) for k, (zh, en) in names.items()},
+                  known=register_lines(ws.definition, existing) if existing else [])
 
 
 @bp.post("/<int:delegation_id>/people/<ref>/delete")

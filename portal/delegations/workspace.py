@@ -354,12 +354,39 @@ def unknown_people_text(texts) -> str:
     return _("找不到这些人员（或有同名的人，请从提示中选择）：%(names)s", names="、".join(t for t in texts if t))
 
 
+def career_fields(definition) -> dict:
+    """What of a player's career the regulation reads: the grade systems and rating lists
+    its rules name, and whether residence, nationality or employment matter."""
+    from ..rules import definition as rd
+    rules = definition.rules
+    return {
+        "grade_systems": list(dict.fromkeys(r.system for r in rules if isinstance(r, rd.GradeRule))),
+        "rating_lists": list(dict.fromkeys(r.list for r in rules if isinstance(r, rd.RatingRule) and r.list != "fide")),
+        "residence": any(isinstance(r, rd.ResidenceRule) for r in rules),
+        "nationality": any(isinstance(r, rd.NationalityRule) for r in rules),
+        "employment": any(isinstance(r, rd.EmploymentRule) or (isinstance(r, rd.OfficialsRequiredRule) and r.employed_as)
+                          for r in rules),
+    }
+
+
 def person_form(definition, **kw) -> PersonForm:
-    """The person form, its identity documents the portal's and those the regulation adds."""
+    """The person form, its identity documents the portal's and those the regulation adds,
+    and the career fields its rules read."""
+    from ..rules.grades import grade_systems, rating_lists
     form = PersonForm(**kw)
     extra = [(k.code, k.name.en if is_en() else k.name.zh) for k in definition.id_types]
     if extra:
         form.id_type.choices = options(list(form.id_type.choices) + extra)
+    needs = career_fields(definition)
+    systems, lists = grade_systems(definition), rating_lists(definition)
+    form.grade_system.choices = [(c, systems[c].name[1] if is_en() else systems[c].name[0]) for c in needs["grade_systems"]]
+    form.rating_list.choices = [(c, lists[c][1] if is_en() else lists[c][0]) for c in needs["rating_lists"]]
+    shown = {"grade_system": bool(needs["grade_systems"]), "rating_list": bool(needs["rating_lists"]),
+             "residence_region": needs["residence"], "nationality": needs["nationality"],
+             "employment_kind": needs["employment"]}
+    for name, on in shown.items():
+        getattr(form, name).shown = on
+    form.career_shown = any(shown.values())
     return form
 
 

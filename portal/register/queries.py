@@ -1,0 +1,70 @@
+"""Reading the register for the organisers' page: the Games' people a page at a time, with
+what the register holds of each (a fixed number of queries per page)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import func, select
+
+from ..delegations.models import Delegation, DelegationStatus, Person
+from ..extensions import db
+from ..games.models import Unit
+from ..rules.document import GradeHeld, ParsedPerson, RatingHeld
+from .career import add_career
+from .models import PlayerGrade, RatingList
+
+PAGE = 50
+
+
+@dataclass
+class Row:
+    delegation_id: int
+    ref: str
+    name: str
+    unit: str
+    has_number: bool
+    grades: list[tuple[int, GradeHeld]] = field(default_factory=list)  # (register row id, grade)
+    ratings: dict[str, RatingHeld] = field(default_factory=dict)  # the latest of each list
+
+
+def people_page(games, q: str = "", page: int = 1, en: bool = False) -> tuple[list[Row], int]:
+    """One page of the Games' people (of delegations not withdrawn) and how many there are."""
+    where = [Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN]
+    if q:
+        where.append(Person.name.contains(q[:50]))
+    total = db.session.scalar(select(func.count()).select_from(Person).join(Delegation).where(*where))
+    units = dict(db.session.execute(select(Unit.code, Unit.name_en if en else Unit.name_zh)).all())
+    rows = db.session.execute(
+        select(Person.delegation_id, Person.ref, Person.name, Person.id_number, Delegation.unit_code, Delegation.unit_name)
+        .join(Delegation).where(*where).order_by(Delegation.unit_code, Delegation.unit_name, Person.position, Person.id)
+        .limit(PAGE).offset((max(page, 1) - 1) * PAGE)).all()
+    people = [ParsedPerson(ref=f"{r.delegation_id}:{r.ref}", name=r.name, id_number=r.id_number) for r in rows]
+    matched = add_career(people)
+    ids = {id(p): pid for pid, ps in matched.items() for p in ps}
+    grade_ids = _grade_ids(list(matched))
+    out = []
+    for r, p in zip(rows, people, strict=True):
+        row = Row(r.delegation_id, r.ref, r.name, units.get(r.unit_code, r.unit_name or r.unit_code or ""), bool(r.id_number))
+        mine = grade_ids.get(ids.get(id(p)), [])
+        row.grades = [(gid, g) for gid, g in zip(mine, p.grades, strict=False)]
+        row.ratings = {code: held[-1] for code, held in p.ratings.items()}
+        out.append(row)
+    return out, total or 0
+
+
+def _grade_ids(player_ids: list[int]) -> dict[int, list[int]]:
+    """Each player's standing grade rows' ids, in the order add_career reads them."""
+    out: dict[int, list[int]] = {}
+    for gid, pid in db.session.execute(select(PlayerGrade.id, PlayerGrade.player_id).where(
+            PlayerGrade.player_id.in_(player_ids or [-1]), PlayerGrade.withdrawn_at.is_(None)).order_by(PlayerGrade.id)):
+        out.setdefault(pid, []).append(gid)
+    return out
+
+
+def rating_editions() -> list[RatingList]:
+    return list(db.session.scalars(select(RatingList).order_by(RatingList.published_on.desc()).limit(20)))
+
+
+def person_of(games, delegation_id: int, ref: str) -> Person | None:
+    return db.session.scalar(select(Person).join(Delegation).where(
+        Delegation.games_id == games.id, Person.delegation_id == delegation_id, Person.ref == ref))

@@ -1,0 +1,90 @@
+"""The player register for the organisers of a Games: their people with the grades and
+ratings the register holds, a rating list imported, a grade recorded or corrected with its
+reason. Views load, check access, call a service, respond."""
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+
+from ..accounts import scope
+from ..accounts.access import roles
+from ..audit.current import actor
+from ..games.services import definition_of
+from ..rules.grades import grade_systems, rating_lists
+from ..web import is_en, outcome_text
+from . import queries, services
+
+bp = Blueprint("register", __name__)
+ORG = ("organiser", "admin")
+MAX_LIST_BYTES = services.MAX_LIST_BYTES
+
+
+def _day(value: str | None) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(value) if value else None
+    except ValueError:
+        abort(400, description=_("日期格式应为 YYYY-MM-DD"))
+
+
+@bp.get("/org/games/<slug>/register")
+@roles(*ORG)
+def register(slug):
+    games = scope.games_or_404(slug)
+    definition = definition_of(games)
+    q = (request.args.get("q") or "").strip()[:50]
+    page = request.args.get("page", "1")
+    page = int(page) if page.isdigit() and int(page) < 10_000 else 1
+    rows, total = queries.people_page(games, q, page, is_en())
+    return render_template("register/register.html", games=games, rows=rows, total=total, page=page, q=q,
+                           pages=max(1, (total + queries.PAGE - 1) // queries.PAGE), form=FlaskForm(),
+                           systems=grade_systems(definition), lists=rating_lists(definition),
+                           editions=queries.rating_editions())
+
+
+@bp.post("/org/games/<slug>/register/ratings")
+@roles(*ORG)
+def import_ratings(slug):
+    games = scope.games_or_404(slug)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    code = request.form.get("list") or ""
+    if code not in rating_lists(definition_of(games)):
+        abort(400, description=_("请选择等级分名单"))
+    published = _day(request.form.get("published_on"))
+    upload = request.files.get("file")
+    if published is None or upload is None or not upload.filename:
+        flash(_("请选择名单文件并填写公布日期。"), "error")
+        return redirect(url_for(".register", slug=slug))
+    data = upload.stream.read(MAX_LIST_BYTES + 1)
+    out = services.import_rating_list(actor(), code, published, upload.filename, data, games_slug=games.slug)
+    flash(outcome_text(out), "success" if out.ok else "error")
+    return redirect(url_for(".register", slug=slug))
+
+
+@bp.post("/org/games/<slug>/register/grade")
+@roles(*ORG)
+def record_grade(slug):
+    games = scope.games_or_404(slug)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    delegation, _sep, ref = (request.form.get("person") or "").partition(":")
+    if not delegation.isdigit() or not ref:
+        abort(400, description=_("请选择人员"))
+    person = queries.person_of(games, int(delegation), ref[:40])
+    if person is None or not person.id_number:
+        abort(404)
+    system = request.form.get("system") or ""
+    if system not in grade_systems(definition_of(games)):
+        abort(400, description=_("请选择段级位体系"))
+    replaces = request.form.get("replaces") or ""
+    out = services.record_grade(
+        actor(), person.id_number, person.name, system, (request.form.get("grade") or "")[:40],
+        _day(request.form.get("awarded_on")), (request.form.get("source") or _("组委会录入"))[:300],
+        reason=(request.form.get("reason") or "")[:1000] or None,
+        replaces=int(replaces) if replaces.isdigit() else None, games_slug=games.slug)
+    flash(outcome_text(out) if not out.ok else _("已记入棋手档案：%(name)s。", name=person.name),
+          "success" if out.ok else "error")
+    return redirect(url_for(".register", slug=slug, q=request.form.get("q") or None))
