@@ -39,10 +39,10 @@ class PersonForm(VersionedForm):
     fide_list = DateField(_l("等级分公布日期"), validators=[Optional()])
     club = StringField(_l("俱乐部（团体排名用）"), validators=[Optional(), Length(max=200)])
     # The player's career, where the regulation asks for it (shown only then: career_fields).
-    grade_system = SelectField(_l("段级位体系"), validators=[Optional()])
+    grade_system = SelectField(_l("段级位体系"), choices=[], validators=[Optional()])
     grade = StringField(_l("段级位或称号"), validators=[Optional(), Length(max=40)])
     grade_awarded_on = DateField(_l("授予日期"), validators=[Optional()])
-    rating_list = SelectField(_l("等级分名单"), validators=[Optional()])
+    rating_list = SelectField(_l("等级分名单"), choices=[], validators=[Optional()])
     rating_value = IntegerField(_l("等级分"), validators=[Optional(), NumberRange(0, 4000)])
     rating_list_date = DateField(_l("等级分公布日期"), validators=[Optional()])
     residence_region = StringField(_l("户籍（常住地）行政区划代码"), validators=[Optional(), Regexp(r"^\d{6}$", message=_l(
@@ -54,6 +54,13 @@ class PersonForm(VersionedForm):
     employment_unit = StringField(_l("所在单位"), validators=[Optional(), Length(max=200)])
     employment_since = DateField(_l("入职（入学、毕业）日期"), validators=[Optional()])
 
+    CAREER = ("grade_system", "rating_list", "residence_region", "nationality", "employment_kind")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.CAREER:  # none shown unless the Games' rules read it (workspace.person_form)
+            getattr(self, name).shown = False
+        self.career_shown = False
 
     def to_person(self, ref: str, existing: dict | None = None) -> dict:
         """The person as a delegation/1 object; birth date and gender come from a valid

@@ -29,7 +29,14 @@ from sqlalchemy.orm import Session
 from ..config import universities_csv
 from ..db_tx import in_write_transaction
 from ..extensions import db
-from ..games.services import definition_in_force, definition_of, unit_info, universities_map, universities_version
+from ..games.services import (
+    definition_in_force,
+    definition_of,
+    unit_info,
+    unit_name_pairs,
+    universities_map,
+    universities_version,
+)
 from ..register.career import known_to_register, revision as register_revision
 from ..rules import check_delegation, parse_document
 from ..rules.violations import Violation, dedupe
@@ -203,11 +210,13 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
     parsed, problems = parse_document(doc)
     if parsed is None:
         return problems
+    known = known_to_register(parsed.people, games)
     violations = dedupe(problems + check_delegation(
         definition, parsed, at=at, unit=unit, universities=universities,
         other_id_numbers=other_id_numbers(games, parsed, d.id, reveal),
         sanctioned=sanctioned, booked_people=booked,
-        qualified=known_to_register(parsed.people, games.slug, games.series)))
+        qualified=known.qualified, barred_people=known.barred,
+        unit_names=unit_name_pairs() if any(p.registration_unit for p in parsed.people) else None))
     # The universities map is kept alive with the answer, so its id() stays its own.
     _remember(_judgements, key, (violations, universities), JUDGEMENTS_KEPT, "judgement", shared_key,
               pickle.dumps(violations, protocol=pickle.HIGHEST_PROTOCOL))

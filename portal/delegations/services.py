@@ -10,7 +10,16 @@ from sqlalchemy import func, select
 from ..config import universities_csv
 from ..extensions import db
 from ..games.models import Games
-from ..games.services import definition_at, definition_of, find_or_load_games, unit_info, unit_names, units_info, universities_map
+from ..games.services import (
+    definition_at,
+    definition_of,
+    find_or_load_games,
+    unit_info,
+    unit_name_pairs,
+    unit_names,
+    units_info,
+    universities_map,
+)
 from ..money.models import RoomRequest
 from ..register.career import known_to_register
 from ..rules import check_delegation, parse_document, report
@@ -102,7 +111,7 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
         held_numbers = other_id_numbers(games, doc, exclude_delegation_id, reveal, all_numbers) if stored else {}
     # What the register knows of these people: only where the database is read at all (a
     # document judged alone learns nothing of anyone registered).
-    qualified = known_to_register(doc.people, games.slug, games.series) if stored else None
+    known = known_to_register(doc.people, games) if stored else None
     return check_delegation(
         definition_at(games, at), doc, at=at,
         unit=unit_info(doc.unit_code) if doc.unit_code else None,
@@ -112,7 +121,9 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
         other_id_numbers=held_numbers,
         sanctioned=sanctions_for(games, doc.unit_code) if stored else {},
         booked_people=booked_people(games, exclude_delegation_id) if stored else None,
-        qualified=qualified,
+        qualified=known.qualified if known else None,
+        barred_people=known.barred if known else None,
+        unit_names=unit_name_pairs() if any(p.registration_unit for p in doc.people) else None,
     )
 
 
@@ -172,8 +183,8 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
     booked = booked_by_delegation(games, [d.id for d in delegations])
     out = {}
     parsed_documents = {d.id: parse_document(documents[d.id]) for d in delegations}
-    qualified = known_to_register([p for parsed, _ in parsed_documents.values() if parsed for p in parsed.people],
-                                  games.slug, games.series)
+    known = known_to_register([p for parsed, _ in parsed_documents.values() if parsed for p in parsed.people], games)
+    unit_pairs = unit_name_pairs()
     for d in delegations:
         parsed, problems = parsed_documents[d.id]
         if parsed is None:
@@ -186,7 +197,9 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
             universities=universities,
             other_id_numbers=_others(parsed, own, rows, d.id, names, reveal) if own else {},
             sanctioned=sanctions.get(parsed.unit_code, {}) if parsed.unit_code else {},
-            booked_people=(booked.get(d.id, set()) if booked is not None else None), qualified=qualified))
+            booked_people=(booked.get(d.id, set()) if booked is not None else None), qualified=known.qualified,
+            barred_people=known.barred,
+            unit_names=unit_pairs))
     return out
 
 

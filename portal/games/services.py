@@ -334,6 +334,11 @@ def unit_names(lang: str = "zh") -> dict[str, str]:
     return dict(db.session.execute(select(Unit.code, Unit.name_en if lang == "en" else Unit.name_zh)).all())
 
 
+def unit_name_pairs() -> dict[str, tuple[str, str]]:
+    """Unit code -> (zh, en) name, from one query (what the rules name other units by)."""
+    return {code: (zh, en) for code, zh, en in db.session.execute(select(Unit.code, Unit.name_zh, Unit.name_en))}
+
+
 def unit_info(code: str) -> UnitInfo | None:
     return units_info({code}).get(code)
 

@@ -5,12 +5,15 @@ identity number alone never tells a leader what the register holds about someone
 Three queries whatever the delegation's size."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import select
 
 from ..extensions import db
+from ..games.models import Games
 from ..rules.document import GradeHeld, ParsedPerson, RatingHeld
 from ..rules.idnumber import normalise
-from .models import PlayerGrade, PlayerRating, Qualification, RatingList, RegisteredPlayer, RegisterRevision
+from .models import PlayerGrade, PlayerRating, PlayerSanction, Qualification, RatingList, RegisteredPlayer, RegisterRevision
 
 SOURCE = "棋手档案"
 
@@ -77,6 +80,33 @@ def qualified_among(players: dict[int, list[ParsedPerson]], slug: str, series: s
     return frozenset((normalise(players[pid][0].id_number), games, from_series) for pid, games, from_series in rows)
 
 
-def known_to_register(people: list[ParsedPerson], slug: str, series: str) -> frozenset[tuple[str, str, str]]:
-    """add_career() and then qualified_among(): what the rules need from the register."""
-    return qualified_among(add_career(people), slug, series)
+def barred_among(players: dict[int, list[ParsedPerson]], series: str, edition: int) -> dict[str, tuple[str, str]]:
+    """Identity number -> why, of the matched people barred from this edition of the series."""
+    if not players:
+        return {}
+    out = {}
+    for pid, source, forfeits, clause, name_zh, name_en in db.session.execute(
+            select(PlayerSanction.player_id, PlayerSanction.source_games, PlayerSanction.forfeits, PlayerSanction.clause,
+                   Games.name_zh, Games.name_en)
+            .outerjoin(Games, Games.slug == PlayerSanction.source_games)
+            .where(PlayerSanction.player_id.in_(list(players)), PlayerSanction.series == series,
+                   PlayerSanction.edition == edition, PlayerSanction.kind == "barred", PlayerSanction.lifted_at.is_(None))):
+        where = (name_zh or source, name_en or source)
+        out[normalise(players[pid][0].id_number)] = (
+            f"截至{where[0]}已无故弃权 {forfeits} 次" + (f"（规程 {clause}）" if clause else ""),
+            f"{forfeits} forfeits without notice, the last at {where[1]}" + (f" (regulation {clause})" if clause else ""))
+    return out
+
+
+@dataclass
+class Known:
+    """What the rules need from the register about a delegation's people."""
+    qualified: frozenset[tuple[str, str, str]]
+    barred: dict[str, tuple[str, str]]
+
+
+def known_to_register(people: list[ParsedPerson], games) -> Known:
+    """add_career() (grades and ratings added to the people), then who of them qualified
+    for these Games and who is barred from them."""
+    players = add_career(people)
+    return Known(qualified_among(players, games.slug, games.series), barred_among(players, games.series, games.edition))

@@ -107,3 +107,36 @@ class RegisterRevision(db.Model):
     __tablename__ = "register_revision"
     id: Mapped[int] = mapped_column(primary_key=True)
     revision: Mapped[int] = mapped_column(default=0)
+
+
+class PlayerForfeit(db.Model):
+    """A round a player forfeited (recorded absent) at a Games of a series: what the
+    series' ladder of sanctions counts."""
+    __tablename__ = "register_forfeit"
+    __table_args__ = (Index("ix_register_forfeit_games_event", "games_slug", "event_code"),
+                      Index("ix_register_forfeit_player_series", "player_id", "series"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("register_player.id", ondelete="CASCADE"))
+    series: Mapped[str] = mapped_column(String(80))
+    edition: Mapped[int]
+    games_slug: Mapped[str] = mapped_column(String(80))
+    event_code: Mapped[str] = mapped_column(String(40))
+    round_no: Mapped[int]
+    recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PlayerSanction(db.Model):
+    """What a player's forfeits cost him: a warning, or barred from an edition of the series."""
+    __tablename__ = "register_sanction"
+    __table_args__ = (Index("ix_register_sanction_series_edition", "series", "edition"),
+                      CheckConstraint("kind IN ('warning', 'barred')", name="kind"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("register_player.id", ondelete="CASCADE"), index=True)
+    series: Mapped[str] = mapped_column(String(80))
+    edition: Mapped[int]  # barred: the edition he may not enter; warning: the edition it was given at
+    kind: Mapped[str] = mapped_column(String(20))
+    source_games: Mapped[str] = mapped_column(String(80))
+    forfeits: Mapped[int]  # the count that reached the step
+    clause: Mapped[str | None] = mapped_column(String(60))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    lifted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

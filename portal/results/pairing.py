@@ -12,6 +12,7 @@ from ..db_tx import write_transaction
 from ..delegations.models import Person
 from ..extensions import db
 from ..games.services import definition_of
+from ..register.forfeits import carry_forfeits
 from ..rules.awards import Rounds, of_kind
 from ..sheets import to_xlsx
 from .entrants import Player, players
@@ -60,6 +61,12 @@ def record_absences(games, event_code: str, rule: Rounds, listed: list[Player], 
         names = {p.key: p.name for p in listed}
         record(actor, "results.absences", "event", event_code,
                after={"absent": sorted(f"{names[k]} R{n}" for k, n in rows), "games": games.slug})
+        # Each round missed counts in the series' ladder of forfeits (the player register).
+        missed: dict[int, set[int]] = {}
+        for key, n in rows:
+            if key.startswith("p"):
+                missed.setdefault(int(key[1:]), set()).add(n)
+        carry_forfeits(games, definition_of(games), event_code, missed, actor)
     return None
 
 

@@ -44,6 +44,7 @@ from ..sheets import decode_text
 from ..spreadsheet_formats import uploaded_rows
 from ..text import Text
 from ..upload_checks import UploadRefused
+from ..workflow.models import Withdrawal
 from .entrants import Player, players
 from .models import EventResult, OutsideMedal as OutsideMedalRow
 
@@ -461,13 +462,25 @@ def games_standings(games: Games) -> GamesStandings:
     outside = [OutsideMedal(str(m.delegation_id), m.medal, f"{m.athlete} · {m.event_name}", m.source)
                for m in db.session.scalars(select(OutsideMedalRow).where(OutsideMedalRow.games_id == games.id)
                                            .order_by(OutsideMedalRow.id))]
-    table = standings([p for ps in placings.values() for p in ps], outside)
+    # A unit that withdrew without excuse, where the regulation says so, has no place in the
+    # units' tables (its players keep their own places and medals).
+    barred = _without_award_eligibility(games, definition)
+    table = standings([p for ps in placings.values() for p in ps if p.unit not in barred],
+                      [m for m in outside if m.unit not in barred])
     medal_table = any(a.table for a in of_kind(definition.awards, MedalsAward)) or bool(outside)
     for code in computed:
         if placings.get(code):
             entrants[code] = len({p.key for p in placings[code]})
     return GamesStandings(entrants, placings, table, derived_standings, outside, has_points(definition), medal_table,
                           computed)
+
+
+def _without_award_eligibility(games, definition) -> set[str]:
+    if not definition.sanctions.loses_award_eligibility:
+        return set()
+    return {str(did) for did in db.session.scalars(
+        select(Withdrawal.delegation_id).join(Delegation, Delegation.id == Withdrawal.delegation_id)
+        .where(Delegation.games_id == games.id, Withdrawal.excused.is_(False)))}
 
 
 def _team_event(games, definition, rule, code, placings) -> list[Placing] | None:

@@ -565,7 +565,7 @@ class Fee(Strict):
     # quota, 160 beyond").
     per: Literal["athlete", "team_group", "person_changed", "entrant", "appeal", "delegation", "participant_day"]
     refundable: Literal["never", "after_checkin", "if_upheld"] = "never"
-    forfeited_on: list[str] = []
+    forfeited_on: list[Literal["withdrawal"]] = []  # kept when the unit withdraws (shaanxi-mind-2025)
     days: int | None = Field(default=None, ge=1)  # participant_day: the Games' days when not given
     amount_beyond: Decimal | None = None
 
@@ -588,11 +588,24 @@ class StayRule(Strict):
     earliest_arrival_strict: bool = False
 
 
+class ForfeitStep(Strict):
+    """The `count`-th round a player forfeits without notice, counted across the series'
+    Games: a `warning`, or barred from the series' next edition (`barred_next_edition`)."""
+    count: int = Field(ge=1)
+    sanction: Literal["warning", "barred_next_edition"]
+
+
 class Sanctions(Strict):
-    """What an unexcused withdrawal costs a unit (nmsg-2009 总则 十(二)): after the names close,
-    the event it left is barred to it at the series' next edition."""
+    """What withdrawing and forfeiting cost (nmsg-2009 总则 十(二)): after the names close, an
+    unexcused withdrawal bars the unit from that event at the series' next edition (`loses`),
+    and may cost the unit its award eligibility at these Games; a withdrawal is excused only
+    when announced `notice_hours` before the event's first session ("须于赛前24小时书面通知");
+    the player's forfeits climb `forfeits` ("第一次无故弃权警告，第二次取消下届参赛资格")."""
     unexcused_withdrawal_after: Literal["names_closes"] = "names_closes"
     loses: Literal["event_next_edition"] | None = None
+    notice_hours: int | None = Field(default=None, ge=1, le=24 * 60)
+    loses_award_eligibility: bool = False
+    forfeits: list[ForfeitStep] = []
     clause: str | None = Field(default=None, max_length=60)
 
 

@@ -47,6 +47,10 @@ class CheckContext:
     # Who qualified for these Games elsewhere: (identity number, qualifier's slug, its series);
     # None where it is not known (a document judged alone): the qualification is not judged.
     qualified: frozenset[tuple[str, str, str]] | None = None
+    # Identity number -> (zh, en) why, of players barred from these Games (the series' forfeits).
+    barred_people: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # Unit code -> (zh, en) name, so that another unit a person names reads by its name.
+    unit_names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def __post_init__(self):
         d = self.delegation
@@ -147,6 +151,11 @@ class CheckContext:
             return f"{sport.name.en + ' ' if sport else ''}{e.name.en}"
         return f"{sport.name.zh if sport else ''}{e.name.zh}"
 
+    def unit_name(self, code: str, lang: str = "zh") -> str:
+        """A unit by its name (a code the portal does not know, as it was typed)."""
+        name = self.unit_names.get(code)
+        return (name[1] if lang == "en" else name[0]) if name else code
+
     def team_label(self, entry: ParsedEntry) -> str:
         return entry.team or "A"
 
@@ -189,6 +198,8 @@ def check_delegation(
     sanctioned: Mapping[str, str] | None = None,
     booked_people: set[str] | None = None,
     qualified: frozenset[tuple[str, str, str]] | None = None,
+    unit_names: Mapping[str, tuple[str, str]] | None = None,
+    barred_people: Mapping[str, tuple[str, str]] | None = None,
 ) -> list[Violation]:
     """All violations of the Games' entry rules by this delegation, at instant `at`."""
     from . import checks  # noqa: F401  (registers the checks)
@@ -198,7 +209,7 @@ def check_delegation(
     if at.tzinfo is None:
         raise ValueError("`at` must carry its UTC offset")
     ctx = CheckContext(games, delegation, at, unit, universities or {}, other_id_numbers or {},
-                       sanctioned or {}, qualified)
+                       sanctioned or {}, qualified, barred_people or {}, unit_names or {})
     ctx.booked_people = booked_people  # None: the rooms are not known here (a bare document)
     found: list[Violation] = []
     for fn in _BUILTIN_CHECKS:

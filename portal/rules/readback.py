@@ -520,6 +520,19 @@ def _stages(definition: d.GamesDefinition) -> list[Line]:
         out.append(Line("stages", "报名（姓名）截止后无故退出的项目，该单位下一届不得报名该项目",
                         "A unit that withdraws from an event without excuse after the names close may not enter "
                         "it at the next edition", clause=definition.sanctions.clause))
+    sanctions = definition.sanctions
+    if sanctions.notice_hours:
+        out.append(Line("stages", f"退赛须于赛前 {sanctions.notice_hours} 小时通知组委会，逾期按无故退出处理",
+                        f"A withdrawal is announced {sanctions.notice_hours} hours before play, or it counts as unexcused",
+                        clause=sanctions.clause))
+    if sanctions.loses_award_eligibility:
+        out.append(Line("stages", "无故退出的单位取消本届团体总分和奖牌榜的录取资格",
+                        "A unit that withdraws without excuse loses its place in these Games' unit tables",
+                        clause=sanctions.clause))
+    for step in sorted(sanctions.forfeits, key=lambda s: s.count):
+        what = ("给予警告", "a warning") if step.sanction == "warning" else ("取消下一届的参赛资格", "barred from the next edition")
+        out.append(Line("stages", f"棋手在本系列比赛中第 {step.count} 次无故弃权：{what[0]}",
+                        f"A player's forfeit number {step.count} in the series: {what[1]}", clause=sanctions.clause))
     d0, d1 = _day(definition.dates.start), _day(definition.dates.end)
     out.append(Line("stages", f"比赛日期：{d0[0]} 至 {d1[0]}", f"Play: {d0[1]} to {d1[1]}"))
     return out

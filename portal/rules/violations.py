@@ -91,6 +91,8 @@ class Violation:
         }
         if self.path is not None:
             out["path"] = self.path
+        if self.extra.get("clause"):  # the regulation's clause the rule enforces (issue 36, 7)
+            out["clause"] = self.extra["clause"]
         return out
 
 
@@ -131,7 +133,9 @@ def report_text(rep: dict, lang: str = "zh") -> str:
         mark = ("错误" if zh else "ERROR") if v["severity"] == ERROR else ("提醒" if zh else "WARNING")
         where = " ".join(x for x in (v.get("event"), v.get("team") and f"[{v['team']}]") if x)
         where = f" {where}" if where else ""
-        lines.append(f"- {mark} {v['code']}{where}: {v['message']['zh' if zh else 'en']}")
+        clause = v.get("clause")
+        clause = (f"（规程 {clause}）" if zh else f" (regulation {clause})") if clause else ""
+        lines.append(f"- {mark} {v['code']}{where}: {v['message']['zh' if zh else 'en']}{clause}")
     return "\n".join(lines) + "\n"
 
 

@@ -32,7 +32,7 @@ from ..money.services import assign_payment_reference, charge_fee, sync_charges
 from ..outcome import Outcome, Refusal, Status
 from ..rules import parse_document
 from ..rules.definition import TeamMakeupRule
-from ..rules.engine import format_deadline
+from ..rules.engine import CHINA, format_deadline
 from ..rules.violations import Violation, dedupe
 from . import messages
 from .models import Extension, ExtensionRequest, Place, ReviewNote, Sanction, Substitution, Withdrawal
@@ -646,6 +646,10 @@ def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Ac
     if event is not None and event not in entered:
         raise Refusal("input", f"本单位没有报名 {event}。", f"The unit has not entered {event}.", delegation=d)
     events = [event] if event else list(dict.fromkeys(entered))
+    late = _late_notice(definition, events, at)
+    if late is not None and excused:
+        # Announced too late, a withdrawal is not excused whatever the reason (the regulation's notice).
+        excused = False
     db.session.add(Withdrawal(delegation_id=d.id, event_code=event, at=at, excused=excused,
                               reason=(reason or "").strip() or None, recorded_by=actor.label))
     sanctioned = []
@@ -674,11 +678,37 @@ def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Ac
         doc, _ = parse_document(after)
         replace_contents(d, doc)
         d.version += 1
-    record(actor, "delegation.withdraw", "delegation", str(d.id), delegation=d,
-           before={"events": events}, after={"excused": excused, "sanctions": sanctioned}, reason=reason)
-    return Outcome(True, status=Status.WITHDRAWN, delegation=d,
-                   message=(f"已记录退出；{'取消下届参赛资格：' + '、'.join(sanctioned) if sanctioned else '不处罚'}。",
-                            f"Withdrawal recorded; {'sanctioned: ' + ', '.join(sanctioned) if sanctioned else 'no sanction'}."))
+    loses_awards = not excused and definition.sanctions.loses_award_eligibility
+    record(actor, "delegation.withdraw", "delegation", str(d.id), delegation=d, before={"events": events},
+           after={"excused": excused, "sanctions": sanctioned, "late_notice": late is not None,
+                  "loses_award_eligibility": loses_awards}, reason=reason)
+    names = {e.code: e for e in definition.events}
+    sports = {s.code: s.name for s in definition.sports}
+    named = [(sports[names[c].sport].zh + names[c].name.zh, sports[names[c].sport].en + " " + names[c].name.en)
+             for c in sanctioned if c in names]
+    zh = ["已记录退出"]
+    en = ["Withdrawal recorded"]
+    if late is not None:
+        zh.append(f"未在赛前 {definition.sanctions.notice_hours} 小时通知（截至 {late}），按无故退出处理")
+        en.append(f"not announced {definition.sanctions.notice_hours} hours before play (by {late}): unexcused")
+    zh.append("取消下届参赛资格：" + "、".join(n[0] for n in named) if named else "下届不受影响")
+    en.append("barred at the next edition: " + ", ".join(n[1] for n in named) if named else "the next edition is not affected")
+    if loses_awards:
+        zh.append("本单位失去本届团体总分和奖牌榜的录取资格")
+        en.append("the unit loses its place in these Games' unit tables")
+    return Outcome(True, status=Status.WITHDRAWN, delegation=d, message=("；".join(zh) + "。", "; ".join(en) + "."))
+
+
+def _late_notice(definition, events: list[str], at: dt.datetime) -> str | None:
+    """When the regulation asks for notice hours before play: the last instant a withdrawal
+    of these events could be announced, as shown, if `at` is after it; else None."""
+    hours = definition.sanctions.notice_hours
+    if not hours:
+        return None
+    starts = [s.start for e in definition.events if e.code in events for s in e.sessions]
+    first = min(starts) if starts else dt.datetime.combine(definition.dates.start, dt.time(0), CHINA)
+    last = first - dt.timedelta(hours=hours)
+    return f"{last.astimezone(CHINA):%Y-%m-%d %H:%M}" if at > last else None
 
 
 # --- bulk import (paper and provincial systems) -------------------------------------------------

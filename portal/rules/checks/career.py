@@ -346,6 +346,23 @@ def employment(ctx: CheckContext, rule) -> list[Violation]:
 
 
 @builtin_check
+def players_barred(ctx: CheckContext) -> list[Violation]:
+    """A player the series barred for his forfeits (the register's ladder) may not enter."""
+    if not ctx.barred_people:
+        return []
+    out = []
+    for ref in ctx.athletes:
+        p = ctx.people[ref]
+        why = ctx.barred_people.get(normalise(p.id_number)) if p.id_number else None
+        if why:
+            out.append(Violation(
+                "SANCTIONED",
+                f"{p.label} {why[0]}，取消{ctx.games.name.zh}的参赛资格。",
+                f"{p.label} may not enter {ctx.games.name.en}: {why[1]}.", people=(ref,)))
+    return out
+
+
+@builtin_check
 def entries_open(ctx: CheckContext) -> list[Violation]:
     opens = ctx.games.stages.entries_open
     if opens is None or ctx.at >= opens or not (ctx.delegation.entries or ctx.delegation.declarations):

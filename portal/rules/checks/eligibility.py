@@ -118,9 +118,9 @@ def registration(ctx: CheckContext, rule) -> list[Violation]:
             else:
                 year_zh = f"（{p.registration_year} 年度）" if p.registration_year else ""
                 year_en = f" for {p.registration_year}" if p.registration_year else ""
-                zh = (f"{p.label} 注册于 {p.registration_unit}{year_zh}，不是{own_zh}的 {rule.year} 年度注册运动员，"
+                zh = (f"{p.label} 注册于{ctx.unit_name(p.registration_unit)}{year_zh}，不是{own_zh}的 {rule.year} 年度注册运动员，"
                       f"不能代表本单位参赛。")
-                en = (f"{p.label} is registered to {p.registration_unit}{year_en}, not to {own_en} for {rule.year}, "
+                en = (f"{p.label} is registered to {ctx.unit_name(p.registration_unit, 'en')}{year_en}, not to {own_en} for {rule.year}, "
                       f"and cannot represent this unit.")
         out.append(Violation("REGISTRATION_MISMATCH", zh, en, people=(ref,)))
     return out

@@ -41,12 +41,16 @@ def team_size(ctx: CheckContext, rule) -> list[Violation]:
                 continue
             team = ctx.team_label(entry)
             what_zh = "上场队员" if rule.count == "starters" else "队员"
-            what_en = "starters" if rule.count == "starters" else "players"
+            what_en = ("starter" if rule.count == "starters" else "player") + ("" if n == 1 else "s")
+            # "of either gender" only where the event takes both (never in a women's event).
+            mixed = ctx.events[event].gender == "X"
+            must = "" if want_zh.startswith(("至少", "至多")) else "应为 "
             out.append(Violation(
                 "TEAM_SIZE",
-                f"{ctx.event_name(event)} {team} 队有{what_zh} {n} 人；本项目每队（对）须 {want_zh}（男女不限）。",
+                f"{ctx.event_name(event)} {team} 队有{what_zh} {n} 人；本项目每队（对）{must}{want_zh}"
+                f"{'（男女不限）' if mixed else ''}。",
                 f"{ctx.event_name(event, 'en')}, team {team}: {n} {what_en}; each team (pair) must have "
-                f"{want_en}, of either gender.",
+                f"{want_en}{', of either gender' if mixed else ''}.",
                 event=event, people=tuple(players)))
     return out
 
