@@ -221,3 +221,25 @@ def test_the_document_refuses_bad_career_fields_by_their_path():
     paths = {v.path for v in problems}
     assert {"people[0].grades[0].system", "people[0].residence.province", "people[0].nationality",
             "people[0].employment.kind"} <= paths
+
+
+def test_an_empty_section_means_none_and_an_unknown_kind_is_answered_with_the_kinds_in_words(tmp_path):
+    from portal.games.services import FixtureError, read_fixture
+    text = """slug: bad-2026
+series: bad
+edition: 1
+name: {zh: 测试, en: Test}
+dates: {start: 2026-07-01, end: 2026-07-02}
+participation: {unit_kinds: [province]}
+sports: [{code: go, name: {zh: 围棋, en: Go}}]
+events: [{code: go.MI, sport: go, gender: X, kind: individual, name: {zh: 个人, en: Individual}}]
+awards:
+rules:
+"""
+    path = tmp_path / "bad-2026.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert read_fixture(path).awards == [] and read_fixture(path).rules == []
+    path.write_text(text.replace("rules:\n", "rules:\n  - {kind: grades_range, events: [go.MI]}\n"), encoding="utf-8")
+    with pytest.raises(FixtureError) as caught:
+        read_fixture(path)
+    assert "grade（段级位、称号）" in str(caught.value) and "qualified (qualified by an earlier competition)" in str(caught.value)

@@ -3,6 +3,7 @@ as the engine's plain definitions."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -62,8 +63,10 @@ def _in_words(err: dict) -> str:
     if kind == "extra_forbidden":
         return f"没有这一项：系统不读取“{_key(err)}”，请检查拼写 / unknown key {_key(err)!r}: nothing reads it (a typo?)"
     if kind == "union_tag_invalid":
-        known = ctx.get("expected_tags", "")
-        return f"未知的种类“{ctx.get('tag')}”，可用的种类：{known} / unknown kind {ctx.get('tag')!r}; the kinds are {known}"
+        from ..rules.kind_names import kinds_in_words
+        tags = re.findall(r"'([a-z_]+)'", str(ctx.get("expected_tags", "")))
+        return (f"未知的种类“{ctx.get('tag')}”，可用的种类：{kinds_in_words(tags)} / unknown kind {ctx.get('tag')!r}; "
+                f"the kinds are {kinds_in_words(tags, 'en')}")
     if kind == "union_tag_not_found":
         return "缺少 kind（规则或奖励的种类）/ kind is missing"
     if kind in ("int_parsing", "int_type", "int_from_float"):
@@ -86,6 +89,8 @@ def _in_words(err: dict) -> str:
                 else "应为“键: 值”的映射 / must be a mapping of keys and values")
     if kind in ("string_type", "bool_parsing", "bool_type"):
         return ("应为文字 / must be text" if kind == "string_type" else "应为 true 或 false / must be true or false")
+    if " / " in msg and re.search(r"[\u4e00-\u9fff]", msg.split(" / ", 1)[0]):
+        return msg  # a check of the definition that says it in both languages itself
     if "UTC offset" in msg:
         return "截止时间须写明时区，如 2019-05-31T23:59:59+08:00（北京时间）/ " + msg
     if "unknown event" in msg:

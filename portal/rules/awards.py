@@ -43,6 +43,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_means_none(cls, data):
+        if isinstance(data, dict):  # `table:` with nothing under it: the default (see definition.Strict)
+            data = {k: v for k, v in data.items()
+                    if not (v is None and k in cls.model_fields and not cls.model_fields[k].is_required()
+                            and cls.model_fields[k].get_default(call_default_factory=True) is not None)}
+        return data
+
 
 class _Text(_Strict):
     zh: str

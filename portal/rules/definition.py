@@ -36,6 +36,22 @@ Who = Literal["athletes", "officials", "staff", "companions", "participants"]
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_means_none(cls, data):
+        return empty_sections_default(cls, data)
+
+
+def empty_sections_default(cls, data):
+    """A section written with nothing under it (`awards:`) is that section empty, as its
+    default says, not a type error."""
+    if isinstance(data, dict) and any(v is None for v in data.values()):
+        fields = cls.model_fields
+        data = {k: v for k, v in data.items()
+                if not (v is None and k in fields and not fields[k].is_required()
+                        and fields[k].get_default(call_default_factory=True) is not None)}
+    return data
+
 
 class Text(Strict):
     zh: str
@@ -446,7 +462,8 @@ class ResidenceRule(RuleBase):
         from .grades import PROVINCES
         for code in regions:
             if not re.fullmatch(r"\d{2}(\d{4})?", code) or code[:2] not in PROVINCES:
-                raise ValueError(f"regions: {code!r} is not an administrative-division code (e.g. 620000)")
+                raise ValueError(f"“{code}”不是行政区划代码（6 位，如 620000 甘肃省） / "
+                                 f"{code!r} is not an administrative-division code (e.g. 620000)")
         return regions
 
 
@@ -740,30 +757,41 @@ class GamesDefinition(Strict):
     def _grades_resolve(self, unit_kinds) -> None:
         from .grades import grade_systems, rating_lists
         systems, lists = grade_systems(self), rating_lists(self)
+
+        def no_system(where, code):
+            names = "、".join(f"{c}（{s.name[0]}）" for c, s in systems.items())
+            return ValueError(f"{where}: 没有“{code}”这个段级位体系，可选：{names}；其他体系请在 grade_systems 中列出 / "
+                              f"unknown grade system {code!r} (one of {', '.join(systems)}, or add it to grade_systems)")
+
+        def not_on_ladder(where, word, system):
+            return ValueError(f"{where}: “{word}”不是{system.name[0]}中的等级，可选：{'、'.join(system.ladder)} / "
+                              f"{word!r} is not a grade of the {system.name[1]} ({', '.join(system.ladder)})")
+
         for i, rule in enumerate(self.rules):
             if isinstance(rule, GradeRule):
                 system = systems.get(rule.system)
                 if system is None:
-                    raise ValueError(f"rules[{i}].system: unknown grade system {rule.system!r} "
-                                     f"(one of {', '.join(systems)}, or add it to grade_systems)")
+                    raise no_system(f"rules[{i}].system", rule.system)
                 for bound in ("lowest", "highest", "below"):
                     word = getattr(rule, bound)
                     if word is not None and system.rank(word) is None:
-                        raise ValueError(f"rules[{i}].{bound}: {word!r} is not a grade of {system.name[1]} "
-                                         f"({', '.join(system.ladder)})")
+                        raise not_on_ladder(f"rules[{i}].{bound}", word, system)
             if isinstance(rule, RatingRule) and rule.list not in lists:
-                raise ValueError(f"rules[{i}].list: unknown rating list {rule.list!r} "
-                                 f"(one of {', '.join(lists)}, or add it to rating_lists)")
+                names = "、".join(f"{c}（{n[0]}）" for c, n in lists.items())
+                raise ValueError(f"rules[{i}].list: 没有“{rule.list}”这个等级分名单，可选：{names} / unknown rating list "
+                                 f"{rule.list!r} (one of {', '.join(lists)}, or add it to rating_lists)")
         for i, award in enumerate(self.awards):
-            system = getattr(award, "system", None)
-            if system is not None and system not in systems:
-                raise ValueError(f"awards[{i}].system: unknown grade system {system!r} (add it to grade_systems)")
-            for place, word in (getattr(award, "grades", None) or {}).items():
-                if system is not None and systems[system].rank(word) is None:
-                    raise ValueError(f"awards[{i}].grades[{place}]: {word!r} is not a grade of {systems[system].name[1]}")
+            code = getattr(award, "system", None)
+            if code is None:
+                continue
+            if code not in systems:
+                raise no_system(f"awards[{i}].system", code)
+            for word in (getattr(award, "grades", None) or {}).values():
+                if systems[code].rank(word) is None:
+                    raise not_on_ladder(f"awards[{i}].grades", word, systems[code])
             up_to = getattr(award, "up_to", None)
-            if up_to is not None and systems[system].rank(up_to) is None:
-                raise ValueError(f"awards[{i}].up_to: {up_to!r} is not a grade of {systems[system].name[1]}")
+            if up_to is not None and systems[code].rank(up_to) is None:
+                raise not_on_ladder(f"awards[{i}].up_to", up_to, systems[code])
 
     def rules_of(self, kind: type) -> list:
         return [r for r in self.rules if isinstance(r, kind)]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..rules import definition as d
 from ..rules.awards import Award
+from ..rules.kind_names import AWARD_KIND_NAMES
 from .rule_form import Param, params_of
 
 CHOICE_NAMES = {
@@ -29,12 +30,7 @@ CHOICE_NAMES = {
     "places": ("名次", "places"), "individual_places": ("个人名次", "individual places"),
     "gender_place": ("按性别名次", "place by gender"),
 }
-AWARD_NAMES = {
-    "places": ("录取名次", "places awarded"), "points": ("计分", "points"), "medals": ("奖牌", "medals"),
-    "prizes": ("奖金", "prizes"), "team_from_individuals": ("个人成绩计团体", "team from individual results"),
-    "group_standing": ("团体总分", "group standing"), "age_standing": ("年龄组排名", "age standing"),
-    "outside_medals": ("外部赛事奖牌", "medals won elsewhere"),
-}
+AWARD_NAMES = AWARD_KIND_NAMES
 
 
 def award_kinds() -> dict[str, type]:

@@ -13,29 +13,14 @@ from decimal import Decimal, InvalidOperation
 import yaml
 
 from ..rules import definition as d
+from ..rules.kind_names import RULE_KIND_NAMES
 from ..rules.readback import OWNERSHIP, WHO
 from ..upload_checks import load_yaml
 from .labels import FIELDS
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
-KIND_NAMES = {
-    "age_bracket": ("年龄组（出生日期）", "age group (birth dates)"), "quota": ("每单位限报人数", "entrants per unit"),
-    "team_makeup": ("团体赛组队", "team make-up"), "boards": ("台次", "boards"), "exclusive": ("不得兼项", "no other event"),
-    "one_of": ("只能报其中一项", "one of these events"), "rating_exception": ("等级分例外", "rating exception"),
-    "team_size": ("每队人数", "team size"), "entry_minimum": ("最少报名人数", "entry minimum"),
-    "entry_requires": ("须同时报名", "entry requires another"), "compulsory": ("必报项目", "compulsory events"),
-    "officials_ratio": ("官员按运动员人数", "officials per athletes"), "cross_gender": ("跨性别报名", "cross-gender entry"),
-    "companion_required": ("须家属陪同", "companion required"), "event_units": ("项目限定单位", "who may enter an event"),
-    "registration": ("注册", "registration"), "university": ("高校资格", "university eligibility"),
-    "officials": ("官员名额（按项目数）", "officials by events entered"), "staff_ratio": ("团部人员", "delegation staff"),
-    "documents": ("须交材料", "documents"), "id_required": ("须填证件号", "ID number required"),
-    "accepted_id_types": ("受理的证件", "accepted identity documents"),
-    "grade": ("段级位、称号", "grade or title"), "rating": ("等级分范围", "rating band"),
-    "residence": ("户籍（常住地）", "residence"), "nationality": ("国籍", "nationality"),
-    "qualified": ("须经资格赛晋级", "qualified by an earlier competition"),
-    "officials_required": ("须报的官员", "officials required"), "employment": ("本单位学生、教职工、校友", "the unit's own people"),
-}
+KIND_NAMES = RULE_KIND_NAMES
 CHOICE_NAMES = {
     "M": ("男", "men"), "F": ("女", "women"), "X": ("混合", "mixed"), "entry": ("报名时", "with the entry"),
     "checkin": ("报到时", "at check-in"), "event": ("每个项目", "each event"), "team": ("每队", "each team"),
