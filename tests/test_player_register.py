@@ -188,6 +188,7 @@ def test_the_organisers_see_and_correct_the_register_and_the_leader_sees_it_on_h
     client = logged_in(app, "reg-org")
     page = client.get("/org/games/qual-2026/register").get_data(as_text=True)
     assert "象棋大师" in page and "qual-2026赛 象棋个人 第1名" in page and "共 3 人" in page
+    assert "大师分：30" in page
     grade = db.session.scalar(select(PlayerGrade))
     sent = {"csrf_token": csrf_token(page), "person": f"{delegation.id}:a", "system": "cxa", "grade": "象棋特级大师",
             "replaces": str(grade.id)}

@@ -3,6 +3,7 @@ what the register holds of each (a fixed number of queries per page)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from sqlalchemy import func, select
 
@@ -11,7 +12,7 @@ from ..extensions import db
 from ..games.models import Unit
 from ..rules.document import GradeHeld, ParsedPerson, RatingHeld
 from .career import add_career
-from .models import PlayerGrade, RatingList
+from .models import PlayerGrade, PlayerPoints, RatingList
 
 PAGE = 50
 
@@ -25,6 +26,7 @@ class Row:
     has_number: bool
     grades: list[tuple[int, GradeHeld]] = field(default_factory=list)  # (register row id, grade)
     ratings: dict[str, RatingHeld] = field(default_factory=dict)  # the latest of each list
+    points: dict[str, str] = field(default_factory=dict)  # kind's name -> total held, as shown
 
 
 def people_page(games, q: str = "", page: int = 1, en: bool = False) -> tuple[list[Row], int]:
@@ -32,22 +34,30 @@ def people_page(games, q: str = "", page: int = 1, en: bool = False) -> tuple[li
     where = [Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN]
     if q:
         where.append(Person.name.contains(q[:50]))
-    total = db.session.scalar(select(func.count()).select_from(Person).join(Delegation).where(*where))
+    total = db.session.scalar(select(func.count(Person.id)).join(Delegation, Delegation.id == Person.delegation_id)
+                             .where(*where))
     units = dict(db.session.execute(select(Unit.code, Unit.name_en if en else Unit.name_zh)).all())
     rows = db.session.execute(
         select(Person.delegation_id, Person.ref, Person.name, Person.id_number, Delegation.unit_code, Delegation.unit_name)
-        .join(Delegation).where(*where).order_by(Delegation.unit_code, Delegation.unit_name, Person.position, Person.id)
+        .join(Delegation, Delegation.id == Person.delegation_id).where(*where).order_by(Delegation.unit_code, Delegation.unit_name, Person.position, Person.id)
         .limit(PAGE).offset((max(page, 1) - 1) * PAGE)).all()
     people = [ParsedPerson(ref=f"{r.delegation_id}:{r.ref}", name=r.name, id_number=r.id_number) for r in rows]
     matched = add_career(people)
     ids = {id(p): pid for pid, ps in matched.items() for p in ps}
     grade_ids = _grade_ids(list(matched))
+    points: dict[int, dict[str, str]] = {}
+    for pid, name, held in db.session.execute(
+            select(PlayerPoints.player_id, PlayerPoints.points_name, func.sum(PlayerPoints.amount))
+            .where(PlayerPoints.player_id.in_(list(matched) or [-1]))
+            .group_by(PlayerPoints.player_id, PlayerPoints.points_name)):
+        points.setdefault(pid, {})[name] = f"{Decimal(held).normalize():f}"
     out = []
     for r, p in zip(rows, people, strict=True):
         row = Row(r.delegation_id, r.ref, r.name, units.get(r.unit_code, r.unit_name or r.unit_code or ""), bool(r.id_number))
         mine = grade_ids.get(ids.get(id(p)), [])
         row.grades = [(gid, g) for gid, g in zip(mine, p.grades, strict=False)]
         row.ratings = {code: held[-1] for code, held in p.ratings.items()}
+        row.points = points.get(ids.get(id(p)), {})
         out.append(row)
     return out, total or 0
 
@@ -66,5 +76,5 @@ def rating_editions() -> list[RatingList]:
 
 
 def person_of(games, delegation_id: int, ref: str) -> Person | None:
-    return db.session.scalar(select(Person).join(Delegation).where(
+    return db.session.scalar(select(Person).join(Delegation, Delegation.id == Person.delegation_id).where(
         Delegation.games_id == games.id, Person.delegation_id == delegation_id, Person.ref == ref))
