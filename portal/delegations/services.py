@@ -123,7 +123,8 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
         booked_people=booked_people(games, exclude_delegation_id) if stored else None,
         qualified=known.qualified if known else None,
         barred_people=known.barred if known else None,
-        unit_names=unit_name_pairs() if any(p.registration_unit for p in doc.people) else None,
+        unit_names=unit_name_pairs() if any(p.registration_unit and p.registration_unit != doc.unit_code
+                                            for p in doc.people) else None,
     )
 
 
@@ -184,7 +185,10 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
     out = {}
     parsed_documents = {d.id: parse_document(documents[d.id]) for d in delegations}
     known = known_to_register([p for parsed, _ in parsed_documents.values() if parsed for p in parsed.people], games)
-    unit_pairs = unit_name_pairs()
+    # Other units' names, only where someone is registered elsewhere (a message names it).
+    unit_pairs = unit_name_pairs() if any(
+        p.registration_unit and p.registration_unit != parsed.unit_code
+        for parsed, _ in parsed_documents.values() if parsed for p in parsed.people) else {}
     for d in delegations:
         parsed, problems = parsed_documents[d.id]
         if parsed is None:
