@@ -161,13 +161,14 @@ def fees_under(definition, doc: dict, holds_place: bool, rooms: list) -> dict[st
     """expected_fees() of a delegation's document under `definition` (an amendment's
     impact compares two), given whether it holds a place and its allocated rooms."""
     athletes = athletes_of(doc)
-    team_groups = _team_groups(definition, [(e["event"], e.get("lineup") is not None) for e in doc["entries"]])
+    entered = [(e["event"], e.get("lineup") is not None) for e in doc["entries"]]
+    team_groups = _team_groups(definition, entered)
     entrants = len(athletes)
     if definition.capacity is not None and not holds_place:
         # 报满即止: a deposit is due only once a place is given, at once or on promotion
         # from the wait list; a wait-listed entrant owes (and forfeits) nothing.
         entrants = 0
-    out = _entry_fees(definition, len(athletes), entrants, len(team_groups))
+    out = _entry_fees(definition, len(athletes), entrants, len(team_groups), _teams(definition, entered))
     out.update(_daily_fees(definition, doc, len(athletes)))
     rates = {r.code: r for r in definition.rooms}
     for room_code, room in rates.items():
@@ -179,11 +180,12 @@ def fees_under(definition, doc: dict, holds_place: bool, rooms: list) -> dict[st
     return out
 
 
-def _entry_fees(definition, athletes: int, entrants: int, team_groups: int) -> dict[str, tuple[int, Decimal, str]]:
-    """The fees charged per athlete, entrant, team group or delegation (not rooms)."""
+def _entry_fees(definition, athletes: int, entrants: int, team_groups: int, teams: int = 0) -> dict[str, tuple[int, Decimal, str]]:
+    """The fees charged per athlete, entrant, team group, team or delegation (not rooms)."""
     out = {}
     for fee in definition.money.fees:
-        qty = {"athlete": athletes, "entrant": entrants, "team_group": team_groups, "delegation": 1}.get(fee.per)
+        qty = {"athlete": athletes, "entrant": entrants, "team_group": team_groups, "team_entry": teams,
+               "delegation": 1}.get(fee.per)
         if qty is not None:
             out[fee.code] = (qty, fee.amount, fee.name.zh)
     return out
@@ -211,6 +213,12 @@ def _daily_fees(definition, doc: dict, athletes: int) -> dict[str, tuple[int, De
 def _team_groups(definition, entries) -> set[str]:
     kinds = {x.code: x.kind for x in definition.events}
     return {event for event, is_lineup in entries if is_lineup or kinds.get(event) == "team"}
+
+
+def _teams(definition, entries) -> int:
+    """How many teams (or pairs) are entered: each entry of a team event, a unit's B team too."""
+    kinds = {x.code: x.kind for x in definition.events}
+    return sum(1 for event, is_lineup in entries if is_lineup or kinds.get(event) == "team")
 
 
 def _holds_a_place(d: Delegation) -> bool:
@@ -338,7 +346,7 @@ def entries_valid(games: Games, delegations: list[Delegation]) -> dict[int, bool
         .group_by(Entry.delegation_id)).all())
     entries: dict[int, list] = {}
     for delegation_id, event, is_lineup in db.session.execute(
-            select(Entry.delegation_id, Entry.event_code, Entry.is_lineup).where(Entry.delegation_id.in_(ids)).distinct()):
+            select(Entry.delegation_id, Entry.event_code, Entry.is_lineup).where(Entry.delegation_id.in_(ids))):
         entries.setdefault(delegation_id, []).append((event, is_lineup))
     accepted = set(db.session.scalars(select(Place.delegation_id).where(
         Place.delegation_id.in_(ids), Place.status == "accepted"))) if definition.capacity is not None else None
@@ -353,7 +361,8 @@ def entries_valid(games: Games, delegations: list[Delegation]) -> dict[int, bool
     for d in delegations:
         n = athletes.get(d.id, 0)
         entrants = n if accepted is None or d.id in accepted else 0
-        fees = _entry_fees(definition, n, entrants, len(_team_groups(definition, entries.get(d.id, []))))
+        mine = entries.get(d.id, [])
+        fees = _entry_fees(definition, n, entrants, len(_team_groups(definition, mine)), _teams(definition, mine))
         due = sum((unit * qty for qty, unit, _name in fees.values()), Decimal("0"))
         out[d.id] = due > 0 and paid.get(d.id, Decimal("0")) >= due
     return out

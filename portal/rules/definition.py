@@ -580,7 +580,8 @@ class Fee(Strict):
     # participant_day: each person of the delegation for each of `days` days (board, a
     # daily fee), those beyond the staff allowance at `amount_beyond` ("80 a day within the
     # quota, 160 beyond").
-    per: Literal["athlete", "team_group", "person_changed", "entrant", "appeal", "delegation", "participant_day"]
+    # team_entry: each team (or pair) entered, a unit's second team too ("每队报名费500元").
+    per: Literal["athlete", "team_group", "team_entry", "person_changed", "entrant", "appeal", "delegation", "participant_day"]
     refundable: Literal["never", "after_checkin", "if_upheld"] = "never"
     forfeited_on: list[Literal["withdrawal"]] = []  # kept when the unit withdraws (shaanxi-mind-2025)
     days: int | None = Field(default=None, ge=1)  # participant_day: the Games' days when not given

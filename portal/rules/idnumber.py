@@ -64,6 +64,6 @@ def make(area: str, born: dt.date, sequence: int) -> str:
 REASONS = {
     "length": ("应为 18 位", "must have 18 characters"),
     "characters": ("前 17 位应为数字，末位为数字或 X", "must be 17 digits then a digit or X"),
-    "check_digit": ("校验位不对，请核对号码是否抄错", "its check digit is wrong; check for a typo"),
+    "check_digit": ("校验位不对，请核对号码是否抄错", "has a wrong check digit; check for a typo"),
     "birth_date": ("其中的出生日期不存在", "contains a birth date that does not exist"),
 }

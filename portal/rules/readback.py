@@ -43,6 +43,7 @@ FROM = {"opening": ("开幕", "the opening"), "event_start": ("所报项目开�
         "competition_start": ("比赛开始", "play's start"), "closing": ("闭幕", "the closing"),
         "event_end": ("所报项目结束", "their event's end"), "competition_end": ("比赛结束", "play's end")}
 PER = {"athlete": ("每名运动员", "per athlete"), "team_group": ("每个团体组别", "per team group"),
+       "team_entry": ("每支参赛队", "per team entered"),
        "person_changed": ("每更换一人", "per person changed"), "entrant": ("每名参赛者", "per entrant"),
        "appeal": ("每次申诉", "per appeal"), "delegation": ("每个代表团", "per delegation"),
        "participant_day": ("每人每天", "per person a day")}

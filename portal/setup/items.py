@@ -13,7 +13,7 @@ from ..rules.kind_names import AWARD_KIND_NAMES
 from .rule_form import Param, params_of
 
 CHOICE_NAMES = {
-    "athlete": ("每名运动员", "per athlete"), "team_group": ("每个团体组别", "per team group"),
+    "athlete": ("每名运动员", "per athlete"), "team_group": ("每个团体组别", "per team group"), "team_entry": ("每支参赛队", "per team entered"),
     "person_changed": ("每更换一人", "per person changed"), "entrant": ("每名参赛者", "per entrant"),
     "appeal": ("每次申诉", "per appeal"), "delegation": ("每个代表团", "per delegation"),
     "participant_day": ("每人每天", "per person a day"), "never": ("不退", "never"),

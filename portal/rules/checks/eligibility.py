@@ -160,8 +160,10 @@ def _university_problem(ctx: CheckContext, rule, ref: str) -> tuple[str, str] | 
         if p.graduation_date is None:
             return ("没有填写毕业日期", "gives no graduation date")
         if p.graduation_date < rule.not_graduated_before:
-            return (f"将于 {p.graduation_date} 毕业，早于比赛结束（{rule.not_graduated_before}）",
-                    f"graduates on {p.graduation_date}, before the Games end ({rule.not_graduated_before})")
+            # The regulation's cut-off as what it is: the day he must not graduate before.
+            return (f"将于 {p.graduation_date} 毕业，早于规程规定的毕业截止日期 {rule.not_graduated_before}",
+                    f"graduates on {p.graduation_date}, before {rule.not_graduated_before}, the regulation's "
+                    f"graduation cut-off")
     return None
 
 
