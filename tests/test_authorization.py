@@ -50,6 +50,7 @@ TABLE = {
     ("delegations.person", "GET"): LEADER_READ, ("delegations.person", "POST"): LEADER_WRITE,
     ("delegations.delete_person", "POST"): LEADER_WRITE,
     ("delegations.upload_document", "POST"): LEADER_WRITE,
+    ("delegations.delegation_document", "POST"): LEADER_WRITE,
     # A photo (as an ID copy): never for the accountant (privacy.py); insurance proofs are.
     ("delegations.file", "GET"): LEADER_WRITE,
     ("delegations.entries", "GET"): LEADER_READ, ("delegations.entries", "POST"): LEADER_WRITE,

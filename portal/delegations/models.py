@@ -64,6 +64,9 @@ class Delegation(db.Model):
     # Raised (in SQL, so concurrent writers never lose one) by every write to the delegation
     # or its rows (revision.py): what its cached document and judgement are keyed by.
     content_rev: Mapped[int] = mapped_column(default=0, server_default="0")
+    # Documents of the delegation itself, not of a person (the entry form with the unit's
+    # seal): the kinds on file, their files under UploadedFile with no person.
+    documents: Mapped[list | None] = mapped_column(JSON)
     # Raised only when one of its identity numbers is added, removed or changed (or it is
     # withdrawn, or comes back): all another delegation's judgement depends on here.
     numbers_rev: Mapped[int] = mapped_column(default=0, server_default="0")

@@ -112,6 +112,7 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
     # What the register knows of these people: only where the database is read at all (a
     # document judged alone learns nothing of anyone registered).
     known = known_to_register(doc.people, games) if stored else None
+    own = db.session.get(Delegation, exclude_delegation_id) if stored and exclude_delegation_id else None
     return check_delegation(
         definition_at(games, at), doc, at=at,
         unit=unit_info(doc.unit_code) if doc.unit_code else None,
@@ -123,6 +124,7 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
         booked_people=booked_people(games, exclude_delegation_id) if stored else None,
         qualified=known.qualified if known else None,
         barred_people=known.barred if known else None,
+        delegation_documents=frozenset(own.documents or []) if own is not None else None,
         unit_names=unit_name_pairs() if any(p.registration_unit and p.registration_unit != doc.unit_code
                                             for p in doc.people) else None,
     )
@@ -202,7 +204,7 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
             other_id_numbers=_others(parsed, own, rows, d.id, names, reveal) if own else {},
             sanctioned=sanctions.get(parsed.unit_code, {}) if parsed.unit_code else {},
             booked_people=(booked.get(d.id, set()) if booked is not None else None), qualified=known.qualified,
-            barred_people=known.barred,
+            barred_people=known.barred, delegation_documents=frozenset(d.documents or []),
             unit_names=unit_pairs))
     return out
 

@@ -23,6 +23,7 @@ from ..games.models import GamesVersion
 from ..games.services import read_back_of, regulation_clauses
 from ..money.services import entry_valid, totals
 from ..outcome import Status
+from ..rules.definition import DocumentsRule
 from ..web import time_left
 from ..workflow import services as workflow
 from ..workflow.models import Place, Substitution
@@ -55,8 +56,12 @@ def dashboard(d):
     # The amendments of the regulation since it was published, newest first (issue 26, 3).
     amendments = db.session.scalars(select(GamesVersion).where(
         GamesVersion.games_id == d.games_id, GamesVersion.number > 1).order_by(GamesVersion.number.desc()).limit(5)).all()
+    names = document_names_of(ws.definition)
+    unit_documents = [(k, names.get(k, (k, k)), k in (d.documents or []))
+                      for k in dict.fromkeys(k for r in ws.definition.rules_of(DocumentsRule) if r.who == "delegation"
+                                             for k in r.documents)]
     return render("workspace/dashboard.html", ws, rows=rows, counts=Counter(v.code for v in ws.violations),
-                  amendments=amendments,
+                  amendments=amendments, unit_documents=unit_documents, upload_form=FlaskForm(),
                   submit_form=VersionedForm(), time_left=time_left(ws.stage.closes, ws.at), money=totals(d),
                   valid=entry_valid(d), place=place, position=position)
 
@@ -84,6 +89,22 @@ def declarations(d):
         if shown:
             return render("workspace/declarations.html", shown[0], form=form, typed=typed, conflict=shown[1]), 409
     return render("workspace/declarations.html", Workspace(d), form=form, typed=typed)
+
+
+@bp.post("/<int:delegation_id>/documents")
+@delegation_view(*EDITORS)
+def delegation_document(d):
+    """A document of the delegation itself (the entry form with the unit's seal)."""
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        flash(_("请选择文件"), "error")
+    else:
+        out = workflow.add_delegation_document(d, (request.form.get("kind") or "")[:40], upload.read(MAX_BYTES + 1),
+                                               upload.filename, actor())
+        flash(_("材料已上传。") if out.ok else refusal_text(out), "success" if out.ok else "error")
+    return redirect(url_for(".dashboard", delegation_id=d.id) + "#unit-documents")
 
 
 @bp.post("/<int:delegation_id>/extension-request")

@@ -546,10 +546,12 @@ class StaffRatioRule(RuleBase):
 
 
 class DocumentsRule(RuleBase):
+    """`documents` due from each of `who`, or (`who: delegation`) from the delegation itself
+    ("报名表须加盖单位公章")."""
     kind: Literal["documents"]
     # The portal's kinds (DocumentKind) or those the fixture names in `document_kinds`.
     documents: list[str]
-    who: Who = "athletes"
+    who: Literal["athletes", "officials", "staff", "companions", "participants", "delegation"] = "athletes"
     events: list[str] | None = None  # athletes of these events only
     due: Literal["entry", "checkin"] = "entry"
 

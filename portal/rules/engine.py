@@ -49,6 +49,8 @@ class CheckContext:
     qualified: frozenset[tuple[str, str, str]] | None = None
     # Identity number -> (zh, en) why, of players barred from these Games (the series' forfeits).
     barred_people: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # The documents the delegation itself has on file (None: not known, a document judged alone).
+    delegation_documents: frozenset[str] | None = None
     # Unit code -> (zh, en) name, so that another unit a person names reads by its name.
     unit_names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
@@ -200,6 +202,7 @@ def check_delegation(
     qualified: frozenset[tuple[str, str, str]] | None = None,
     unit_names: Mapping[str, tuple[str, str]] | None = None,
     barred_people: Mapping[str, tuple[str, str]] | None = None,
+    delegation_documents: frozenset[str] | None = None,
 ) -> list[Violation]:
     """All violations of the Games' entry rules by this delegation, at instant `at`."""
     from . import checks  # noqa: F401  (registers the checks)
@@ -209,7 +212,7 @@ def check_delegation(
     if at.tzinfo is None:
         raise ValueError("`at` must carry its UTC offset")
     ctx = CheckContext(games, delegation, at, unit, universities or {}, other_id_numbers or {},
-                       sanctioned or {}, qualified, barred_people or {}, unit_names or {})
+                       sanctioned or {}, qualified, barred_people or {}, delegation_documents, unit_names or {})
     ctx.booked_people = booked_people  # None: the rooms are not known here (a bare document)
     found: list[Violation] = []
     for fn in _BUILTIN_CHECKS:

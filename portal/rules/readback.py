@@ -20,7 +20,7 @@ GENDER = {"M": ("男子", "men"), "F": ("女子", "women"), "X": ("混合", "mix
 PLAYERS = {"M": ("男", "men"), "F": ("女", "women")}
 WHO = {"athletes": ("运动员", "athletes"), "officials": ("官员（领队、教练）", "officials (leaders, coaches)"),
        "staff": ("团部人员", "delegation staff"), "companions": ("随队人员", "companions"),
-       "participants": ("所有参赛人员", "every participant")}
+       "participants": ("所有参赛人员", "every participant"), "delegation": ("各单位", "each unit")}
 ROLES = {"leader": ("领队", "leaders"), "coach": ("教练", "coaches"), "leader_coach": ("领队兼教练", "leader-coaches")}
 
 

@@ -38,7 +38,7 @@ class _People:
         self.brackets = {code: r for r in definition.rules_of(AgeBracketRule) for code in r.events}
         self.registration = next(iter(definition.rules_of(RegistrationRule)), None)
         self.universities = {code: r for r in definition.rules_of(UniversityRule) for code in r.events}
-        self.documents = [r for r in definition.rules_of(DocumentsRule) if r.due == "entry"]
+        self.documents = [r for r in definition.rules_of(DocumentsRule) if r.due == "entry" and r.who != "delegation"]
 
     def add(self, event: str, gender: str) -> str:
         n = len(self.people) + 1
@@ -153,7 +153,7 @@ def with_person(sample: dict, definition: GamesDefinition, name: str, gender: st
     ref = f"p{n}"
     person = {"ref": ref, "name": name or f"示例{n}号", "gender": gender, "birth_date": born.isoformat(),
               "id_type": "resident_id", "id_number": make("330102", born, 100 + 2 * n + (0 if gender == "F" else 1)),
-              "documents": sorted({k for r in definition.rules_of(DocumentsRule) if r.due == "entry"
+              "documents": sorted({k for r in definition.rules_of(DocumentsRule) if r.due == "entry" and r.who != "delegation"
                                    and (r.events is None or event in r.events) for k in r.documents})}
     registration = next(iter(definition.rules_of(RegistrationRule)), None)
     if registration is not None and sample.get("unit"):

@@ -33,7 +33,7 @@ def documents_due(definition, doc: dict, ref: str) -> list[str]:
     for rule in definition.rules_of(DocumentsRule):
         if rule.due != "checkin":
             continue
-        if rule.who == "athletes" and not is_athlete:
+        if (rule.who == "athletes" and not is_athlete) or rule.who == "delegation":
             continue
         for kind in rule.documents:
             if kind not in due:

@@ -31,7 +31,7 @@ from ..games.services import definition_of
 from ..money.services import assign_payment_reference, charge_fee, sync_charges
 from ..outcome import Outcome, Refusal, Status
 from ..rules import parse_document
-from ..rules.definition import TeamMakeupRule
+from ..rules.definition import DocumentsRule, TeamMakeupRule
 from ..rules.engine import CHINA, format_deadline
 from ..rules.violations import Violation, dedupe
 from . import messages
@@ -235,6 +235,33 @@ def add_document(delegation: Delegation, ref: str, kind: str, data: bytes, filen
     db.session.add(UploadedFile(delegation_id=delegation.id, person_ref=ref, kind=kind, filename=name,
                                 content_type=content_type, size=len(data), sha256=digest, uploaded_by=actor.label))
     return saved
+
+
+@transactional
+def add_delegation_document(delegation: Delegation, kind: str, data: bytes, filename: str | None,
+                            actor: Actor) -> Outcome:
+    """A document of the delegation itself (the entry form with the unit's seal), one of the
+    kinds its Games' rules ask of the delegation: checked by its content, stored, its kind
+    on file, audited, in one transaction."""
+    definition = definition_of(delegation.games)
+    wanted = {k for r in definition.rules_of(DocumentsRule) if r.who == "delegation" for k in r.documents}
+    if kind not in wanted:
+        raise Refusal("input", "本次比赛不要求单位提交这种材料。", "These Games ask no such document of a delegation.",
+                      delegation=delegation)
+    content_type, ext = check_upload(data)
+    if content_type is None:
+        zh, en = ext
+        raise Refusal("input", zh, en, delegation=delegation)
+    d = lock_row(Delegation, delegation.id)
+    digest = store(d.id, data, ext)
+    before = sorted(d.documents or [])
+    d.documents = sorted(set(before) | {kind})
+    name = os.path.basename(filename or f"{kind}.{ext}")[:200]
+    db.session.add(UploadedFile(delegation_id=d.id, person_ref="", kind=kind, filename=name,
+                                content_type=content_type, size=len(data), sha256=digest, uploaded_by=actor.label))
+    record(actor, "delegation.document", "delegation", str(d.id), delegation=d, before={"documents": before},
+           after={"documents": d.documents, "file": name})
+    return Outcome(True, status=Status.SAVED, delegation=d)
 
 
 # --- submitting, approving, returning -------------------------------------------------------

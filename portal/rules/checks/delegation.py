@@ -109,6 +109,8 @@ def staff_ratio(ctx: CheckContext, rule) -> list[Violation]:
 
 @rule_check("documents")
 def documents(ctx: CheckContext, rule) -> list[Violation]:
+    if rule.who == "delegation":
+        return _delegation_documents(ctx, rule)
     if rule.events is not None:
         refs = []
         for e in rule.events:
@@ -133,6 +135,22 @@ def documents(ctx: CheckContext, rule) -> list[Violation]:
             f"{p.label} lacks: {', '.join(doc_names[d][1] for d in missing)} ({when_en}).",
             people=(ref,), severity=severity, extra={"documents": missing}))
     return out
+
+
+def _delegation_documents(ctx: CheckContext, rule) -> list[Violation]:
+    """The delegation's own documents (the entry form with the unit's seal), once it enters."""
+    if ctx.delegation_documents is None or not (ctx.delegation.entries or ctx.delegation.declarations):
+        return []
+    missing = [d for d in rule.documents if d not in ctx.delegation_documents]
+    if not missing:
+        return []
+    names = document_names(ctx.games)
+    due = ("报名时须提交", "due with the entry") if rule.due == "entry" else ("报到时须提交", "due by check-in")
+    return [Violation(
+        "DOCUMENT_MISSING",
+        f"本单位缺少{'、'.join(names[d][0] for d in missing)}（{due[0]}），请在报名首页上传。",
+        f"The delegation lacks: {', '.join(names[d][1] for d in missing)} ({due[1]}); upload it on the dashboard.",
+        severity="error" if rule.due == "entry" else WARNING, extra={"documents": missing})]
 
 
 @builtin_check
