@@ -81,6 +81,7 @@ TABLE = {
     # A job is its owner's only (here the organiser's): everyone else finds nothing.
     ("jobs.show", "GET"): ORG, ("jobs.status", "GET"): ORG, ("jobs.download", "GET"): ORG,
     ("money.overview", "GET"): (L, D, D, A, A),
+    ("money.settle_deposits", "POST"): (L, D, D, A, A),
     ("money.statement_import", "GET"): (L, D, D, D, A), ("money.statement_import", "POST"): (L, D, D, D, A),
     ("money.assign", "POST"): (L, D, D, D, A),
     ("money.lines", "GET"): (L, D, D, A, A),

@@ -23,7 +23,6 @@ from ..games.models import GamesVersion
 from ..games.services import read_back_of, regulation_clauses
 from ..money.services import entry_valid, totals
 from ..outcome import Status
-from ..rules.definition import DocumentsRule
 from ..web import time_left
 from ..workflow import services as workflow
 from ..workflow.models import Place, Substitution
@@ -58,8 +57,7 @@ def dashboard(d):
         GamesVersion.games_id == d.games_id, GamesVersion.number > 1).order_by(GamesVersion.number.desc()).limit(5)).all()
     names = document_names_of(ws.definition)
     unit_documents = [(k, names.get(k, (k, k)), k in (d.documents or []))
-                      for k in dict.fromkeys(k for r in ws.definition.rules_of(DocumentsRule) if r.who == "delegation"
-                                             for k in r.documents)]
+                      for k in workflow.delegation_document_kinds(ws.definition)]
     return render("workspace/dashboard.html", ws, rows=rows, counts=Counter(v.code for v in ws.violations),
                   amendments=amendments, unit_documents=unit_documents, upload_form=FlaskForm(),
                   submit_form=VersionedForm(), time_left=time_left(ws.stage.closes, ws.at), money=totals(d),

@@ -23,7 +23,7 @@ from ..bulk_insert import insert_rows
 from ..clock import now
 from ..db_tx import lock_row, transactional
 from ..delegations.edit import athletes as athletes_of
-from ..delegations.models import Delegation, DelegationStatus, Entry, EntryMember
+from ..delegations.models import Delegation, DelegationStatus, Entry, EntryMember, Person
 from ..delegations.services import export_document
 from ..extensions import db
 from ..games.models import Games
@@ -383,6 +383,62 @@ def release_deposit(d: Delegation, actor: Actor) -> LedgerEntry | None:
                     _tell_deposit(d, fee, amount, returned=True)
                 return entry
     return None
+
+
+@transactional
+def settle_deposits_after_event(games: Games, actor: Actor, misconduct: dict[int, str]) -> Outcome:
+    """Once play is over, each deposit returned after the event comes back, except what the
+    regulation keeps: each player's share who did not finish all rounds (recorded absent),
+    the whole for misconduct the organisers name (`misconduct`: delegation id -> reason).
+    Every amount kept says why; settling again adds nothing."""
+    from ..results.models import RoundAbsence
+    definition = definition_of(games)
+    fees = [f for f in definition.money.fees if f.refundable == "after_event"]
+    if not fees:
+        raise Refusal("state", "本次比赛没有赛后退还的保证金。", "These Games hold no deposit returned after play.")
+    delegations = db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
+                                                              Delegation.status != DelegationStatus.WITHDRAWN)).all()
+    ids = [d.id for d in delegations]
+    missed: dict[int, set[str]] = {}
+    keys = {k for (k,) in db.session.execute(select(RoundAbsence.entrant_key).where(RoundAbsence.games_id == games.id))}
+    person_ids = [int(k[1:]) for k in keys if k.startswith("p") and k[1:].isdigit()]
+    for delegation_id, name in db.session.execute(select(Person.delegation_id, Person.name).where(
+            Person.id.in_(person_ids or [-1]), Person.delegation_id.in_(ids or [-1]))):
+        missed.setdefault(delegation_id, set()).add(name)
+    held = {}
+    for delegation_id, code, kind, amount in db.session.execute(
+            select(LedgerEntry.delegation_id, LedgerEntry.fee_code, LedgerEntry.kind, func.sum(LedgerEntry.amount))
+            .where(LedgerEntry.delegation_id.in_(ids or [-1]), LedgerEntry.fee_code.in_([f.code for f in fees]),
+                   LedgerEntry.kind.in_(("charge", "credit", "forfeit")))
+            .group_by(LedgerEntry.delegation_id, LedgerEntry.fee_code, LedgerEntry.kind)):
+        sign = 1 if kind == "charge" else -1
+        held[(delegation_id, code)] = held.get((delegation_id, code), Decimal("0")) + sign * Decimal(amount)
+    returned = kept = Decimal("0.00")
+    for d in delegations:
+        for fee in fees:
+            amount = held.get((d.id, fee.code), Decimal("0"))
+            if amount <= 0:
+                continue
+            keep, why = Decimal("0"), ""
+            if "misconduct" in fee.forfeited_on and misconduct.get(d.id):
+                keep, why = amount, f"违反赛风赛纪：{misconduct[d.id]}"
+            elif "unfinished" in fee.forfeited_on and missed.get(d.id):
+                names = sorted(missed[d.id])
+                share = fee.amount * len(names) if fee.per == "entrant" else amount
+                keep, why = min(amount, share), "未下完全部轮次：" + "、".join(names)
+            if keep > 0:
+                post(d, "forfeit", keep, f"{fee.name.zh}：不予退还（{why}）", actor, fee_code=fee.code,
+                     source_key=f"settle-keep:{d.id}:{fee.code}")
+                kept += keep
+            if amount - keep > 0 and post(d, "credit", amount - keep, f"{fee.name.zh}：比赛结束后退还", actor,
+                                          fee_code=fee.code, source_key=f"settle:{d.id}:{fee.code}"):
+                _tell_deposit(d, fee, amount - keep, returned=True)
+                returned += amount - keep
+            record(actor, "money.deposit_settled", "delegation", str(d.id), delegation=d,
+                   after={"fee": fee.code, "returned": str(amount - keep), "kept": str(keep)}, reason=why or None)
+    return Outcome(True, status=Status.SAVED, message=(
+        f"保证金已结算：退还 ¥{returned:,.2f}，不予退还 ¥{kept:,.2f}。",
+        f"Deposits settled: ¥{returned:,.2f} returned, ¥{kept:,.2f} kept."))
 
 
 def _tell_deposit(d: Delegation, fee, amount: Decimal, returned: bool) -> None:
@@ -752,7 +808,7 @@ def totals_by_delegation(games: Games) -> dict[int, dict[str, Decimal]]:
 def deposits_by_delegation(games: Games) -> dict[int, dict[str, Decimal]] | None:
     """Deposits (保证金, fees returned after check-in) of every delegation: charged, returned,
     kept and still held, from one aggregate query; None where the Games take none."""
-    codes = [f.code for f in definition_of(games).money.fees if f.refundable == "after_checkin"]
+    codes = [f.code for f in definition_of(games).money.fees if f.refundable in ("after_checkin", "after_event")]
     if not codes:
         return None
     out: dict[int, dict[str, Decimal]] = {}

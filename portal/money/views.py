@@ -89,7 +89,8 @@ def overview():
     return render_template("money/overview.html", games=games, all_games=all_games, rows=rows, unmatched=unmatched,
                            unmatched_count=unmatched_count,
                            sums=sums, deposits=deposits, entry_form=EntryForm(), names=statements.STATUS_NAMES,
-                           definition=definition_of(games))
+                           definition=definition_of(games),
+                           after_event=any(f.refundable == "after_event" for f in definition_of(games).money.fees))
 
 
 @bp.route("/money/import", methods=["GET", "POST"])
@@ -255,6 +256,22 @@ def post_entry():
     out = services.accountant_entry(d, form.action.data, amount, form.memo.data, actor())
     flash(_("已记账。") if out.ok else outcome_text(out), "success" if out.ok else "error")
     return redirect(url_for(".overview", games=d.games.slug))
+
+
+@bp.post("/money/deposits/settle")
+@roles("accountant", "organiser", "admin")
+def settle_deposits():
+    """After play: return each deposit the regulation returns then, keeping what it keeps."""
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    games = scope.games_or_404((request.form.get("games") or "")[:80])
+    misconduct = {}
+    for key, value in list(request.form.items())[:500]:
+        if key.startswith("misconduct_") and key[11:].isdigit() and value.strip():
+            misconduct[int(key[11:])] = value.strip()[:300]
+    out = services.settle_deposits_after_event(games, actor(), misconduct)
+    flash(outcome_text(out), "success" if out.ok else "error")
+    return redirect(url_for(".overview", games=games.slug) + "#deposits")
 
 
 @bp.get("/money/report.xlsx")

@@ -584,8 +584,11 @@ class Fee(Strict):
     # quota, 160 beyond").
     # team_entry: each team (or pair) entered, a unit's second team too ("每队报名费500元").
     per: Literal["athlete", "team_group", "team_entry", "person_changed", "entrant", "appeal", "delegation", "participant_day"]
-    refundable: Literal["never", "after_checkin", "if_upheld"] = "never"
-    forfeited_on: list[Literal["withdrawal"]] = []  # kept when the unit withdraws (shaanxi-mind-2025)
+    # after_event: returned once play is over, unless kept for a reason of `forfeited_on`.
+    refundable: Literal["never", "after_checkin", "after_event", "if_upheld"] = "never"
+    # Kept when the unit withdraws (shaanxi-mind-2025), for each player who did not finish
+    # all rounds, or for misconduct the organisers record ("未下完全部比赛或违反赛风赛纪者不予退还").
+    forfeited_on: list[Literal["withdrawal", "unfinished", "misconduct"]] = []
     days: int | None = Field(default=None, ge=1)  # participant_day: the Games' days when not given
     amount_beyond: Decimal | None = None
 
@@ -626,6 +629,9 @@ class Sanctions(Strict):
     notice_hours: int | None = Field(default=None, ge=1, le=24 * 60)
     loses_award_eligibility: bool = False
     forfeits: list[ForfeitStep] = []
+    # A withdrawal is excused only with the unit's written explanation on file (a document
+    # kind the delegation uploads: "须提交书面说明").
+    explanation: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]{1,39}$")
     clause: str | None = Field(default=None, max_length=60)
 
 
@@ -735,6 +741,9 @@ class GamesDefinition(Strict):
                     if kind not in id_types:
                         raise ValueError(f"rules[{i}].types: unknown identity document {kind!r} (add it to id_types)")
         kinds = set(DocumentKind.__args__) | {k.code for k in self.document_kinds}
+        if self.sanctions.explanation and self.sanctions.explanation not in kinds:
+            raise ValueError(f"sanctions.explanation: unknown document kind {self.sanctions.explanation!r} "
+                             f"(add it to document_kinds)")
         for i, rule in enumerate(self.rules):
             for code in getattr(rule, "documents", None) or []:
                 if code not in kinds:

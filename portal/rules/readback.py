@@ -48,7 +48,10 @@ PER = {"athlete": ("每名运动员", "per athlete"), "team_group": ("每个团�
        "appeal": ("每次申诉", "per appeal"), "delegation": ("每个代表团", "per delegation"),
        "participant_day": ("每人每天", "per person a day")}
 REFUND = {"never": ("", ""), "after_checkin": ("，报到后退还", ", returned after check-in"),
-          "if_upheld": ("，申诉成立则退还", ", returned if the appeal is upheld")}
+          "if_upheld": ("，申诉成立则退还", ", returned if the appeal is upheld"),
+          "after_event": ("，比赛结束后退还", ", returned after play")}
+KEPT_ON = {"withdrawal": ("退赛", "a withdrawal"), "unfinished": ("未下完全部轮次（按人计）", "a player not finishing every round"),
+           "misconduct": ("违反赛风赛纪", "misconduct")}
 INSURANCE = {"organiser_buys": ("保险由组委会统一购买", "The organisers buy the insurance"),
              "each_participant": ("参赛人员须自行购买人身意外伤害保险", "Each participant buys personal accident insurance")}
 
@@ -526,6 +529,10 @@ def _stages(definition: d.GamesDefinition) -> list[Line]:
         out.append(Line("stages", f"退赛须于赛前 {sanctions.notice_hours} 小时通知组委会，逾期按无故退出处理",
                         f"A withdrawal is announced {sanctions.notice_hours} hours before play, or it counts as unexcused",
                         clause=sanctions.clause))
+    if sanctions.explanation:
+        name = d.document_names(definition).get(sanctions.explanation, (sanctions.explanation, sanctions.explanation))
+        out.append(Line("stages", f"有故退出须提交{name[0]}", f"An excused withdrawal needs the {name[1]}",
+                        clause=sanctions.clause))
     if sanctions.loses_award_eligibility:
         out.append(Line("stages", "无故退出的单位取消本届团体总分和奖牌榜的录取资格",
                         "A unit that withdraws without excuse loses its place in these Games' unit tables",
@@ -697,8 +704,12 @@ def _money(definition: d.GamesDefinition) -> list[Line]:
         beyond = (f"，超出名额者 {fee.amount_beyond} 元" if fee.amount_beyond is not None else "",
                   f", {fee.amount_beyond} beyond the allowance" if fee.amount_beyond is not None else "")
         days = (f"（{fee.days} 天）" if fee.days else "", f" ({fee.days} days)" if fee.days else "")
-        out.append(Line("money", f"{fee.name.zh}：{per[0]} {fee.amount} 元{days[0]}{beyond[0]}{refund[0]}",
-                        f"{fee.name.en}: ¥{fee.amount} {per[1]}{days[1]}{beyond[1]}{refund[1]}"))
+        kept = ("", "")
+        if fee.forfeited_on:
+            kept = ("；" + "、".join(KEPT_ON[k][0] for k in fee.forfeited_on) + "者不予退还",
+                    "; kept on " + ", ".join(KEPT_ON[k][1] for k in fee.forfeited_on))
+        out.append(Line("money", f"{fee.name.zh}：{per[0]} {fee.amount} 元{days[0]}{beyond[0]}{refund[0]}{kept[0]}",
+                        f"{fee.name.en}: ¥{fee.amount} {per[1]}{days[1]}{beyond[1]}{refund[1]}{kept[1]}"))
     if m.insurance in INSURANCE:
         out.append(Line("money", *INSURANCE[m.insurance]))
     if m.entry_valid_when_paid:

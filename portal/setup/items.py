@@ -18,6 +18,8 @@ CHOICE_NAMES = {
     "appeal": ("每次申诉", "per appeal"), "delegation": ("每个代表团", "per delegation"),
     "participant_day": ("每人每天", "per person a day"), "never": ("不退", "never"),
     "after_checkin": ("报到后退还", "after check-in"), "if_upheld": ("申诉成立退还", "if the appeal is upheld"),
+    "after_event": ("比赛结束后退还", "after play"), "withdrawal": ("退赛", "a withdrawal"),
+    "unfinished": ("未下完全部轮次", "not finishing every round"), "misconduct": ("违反赛风赛纪", "misconduct"),
     "person_night": ("每人每晚", "per person a night"), "room_night": ("每间每晚", "per room a night"),
     "delegation_head": ("团长", "head of delegation"), "athletes": ("运动员", "athletes"),
     "all": ("全体人员", "everyone"), "team": ("运动队", "the teams"),

@@ -31,7 +31,7 @@ from ..games.services import definition_of
 from ..money.services import assign_payment_reference, charge_fee, sync_charges
 from ..outcome import Outcome, Refusal, Status
 from ..rules import parse_document
-from ..rules.definition import DocumentsRule, TeamMakeupRule
+from ..rules.definition import DocumentsRule, TeamMakeupRule, document_names
 from ..rules.engine import CHINA, format_deadline
 from ..rules.violations import Violation, dedupe
 from . import messages
@@ -237,6 +237,15 @@ def add_document(delegation: Delegation, ref: str, kind: str, data: bytes, filen
     return saved
 
 
+def delegation_document_kinds(definition) -> list[str]:
+    """What a delegation may upload as its own: the documents its rules ask of it, and the
+    written explanation a withdrawal needs."""
+    kinds = [k for r in definition.rules_of(DocumentsRule) if r.who == "delegation" for k in r.documents]
+    if definition.sanctions.explanation:
+        kinds.append(definition.sanctions.explanation)
+    return list(dict.fromkeys(kinds))
+
+
 @transactional
 def add_delegation_document(delegation: Delegation, kind: str, data: bytes, filename: str | None,
                             actor: Actor) -> Outcome:
@@ -244,7 +253,7 @@ def add_delegation_document(delegation: Delegation, kind: str, data: bytes, file
     kinds its Games' rules ask of the delegation: checked by its content, stored, its kind
     on file, audited, in one transaction."""
     definition = definition_of(delegation.games)
-    wanted = {k for r in definition.rules_of(DocumentsRule) if r.who == "delegation" for k in r.documents}
+    wanted = delegation_document_kinds(definition)
     if kind not in wanted:
         raise Refusal("input", "本次比赛不要求单位提交这种材料。", "These Games ask no such document of a delegation.",
                       delegation=delegation)
@@ -673,6 +682,12 @@ def withdraw(delegation: Delegation, event: str | None, excused: bool, actor: Ac
     if event is not None and event not in entered:
         raise Refusal("input", f"本单位没有报名 {event}。", f"The unit has not entered {event}.", delegation=d)
     events = [event] if event else list(dict.fromkeys(entered))
+    explanation = definition.sanctions.explanation
+    if excused and explanation and explanation not in (d.documents or []):
+        names = document_names(definition)[explanation]
+        raise Refusal("input", f"按有故退出处理须先由领队在报名首页上传{names[0]}。",
+                      f"An excused withdrawal needs the {names[1]} first, uploaded by the leader on the dashboard.",
+                      delegation=d)
     late = _late_notice(definition, events, at)
     if late is not None and excused:
         # Announced too late, a withdrawal is not excused whatever the reason (the regulation's notice).
