@@ -62,6 +62,12 @@ def people(app, db):
     listed, _left = players(find_games("nmsg-2019"), "chess.MI")
     assert enter_results(find_games("nmsg-2019"), "chess.MI",
                          [Line(i, key=p.key, place=i, name=p.name) for i, p in enumerate(listed, start=1)], Actor("t")) == []
+    # The player register with a title earned and a rating held: its page in its fullest state.
+    from portal.register.services import record_grade
+    champion = next(p for p in out.delegation.people if p.name == "黄一")
+    assert record_grade(Actor("t"), champion.id_number, "黄一", "cca", "国家大师", dt.date(2019, 8, 20),
+                        "2019年全国智力运动会 国际象棋男子个人 第1名", awarded_by="中国国际象棋协会").ok
+    db.session.commit()
     leader = account("a11y-l", "leader", delegation=d, password="yellow-mountain-pine-19", name="领队")
     organiser = account("a11y-o", "organiser", password="yellow-mountain-pine-19", name="组委会")
     account("a11y-a", "accountant", password="yellow-mountain-pine-19", name="财务")
@@ -100,7 +106,8 @@ PAGES = {
                "/org/games/nmsg-2019/setup/rules/new?kind=officials", "/org/games/nmsg-2019/try", "/org/outbox",
                "/org/games/nmsg-2019/webhooks", "/account/tokens", "/org/games/nmsg-2019/setup/list/fees/0",
                "/org/games/nmsg-2019/setup/list/awards/0", "/org/games/nmsg-2019/setup/settings/meeting",
-               "/org/games/nmsg-2019/versions/1", "/org/queue"],
+               "/org/games/nmsg-2019/versions/1", "/org/queue", "/org/games/nmsg-2019/register",
+               "/org/games/nmsg-2019/setup/rules/new?kind=grade"],
     "a11y-adm": ["/org/staff", "/org/games/new"],
     "a11y-a": ["/money/?games=nmsg-2019", "/money/lines?games=nmsg-2019", "/money/import"],
     "a11y-g": ["/"],  # the approved, paid delegation's dashboard

@@ -106,6 +106,7 @@ TABLE = {
     ("setup.setup", "GET"): ORG, ("setup.try_rules", "GET"): ORG, ("setup.try_rules", "POST"): ORG,
     ("setup.regulation_text", "POST"): ORG, ("setup.save_section", "POST"): ORG, ("setup.publish", "POST"): ORG,
     ("setup.edit_rule", "GET"): ORG, ("setup.edit_rule", "POST"): ORG, ("setup.version", "GET"): ORG,
+    ("setup.proposals_page", "GET"): ORG, ("setup.accept_proposal", "POST"): ORG,
     ("setup.invited_sheet", "POST"): ORG, ("setup.amendment_impact", "GET"): ORG,
     ("setup.edit_item", "GET"): ORG, ("setup.edit_item", "POST"): ORG,
     ("setup.edit_settings", "GET"): ORG, ("setup.edit_settings", "POST"): ORG, ("setup.definition_export", "GET"): ORG, ("delegations.regulation", "GET"): LEADER_READ,

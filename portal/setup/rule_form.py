@@ -303,6 +303,25 @@ def read_params(ps: list[Param], form) -> dict:
     return rule
 
 
+def prefilled(ps: list[Param], args) -> dict:
+    """What a link from a proposal (rules/proposals.py) fills in a new form: p_<name> for
+    each parameter, as typed, for the committee to read, correct and save."""
+    out: dict = {}
+    for p in ps:
+        value = args.get(f"p_{p.name}")
+        if value is None:
+            continue
+        value = value[:200]
+        if p.widget == "text2":
+            out[p.name] = {"zh": value, "en": (args.get(f"p_{p.name}_en") or value)[:200]}
+        elif p.widget == "int":
+            if value.isdigit():
+                out[p.name] = int(value)
+        else:
+            out[p.name] = value
+    return out
+
+
 def values(rule: dict) -> dict:
     """A stored rule's parameters as the form shows them."""
     return values_of(params(rule["kind"]), rule)

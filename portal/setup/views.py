@@ -298,7 +298,7 @@ def edit_rule(slug, index):
         kind = request.values.get("kind", "")
         if kind not in rule_form.rule_kinds():  # choose the kind first, in the rules section
             return redirect(url_for(".setup", slug=games.slug) + "#rules")
-        current = {"kind": kind}
+        current = {"kind": kind, **rule_form.prefilled(rule_form.params(kind), request.args)}
     elif index < len(rules):
         current = rules[index]
         kind = current["kind"]
@@ -357,7 +357,7 @@ def edit_item(slug, part, index):
         kind = request.values.get("kind") if spec.model is None else None
         if spec.model is None and kind not in items.award_kinds():
             return redirect(url_for(".setup", slug=games.slug) + "#advanced")
-        current = {"kind": kind} if kind else {}
+        current = {**({"kind": kind} if kind else {}), **rule_form.prefilled(spec.params(kind), request.args)}
     elif index < len(current_list):
         current = current_list[index]
         kind = current.get("kind")
@@ -480,3 +480,6 @@ def publish(slug):
     else:
         flash(out.message[1] if is_en() else out.message[0], "error")
     return redirect(url_for(".setup", slug=slug))
+
+
+from . import proposal_views  # noqa: E402, F401  (its routes, on this blueprint)

@@ -1,0 +1,186 @@
+"""From a regulation's text to a draft (issue 37, 10): the values its sentences state, each
+beside its clause, proposed to the committee one by one and never applied unseen: the
+days of play and of arrival, the declaration and names deadlines, age groups by birth date,
+fees per person, team or change, quotas per unit, team sizes, places awarded.
+
+Sentences, not a grammar: each reader below knows one way Chinese regulations write a
+value ("2009年5月31日截止", "每队由4名选手组成", "录取前6名"); what none of them reads is left
+for the committee to type, as before. Pure: text in, proposals out."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from .clauses import split
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+_CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+NUM = r"(\d+|[一二两三四五六七八九十]+)"
+_DAY = r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日?"
+_INCL = r"\s*(?:[（(]含[)）])?\s*"
+_TO = r"\s*(?:至|到|-|－|—|–|~|～)\s*"
+
+
+def number(text: str) -> int:
+    """4, 四, 十二 as an integer."""
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (_CN.get(tens, 1) if tens else 1) * 10 + (_CN[ones] if ones else 0)
+    return _CN[text]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    kind: str  # dates, report, declaration_closes, names_closes, age_bracket, fee, quota, team_size, places
+    ref: str | None  # the clause the sentence is in
+    excerpt: str  # the sentence, as the regulation writes it
+    values: dict = field(default_factory=dict)  # as the definition spells them (ISO dates and instants)
+
+    @property
+    def key(self) -> str:
+        """A stable name for the proposal, for its form."""
+        return f"{self.kind}:{self.ref or ''}:{sorted(self.values.items())}"
+
+
+def _date(year: str | None, month: str, day: str, default_year: int) -> dt.date | None:
+    try:
+        return dt.date(int(year) if year else default_year, int(month), int(day))
+    except ValueError:
+        return None
+
+
+def _sentences(text: str):
+    """(clause ref, sentence) of the whole text, each sentence under the last clause opened."""
+    ref = None
+    for clause in split(text):
+        ref = clause.ref or ref
+        for sentence in re.split(r"(?<=[。；;])", clause.text):
+            if sentence.strip():
+                yield ref, sentence.strip()
+
+
+def _year_of(text: str) -> int:
+    years = [int(y) for y in re.findall(r"(20\d{2}|19\d{2})\s*年", text)]
+    return max(set(years), key=years.count) if years else dt.date.today().year
+
+
+def propose(text: str) -> list[Proposal]:
+    """Every value the regulation's sentences state that a reader below knows, in the text's order."""
+    year = _year_of(text)
+    out: list[Proposal] = []
+    seen = set()
+    for ref, sentence in _sentences(text):
+        for proposal in _read(sentence, ref, year):
+            if proposal.key not in seen:
+                seen.add(proposal.key)
+                out.append(proposal)
+    return out
+
+
+def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
+    found: list[Proposal] = []
+    excerpt = s[:200]
+
+    def add(kind, **values):
+        found.append(Proposal(kind, ref, excerpt, values))
+
+    born = False
+    # Age groups by birth date: "1998年1月1日至2003年12月31日出生", "2008年1月1日以后出生".
+    for m in re.finditer(rf"(\d{{4}})\s*年\s*(\d{{1,2}})\s*月\s*(\d{{1,2}})\s*日{_INCL}{_TO}(\d{{4}})\s*年\s*(\d{{1,2}})\s*月"
+                         rf"\s*(\d{{1,2}})\s*日{_INCL}(?:之间)?\s*(?:期间)?\s*出生", s):
+        lo, hi = _date(*m.group(1, 2, 3), year), _date(*m.group(4, 5, 6), year)
+        if lo and hi:
+            add("age_bracket", born_from=lo.isoformat(), born_to=hi.isoformat())
+            born = True
+    for m in re.finditer(rf"(\d{{4}})\s*年\s*(\d{{1,2}})\s*月\s*(\d{{1,2}})\s*日{_INCL}(以后|之后|以前|之前|前)\s*出生", s):
+        day = _date(*m.group(1, 2, 3), year)
+        if day:
+            add("age_bracket", **({"born_from": day.isoformat()} if m.group(4) in ("以后", "之后")
+                                  else {"born_to": day.isoformat()}))
+            born = True
+    if born:
+        return found
+    # Deadlines: "第一次报名：2009年5月31日截止", "报名截止日期7月8日", "于8月20日17:00前报名".
+    if re.search(r"报名|更改|更换|变更", s) and re.search(r"截止|前|之前|以前", s) and "出生" not in s:
+        m = re.search(_DAY + r"(?:\s*[（(]?\s*(\d{1,2})\s*[:：时点]\s*(\d{2})?\s*分?[)）]?)?", s)
+        if m:
+            day = _date(*m.group(1, 2, 3), year)
+            if day:
+                if m.group(4):
+                    at = dt.datetime.combine(day, dt.time(int(m.group(4)) % 24, int(m.group(5) or 0)), CHINA)
+                else:  # "X月X日截止": through that day, so it closes as the next one begins
+                    at = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), CHINA)
+                first = re.search(r"第一次报名|首次报名|报项|报名项目", s) and not re.search(r"第二次报名|名单", s)
+                change = re.search(r"更改|更换|变更|替换", s)
+                add("substitutions_closes" if change else "declaration_closes" if first else "names_closes",
+                    at=at.isoformat())
+                return found
+    # The days of play: "2009年11月14至23日在四川省成都市举行", "时间：2019年11月8-18日".
+    if re.search(r"举行|比赛时间|时间[:：]|日期", s) and "报到" not in s[:s.find("日") + 1 if "日" in s else 0]:
+        m = re.search(rf"(\d{{4}})\s*年\s*(\d{{1,2}})\s*月\s*(\d{{1,2}})\s*日?{_TO}(?:(\d{{1,2}})\s*月\s*)?(\d{{1,2}})\s*日", s)
+        if m:
+            start = _date(m.group(1), m.group(2), m.group(3), year)
+            end = _date(m.group(1), m.group(4) or m.group(2), m.group(5), year)
+            if start and end and end >= start:
+                add("dates", start=start.isoformat(), end=end.isoformat())
+    # Arrival: "9月19日报到", "报到时间：7月14日".
+    m = re.search(_DAY + r"\s*(?:全天)?\s*报到", s) or re.search(r"报到(?:时间|日期)?[:：]\s*" + _DAY, s)
+    if m:
+        day = _date(*m.group(1, 2, 3), year)
+        if day:
+            add("report", report=day.isoformat())
+    # Fees: "报名费200元", "每改动一人另需缴手续费50元", "每队报名费500元", "保证金100元".
+    for m in re.finditer(r"(报名费|参赛费|保证金|手续费|仲裁费|申诉费|食宿费|服务费)[^。；，,]{0,12}?(\d+(?:\.\d+)?)\s*元", s):
+        name, amount = m.group(1), m.group(2)
+        before = s[max(0, m.start() - 14):m.start()]
+        per = ("person_changed" if re.search(r"改动|更换|变更", before + name) else
+               "appeal" if name in ("仲裁费", "申诉费") else
+               "team_entry" if re.search(r"每队|每支", before) else
+               "participant_day" if re.search(r"每人每天|每天", before + s[m.end():m.end() + 6]) else
+               "entrant" if name == "保证金" else "athlete")
+        add("fee", name=name, amount=f"{float(amount):.2f}", per=per)
+    # Quotas per unit: "每单位限报4人", "每个单位每项可报2名运动员".
+    for m in re.finditer(rf"每(?:个)?(?:单位|代表队|省|市)[^。；]{{0,12}}?(?:限报|可报|只能报|报)\s*{NUM}\s*(?:名|人)", s):
+        add("quota", max=number(m.group(1)))
+    # Team sizes: "每队由4名选手(3男1女)组成", "每队4至6人".
+    for m in re.finditer(rf"每队(?:由|限)?\s*{NUM}\s*(?:{_TO}\s*{NUM})?\s*(?:名|人)(?![男女少])", s):
+        lo = number(m.group(1))
+        hi = number(m.group(2)) if m.group(2) else lo
+        add("team_size", min=lo, max=hi)
+    # Places: "各项目录取前6名", "录取个人前九名".
+    for m in re.finditer(rf"录取[^。；，前]{{0,6}}前\s*{NUM}\s*名", s):
+        add("places", places=number(m.group(1)))
+    return found
+
+
+def holds(definition, p: Proposal) -> bool:
+    """Whether a definition already says what the proposal proposes (how the proposals of
+    the four fixtures' regulations are scored against the fixtures written by hand)."""
+    from . import definition as d
+    from .awards import PlacesAward, of_kind
+    v = p.values
+    if p.kind == "dates":
+        return (definition.dates.start.isoformat(), definition.dates.end.isoformat()) == (v["start"], v["end"])
+    if p.kind == "report":
+        return definition.dates.report is not None and definition.dates.report.isoformat() == v["report"]
+    if p.kind in ("declaration_closes", "names_closes", "substitutions_closes"):
+        at = getattr(definition.stages, p.kind)
+        return at is not None and at == dt.datetime.fromisoformat(v["at"])
+    if p.kind == "age_bracket":
+        return any((r.born_from.isoformat() if r.born_from else None, r.born_to.isoformat() if r.born_to else None)
+                   == (v.get("born_from"), v.get("born_to")) for r in definition.rules_of(d.AgeBracketRule))
+    if p.kind == "fee":
+        return any(f"{f.amount:.2f}" == v["amount"] and f.per == v["per"] for f in definition.money.fees)
+    if p.kind == "quota":
+        return any(r.max == v["max"] for r in definition.rules_of(d.QuotaRule))
+    if p.kind == "team_size":
+        return any(r.min == v["min"] and r.max == v["max"] for r in definition.rules_of(d.TeamSizeRule)) or any(
+            r.starters and sum(r.starters.values()) == v["min"] == v["max"] for r in definition.rules_of(d.TeamMakeupRule))
+    if p.kind == "places":
+        return any(a.places == v["places"] or any(s.places == v["places"] for s in a.by_entrants)
+                   for a in of_kind(definition.awards, PlacesAward)) or any(
+            getattr(a, "few_entrants", None) is not None and a.few_entrants.places == v["places"] for a in definition.awards)
+    return False
