@@ -44,4 +44,5 @@ def test_each_problem_names_its_clause(app, db):
         page = logged_in(app, "clause-leader").get(f"/d/{d.id}").get_data(as_text=True)
     problem = page[page.index('class="v error"'):]
     problem = problem[:problem.index("</div>\n</div>")]
-    assert '<span class="badge clause">规程 五(二)</span>' in problem
+    # the clause named, and linked to its place in the regulation's text (issue 36, 7)
+    assert f'<a class="badge clause" href="/d/{d.id}/regulation#clause-五(二)" title="看规程原文">规程 五(二)</a>' in problem
