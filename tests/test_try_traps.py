@@ -66,3 +66,32 @@ def test_a_person_is_added_to_the_sample_in_a_form(app, organiser, no_csrf):
         bad = organiser.post("/org/games/youth-gomoku-2015/try", data={
             "op": "add_person", "document": json.dumps(sample, ensure_ascii=False), "add_birth_date": "明天"})
     assert "请填写出生日期" in bad.get_data(as_text=True)
+
+
+def test_a_team_is_made_from_the_samples_people_in_a_form(app, organiser, no_csrf):
+    """Issue 37, 4: the try page makes a team of the people ticked, boards in the order
+    ticked; a team of two where the event takes four is judged as the rules say."""
+    import json
+    import re
+
+    def sample_of(page):
+        text = re.search(r'<textarea id="document"[^>]*>(.*?)</textarea>', page, re.S).group(1)
+        return json.loads(text.replace("&#34;", '"').replace("&quot;", '"').replace("&amp;", "&"))
+    with app.app_context():
+        page = organiser.get("/org/games/nmsg-2019/try").get_data(as_text=True)
+    assert 'id="add-team"' in page
+    sample = sample_of(page)
+    refs = [p["ref"] for p in sample["people"]][:2]
+    with app.app_context():
+        r = organiser.post("/org/games/nmsg-2019/try", data={
+            "op": "add_team", "document": json.dumps(sample, ensure_ascii=False), "team_event": "chess.MTR",
+            "team_label": "B", "team_members": refs})
+    page = r.get_data(as_text=True)
+    team = next(e for e in sample_of(page)["entries"] if e["event"] == "chess.MTR" and e["team"] == "B")
+    assert [s["person"] for s in team["lineup"]] == refs and team["lineup"][0].get("board") == 1
+    result = page.split('id="try-result"', 1)[1].split("</section>", 1)[0]
+    assert "B 队" in result
+    with app.app_context():
+        bad = organiser.post("/org/games/nmsg-2019/try", data={
+            "op": "add_team", "document": json.dumps(sample, ensure_ascii=False), "team_event": "chess.MTR"})
+    assert "请勾选队员" in bad.get_data(as_text=True)

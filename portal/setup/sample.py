@@ -142,6 +142,21 @@ def sample_document(definition: GamesDefinition, unit: str | None, university: s
             "people": made.people, "entries": entries, "officials": [], "staff": [], "companions": []}
 
 
+def with_team(sample: dict, definition: GamesDefinition, event: str, label: str, refs: list[str]) -> dict:
+    """The sample with a team of `refs` in a team event (replacing its team of the same
+    label): boards 1, 2... in the order given where the event has boards, the rest reserves.
+    The try page's form, so that nobody edits JSON to add a team."""
+    boards = next((r.boards for r in definition.rules_of(BoardRule) if event in r.events), None)
+    lineup = []
+    for i, ref in enumerate(refs, start=1):
+        if boards is None:
+            lineup.append({"person": ref})
+        else:
+            lineup.append({"person": ref, "board": i} if i <= boards else {"person": ref, "reserve": True})
+    entries = [e for e in sample.get("entries", []) if not (e.get("event") == event and (e.get("team") or "A") == label)]
+    return {**sample, "entries": [*entries, {"event": event, "team": label, "lineup": lineup}]}
+
+
 def with_person(sample: dict, definition: GamesDefinition, name: str, gender: str, born: dt.date,
                 event: str | None) -> dict:
     """The sample with one more person (a valid ID number for his birth date and gender),
@@ -158,6 +173,8 @@ def with_person(sample: dict, definition: GamesDefinition, name: str, gender: st
     registration = next(iter(definition.rules_of(RegistrationRule)), None)
     if registration is not None and sample.get("unit"):
         person["registration"] = {"unit": sample["unit"], "year": registration.year}
+    if event:  # the grade, residence... the event's rules ask for, as the sample's own people have
+        _People(definition, sample.get("unit") if isinstance(sample.get("unit"), str) else None, None)._career(person, event)
     out = {**sample, "people": [*sample.get("people", []), person]}
     if event:
         entries = [dict(e) for e in sample.get("entries", [])]

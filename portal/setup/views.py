@@ -40,7 +40,7 @@ from .blueprint import bp
 from .impact import IN_REQUEST_PEOPLE, impact, moved_deadlines, people_in
 from .impact_job import impact_of
 from .regulation_file import MAX_BYTES, read_regulation
-from .sample import sample_document, with_person
+from .sample import sample_document, with_person, with_team
 from .sections import ADVANCED_KEYS, SectionProblem, as_day_and_hour, read_section, sessions_text
 from .traps import rule_traps
 
@@ -428,8 +428,9 @@ def try_rules(slug):
         else:
             if isinstance(data, dict):
                 data["games"] = games.slug  # always these Games
-                if request.form.get("op") == "add_person":
-                    data, problem = _added_person(data, definition)
+                if request.form.get("op") in ("add_person", "add_team"):
+                    add = _added_person if request.form.get("op") == "add_person" else _added_team
+                    data, problem = add(data, definition)
                     text = json.dumps(data, ensure_ascii=False, indent=2)
                     if problem:
                         report = {"problem": problem}
@@ -450,7 +451,31 @@ def try_rules(slug):
         text = json.dumps(sample, ensure_ascii=False, indent=2)
         traps = rule_traps(games, definition, sample)
     return render_template("setup/try.html", g=games, d=definition, text=text, report=report, form=FlaskForm(),
-                           traps=traps)
+                           traps=traps, sample_people=_people_of(text))
+
+
+def _people_of(text: str) -> list[tuple[str, str]]:
+    """(ref, name) of the sample's people, for the team form's choice of members."""
+    try:
+        data = load_json(text.encode("utf-8")[:MAX_SAMPLE])
+    except JsonTextError:
+        return []
+    people = data.get("people") if isinstance(data, dict) else None
+    return [(p["ref"], str(p.get("name") or p["ref"])) for p in (people or [])[:500]
+            if isinstance(p, dict) and isinstance(p.get("ref"), str)]
+
+
+def _added_team(data: dict, definition) -> tuple[dict, tuple[str, str] | None]:
+    """The sample with the team the try page's form describes, or a problem naming the field."""
+    event = request.form.get("team_event") or ""
+    if event not in {e.code for e in definition.events if e.is_team}:
+        return data, ("请选择本届比赛的团体项目", "Choose a team event of these Games")
+    known = {ref for ref, _name in _people_of(json.dumps(data, ensure_ascii=False))}
+    members = [r for r in request.form.getlist("team_members")[:50] if r in known]
+    if not members:
+        return data, ("请勾选队员", "Tick the team's members")
+    label = (request.form.get("team_label") or "A").strip()[:10] or "A"
+    return with_team(data, definition, event, label, members), None
 
 
 MAX_SAMPLE = 2 * 1024 * 1024
