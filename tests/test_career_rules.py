@@ -243,3 +243,17 @@ rules:
     with pytest.raises(FixtureError) as caught:
         read_fixture(path)
     assert "grade（段级位、称号）" in str(caught.value) and "qualified (qualified by an earlier competition)" in str(caught.value)
+
+
+def test_the_career_fields_go_through_the_excel_entry_form_and_back():
+    from portal.delegations.excel import read_workbook, write_workbook
+    definition = games([{"kind": "residence", "regions": ["620000"]}], events=GO, sports=SPORTS)
+    people = [person("a", grades=[{"system": "cwa", "grade": "业余2段", "awarded_on": "2025-05-01"}],
+                     residence={"province": "620102", "since": "2010-01-01"}, nationality="CHN",
+                     employment={"unit": "zhejiang", "kind": "staff", "since": "2015-09-01"})]
+    document = d(people, [{"event": "xiangqi.MI", "people": ["a"]}])
+    back = read_workbook(write_workbook(definition, document), definition, document)
+    p = back["people"][0]
+    assert p["grades"] == [{"system": "cwa", "grade": "业余2段", "awarded_on": "2025-05-01"}]
+    assert p["residence"] == {"province": "620102", "since": "2010-01-01"} and p["nationality"] == "CHN"
+    assert p["employment"] == {"kind": "staff", "unit": "zhejiang", "since": "2015-09-01"}

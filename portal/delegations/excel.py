@@ -31,7 +31,13 @@ PEOPLE = ("人员", [("ref", "编号 ref"), ("name", "姓名 name"), ("gender", 
                   ("uni_code", "高校代码 university code"),
                   ("full_time", "全日制 full_time (是/否)"), ("graduation", "毕业日期 graduation_date"),
                   ("rating", "等级分 FIDE rating"), ("rating_list", "等级分日期 rating list"),
-                  ("club", "俱乐部 club"), ("documents", "材料 documents")])
+                  ("club", "俱乐部 club"), ("documents", "材料 documents"),
+                  # The player's career, where the regulation reads it (issue 36): last, optional.
+                  ("grade_system", "段级位体系 grade system"), ("grade", "段级位或称号 grade"),
+                  ("grade_on", "授予日期 awarded on"), ("residence", "户籍区划代码 residence"),
+                  ("residence_since", "落户日期 resident since"), ("nationality", "国籍 nationality"),
+                  ("job_kind", "身份 employment (学生/教职工/毕业生)"), ("job_unit", "所在单位 employment unit"),
+                  ("job_since", "入职或毕业日期 since")])
 DECLARATIONS = ("报项", [("event", "项目代码 event"), ("event_name", "项目 (仅供参考)"), ("count", "人数 count")])
 INDIVIDUAL = ("个人项目", [("event", "项目代码 event"), ("person", "人员编号 person ref")])
 TEAMS = ("团体", [("event", "项目代码 event"), ("team", "队名 team"), ("person", "人员编号 person ref"),
@@ -41,7 +47,10 @@ ROLES = ("官员与随队", [("section", "类别 section"), ("person", "人员�
 SECTIONS = {"官员": "officials", "officials": "officials", "团部": "staff", "staff": "staff",
             "随队": "companions", "companions": "companions"}
 # Columns added after forms were already out: a form without them still reads.
-OPTIONAL_COLUMNS = {"reg_date"}
+OPTIONAL_COLUMNS = {"reg_date", "grade_system", "grade", "grade_on", "residence", "residence_since", "nationality",
+                    "job_kind", "job_unit", "job_since"}
+JOB_KINDS = {"学生": "student", "教职工": "staff", "毕业生": "graduate", "校友": "graduate", "student": "student",
+             "staff": "staff", "graduate": "graduate"}
 YES = {"是", "y", "yes", "true", "1", "√", "x"}
 NO = {"否", "n", "no", "false", "0", ""}
 HEAD = Font(bold=True, color="FFFFFF")
@@ -123,7 +132,8 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
          (p.get("registration") or {}).get("date"), (p.get("university") or {}).get("code"),
          None if not p.get("university") else ("是" if p["university"].get("full_time") else "否"),
          (p.get("university") or {}).get("graduation_date"), (p.get("fide_rating") or {}).get("value"),
-         (p.get("fide_rating") or {}).get("list"), p.get("club"), ",".join(p.get("documents") or [])]
+         (p.get("fide_rating") or {}).get("list"), p.get("club"), ",".join(p.get("documents") or []),
+         *_career_cells(p)]
         for p in doc["people"]], widths={"name": 12, "id_number": 22, "documents": 30})
     # ID numbers stay text (a number would lose a trailing X and digits past the 15th).
     people.column_dimensions["F"].number_format = "@"
@@ -169,6 +179,38 @@ def _check_container(raw: bytes) -> None:
         check_archive(raw, MAX_UNPACKED, required="xl/workbook.xml", max_ratio=MAX_RATIO)
     except UploadRefused as exc:  # a damaged zip or another kind of zip: not a workbook at all
         raise ExcelError([("文件 file", NOT_A_SPREADSHEET if exc.unreadable else exc.text)]) from None
+
+
+def _career_cells(p: dict) -> list:
+    grade = (p.get("grades") or [{}])[0]
+    residence, job = p.get("residence") or {}, p.get("employment") or {}
+    job_kind = {v: k for k, v in JOB_KINDS.items() if not k.isascii()}.get(job.get("kind"), job.get("kind"))
+    return [grade.get("system"), grade.get("grade"), grade.get("awarded_on"), residence.get("province"),
+            residence.get("since"), p.get("nationality"), job_kind, job.get("unit"), job.get("since")]
+
+
+def _career_of(v: dict, cell, date) -> tuple[dict, list[tuple[str, str]]]:
+    """The career columns of a people row as the document writes them, and their problems."""
+    out, problems = {}, []
+    system, grade = _text(v.get("grade_system")), _text(v.get("grade"))
+    if grade:
+        out["grades"] = [{"system": (system or "").lower() or None, "grade": grade,
+                          "awarded_on": date(v.get("grade_on"), "grade_on")}]
+        if not system:
+            problems.append((cell("grade_system"), "请填写段级位体系（如 cwa、cxa） / give the grade system (e.g. cwa, cxa)"))
+    region = _text(v.get("residence"))
+    if region:
+        out["residence"] = {"province": region, "since": date(v.get("residence_since"), "residence_since")}
+    if _text(v.get("nationality")):
+        out["nationality"] = _text(v.get("nationality")).upper()
+    kind = _text(v.get("job_kind"))
+    if kind:
+        if kind.lower() not in JOB_KINDS and kind not in JOB_KINDS:
+            problems.append((cell("job_kind"), f"身份“{kind}”应为学生、教职工或毕业生 / must be 学生, 教职工 or 毕业生"))
+        else:
+            out["employment"] = {"kind": JOB_KINDS.get(kind, JOB_KINDS.get(kind.lower())), "unit": _text(v.get("job_unit")),
+                                 "since": date(v.get("job_since"), "job_since")}
+    return out, problems
 
 
 def _rows(wb, sheet, columns, problems):
@@ -318,6 +360,11 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
         rating = integer(v["rating"], s, cols["rating"], r)
         if rating is not None:
             p["fide_rating"] = {"value": rating, "list": date(v["rating_list"], s, cols["rating_list"], r)}
+        career, wrong = _career_of(v, lambda key, s=s, r=r, cols=cols: where(s, cols.get(key, "?"), r),
+                                   lambda value, key, s=s, r=r, cols=cols: date(value, s, cols.get(key, "?"), r)
+                                   if value is not None else None)
+        p.update(career)
+        problems.extend(wrong)
         people.append(p)
 
     events = {e.code for e in definition.events}
