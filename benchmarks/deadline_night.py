@@ -136,12 +136,12 @@ def main() -> int:
         threads = [threading.Thread(target=leader, args=(f"http://127.0.0.1:{port}", name, did, ref, until,
                                                          results, lock, a.pace))
                    for name, did, ref in pairs]
-        load_before, cpu_before = os.getloadavg()[0], soak.cpu_seconds()
+        load_before, cpu_before = os.getloadavg()[0], soak.cpu_seconds(web=proc.pid)
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        cpu = {k: v - cpu_before[k] for k, v in soak.cpu_seconds().items()}
+        cpu = {k: v - cpu_before[k] for k, v in soak.cpu_seconds(web=proc.pid).items()}
         saves = sorted(took for outcome, took in results if outcome == "saved")
         conflicts = sum(1 for outcome, _ in results if outcome == "conflict")
         errors = sum(1 for outcome, _ in results if outcome == "error")

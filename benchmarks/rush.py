@@ -126,12 +126,12 @@ def main() -> int:
             t.start()
         while start.n_waiting < a.people:
             time.sleep(0.01)  # every form page is fetched: the CPU counted is the answers' alone
-        start_cpu = soak.cpu_seconds()
+        start_cpu = soak.cpu_seconds(web=proc.pid, jobs=worker.pid)
         start.wait()
         rushed = time.perf_counter()
         for t in threads:
             t.join()
-        cpu = {k: v - start_cpu[k] for k, v in soak.cpu_seconds().items()}
+        cpu = {k: v - start_cpu[k] for k, v in soak.cpu_seconds(web=proc.pid, jobs=worker.pid).items()}
         waits = sorted(took for outcome, took in results if not outcome.startswith("error"))
         errors = [outcome for outcome, _ in results if outcome.startswith("error")]
         placed = sum(1 for outcome, _ in results if outcome == "placed")
