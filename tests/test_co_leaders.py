@@ -37,7 +37,9 @@ def _form(app, client, path, event=None):
         page = page[page.index(f'name="event" value="{event}"') - 300:]
     version = re.search(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"', page)
     base = re.search(r'name="base" value="([0-9a-f]+)"', page)
-    return {"version": next(g for g in version.groups() if g), "base": base.group(1) if base else ""}
+    shown = re.search(r'name="base_people" value="([^"]*)"', page) if event else None
+    return {"version": next(g for g in version.groups() if g), "base": base.group(1) if base else "",
+            **({"base_people": shown.group(1)} if shown else {})}
 
 
 def _person(name, born="1995-05-05", gender="M"):
@@ -85,6 +87,22 @@ def test_entries_of_different_events_merge(app, db, unit):
     assert r.status_code == 302, r.get_data(as_text=True)[:400]
     entries = {e["event"]: e["people"] for e in _stored(db, did)["entries"]}
     assert entries["chess.MI"] == ["p1", "p2"] and entries["chess.WI"] == ["p3"]
+
+
+def test_co_leaders_entering_their_own_players_in_one_event_all_stand(app, db, unit):
+    """Issue 41, 3: both forms were shown with 王一 entered; one leader adds 李二, the other
+    takes 王一 off and adds 张三: the event holds 李二 and 张三, nobody refused as stale."""
+    did, a, b = unit
+    form_a = _form(app, a, f"/d/{did}/entries", event="chess.MI")
+    form_b = _form(app, b, f"/d/{did}/entries", event="chess.MI")
+    assert form_a["base_people"] == "p1"
+    with app.app_context():
+        assert a.post(f"/d/{did}/entries", data={**form_a, "event": "chess.MI", "people": ["p1"],
+                                                 "add": ["李二"]}).status_code == 302
+        r = b.post(f"/d/{did}/entries", data={**form_b, "event": "chess.MI", "add": ["张三"]})
+    assert r.status_code == 302, r.get_data(as_text=True)[:400]
+    entries = {e["event"]: e["people"] for e in _stored(db, did)["entries"]}
+    assert entries["chess.MI"] == ["p2", "p3"]
 
 
 def test_the_same_person_changed_by_both_shows_both_and_saving_again_keeps_mine(app, db, unit):

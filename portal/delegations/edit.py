@@ -68,6 +68,16 @@ def set_individual(doc: dict, event: str, refs: list[str]) -> dict:
     return doc
 
 
+def change_individual(doc: dict, event: str, added: list[str], removed: set[str]) -> dict:
+    """The event's entrants as they now stand, with `added` entered (in their order, after
+    those already there) and `removed` taken off: a form's change as a difference, so that
+    what co-leaders entered meanwhile stays."""
+    now = [r for e in doc["entries"] if e["event"] == event for r in entry_people(e)]
+    known = {p["ref"] for p in doc["people"]}
+    kept = [r for r in dict.fromkeys(now) if r not in removed]
+    return set_individual(doc, event, kept + [r for r in added if r not in kept and r in known])
+
+
 def set_team(doc: dict, event: str, label: str, lineup: list[dict]) -> dict:
     doc = copy.deepcopy(doc)
     kept = [e for e in doc["entries"] if not (e["event"] == event and (e.get("team") or "A") == label)]

@@ -12,6 +12,8 @@ from .entry_form import MAX_TEAM_ROWS, individual_refs, role_rows, team_lineup
 from .forms import VersionedForm
 from .workspace import STAFF, Workspace, conflict_page, refusal_text, render, row_count, save_edit, unknown_people_text
 
+MAX_BASE_PEOPLE = 2000  # a national delegation's people, at most, were shown
+
 
 @bp.route("/<int:delegation_id>/entries", methods=["GET", "POST"])
 @delegation_view(*STAFF)
@@ -37,8 +39,15 @@ def entries(d):
             else _("已保存 %(event)s 的报名。", event=ws.event_label(code))
     else:
         refs, unknown = individual_refs(request.form, ws.people)
-        change = lambda doc: edit.set_individual(doc, code, refs)
-        key = ("event", code)
+        base_people = request.form.get("base_people")
+        if base_people is not None:  # what the form showed: its change is what was ticked off and added
+            shown_before = [r for r in base_people.split(",")[:MAX_BASE_PEOPLE] if r]
+            added, removed = [r for r in refs if r not in shown_before], set(shown_before) - set(refs)
+            change = lambda doc: edit.change_individual(doc, code, added, removed)
+            key = ("entrants", code)
+        else:
+            change = lambda doc: edit.set_individual(doc, code, refs)
+            key = ("event", code)
         done = _("已保存 %(event)s 的报名。", event=ws.event_label(code))
     conflict = None
     if unknown:

@@ -10,7 +10,9 @@ import json
 from .names import DOCUMENT_NAMES
 
 # A part's key: ("person", ref), ("new",) for a person not yet in the document,
-# ("event", code), ("team", code, label), ("roles",), ("declarations",).
+# ("event", code), ("team", code, label), ("roles",), ("declarations",); ("entrants", code):
+# the people added to and taken off an individual event, which go onto whatever co-leaders
+# saved there meanwhile (five leaders entering their own players in one event all stand).
 Key = tuple[str, ...]
 ROLE_SECTIONS = ("officials", "staff", "companions")
 
@@ -45,7 +47,7 @@ def digest(rows) -> str:
 def merges(current: dict, key: Key | None, base: str | None) -> bool:
     """Whether a change made on an older version may go onto `current`: its part is as the
     form saw it (a new person always may)."""
-    if key == ("new",):
+    if key == ("new",) or (key is not None and key[0] == "entrants"):
         return True
     return key is not None and bool(base) and fingerprint(current, key) == base
 
