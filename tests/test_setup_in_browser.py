@@ -188,6 +188,29 @@ def test_youth_gomoku_2015_set_up_in_the_screens_is_the_fixture(server, browser,
     trap = page.locator("#rule-traps")
     assert trap.count() == 1 and "三" in trap.inner_text(), page.content()[:3000]
 
+    # The read-back compared with the regulation clause by clause (issue 37): the text pasted
+    # in the screens, every rule's clause on the read-back leads to its paragraph there, and
+    # every value the text states that the portal proposes is what the screens set.
+    text = (FIXTURE.parent.parent / "regulations" / yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["regulation"]) \
+        .read_text(encoding="utf-8")
+    page.goto(o.setup + "#regulation")
+    page.fill("#regulation-text", text)
+    page.click("form[action$='/setup/regulation-text'] button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{server}/org/games/{SLUG}/regulation")
+    badges = page.locator("a.badge.clause")
+    assert badges.count() >= 10
+    for i in range(badges.count()):
+        target = badges.nth(i).get_attribute("href").split("#", 1)[1]
+        paragraph = page.locator(f"[id='{target}']")
+        assert paragraph.count() == 1 and paragraph.inner_text().strip(), target
+    unresolved = page.locator("span.badge.clause")
+    assert unresolved.count() == 0, [unresolved.nth(i).inner_text() for i in range(unresolved.count())]
+    page.goto(f"{o.setup}/proposals")
+    rows = page.locator("#proposals tr")
+    held = page.locator("#proposals .badge.ok")
+    assert rows.count() - 1 == held.count() == 11, page.locator("#proposals").inner_text()
+
     # The set-up page in its fullest state, at both widths.
     problems = {}
     for width in (1366, 390):
