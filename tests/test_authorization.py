@@ -305,7 +305,8 @@ def test_the_staff_of_another_games_find_nothing(app, world, monkeypatch):
                 client = _login(app, other)
                 url = _url(rule, world)
                 form = {"delegation": world["delegation_id"], "action": "sync"} if rule.endpoint == "money.post_entry" \
-                    else {"code": world["card"]} if rule.endpoint == "venue.check_in" else {}
+                    else {"code": world["card"]} if rule.endpoint == "venue.check_in" \
+                    else {"games": "nmsg-2019"} if rule.endpoint == "money.settle_deposits" else {}
                 with app.app_context():
                     resp = client.open(url, method=method, data=form)
                 body = resp.get_data()

@@ -264,7 +264,10 @@ def settle_deposits():
     """After play: return each deposit the regulation returns then, keeping what it keeps."""
     if not FlaskForm().validate_on_submit():
         abort(400)
-    games = scope.games_or_404((request.form.get("games") or "")[:80])
+    slug = (request.form.get("games") or "")[:80]
+    if not slug:
+        abort(400, description=_("请选择比赛"))
+    games = scope.games_or_404(slug)
     misconduct = {}
     for key, value in list(request.form.items())[:500]:
         if key.startswith("misconduct_") and key[11:].isdigit() and value.strip():

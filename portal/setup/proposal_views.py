@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import abort, g, render_template, request
+from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..accounts.access import roles
@@ -27,7 +28,10 @@ def accept_proposal(slug):
     if not FlaskForm().validate_on_submit():
         abort(400)
     games = g.games
-    proposal = proposals.find(games, (request.form.get("key") or "")[:500])
+    key = (request.form.get("key") or "")[:500]
+    if not key:
+        abort(400, description=_("请选择一条建议"))
+    proposal = proposals.find(games, key)
     if proposal is None or proposal.kind not in proposals.DIRECT:
         abort(404)
     data, section = proposals.accepted(games.definition, proposal)
