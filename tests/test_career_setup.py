@@ -48,3 +48,19 @@ def test_the_award_kinds_that_earn_beyond_the_games_have_their_forms(app, db):
     for kind in ("qualifies", "grade_by_place", "promotion_by_record", "federation_points"):
         page = _get(app, admin, f"/org/games/qual-grades-2026/setup/list/awards/new?kind={kind}")
         assert page.status_code == 200, kind
+    # the grade system chosen by its name there too
+    page = _get(app, admin, "/org/games/qual-grades-2026/setup/list/awards/new?kind=grade_by_place").get_data(as_text=True)
+    assert '<option value="cxa" >中国象棋协会等级称号</option>' in page
+    # the sanctions' ladder of forfeits a table of rows, its sanction chosen; the explanation a document kind
+    page = _get(app, admin, "/org/games/qual-grades-2026/setup/settings/sanctions").get_data(as_text=True)
+    assert 'name="p_forfeits_0_count"' in page and '<option value="barred_next_edition" >取消下一届参赛资格</option>' in page
+    assert '<select id="p_explanation"' in page
+    r = _post(app, admin, "/org/games/qual-grades-2026/setup/settings/sanctions",
+              {"op": "save", "p_notice_hours": "24", "p_forfeits_0_count": "1", "p_forfeits_0_sanction": "warning",
+               "p_forfeits_1_count": "2", "p_forfeits_1_sanction": "barred_next_edition", "p_clause": "十(三)"})
+    assert r.status_code == 302, r.get_data(as_text=True)[:1500]
+    with app.app_context():
+        from portal.games.services import definition_of
+        sanctions = definition_of(_games("qual-grades-2026")).sanctions
+        assert [(s.count, s.sanction) for s in sanctions.forfeits] == [(1, "warning"), (2, "barred_next_edition")]
+        assert sanctions.notice_hours == 24

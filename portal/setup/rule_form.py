@@ -29,6 +29,7 @@ CHOICE_NAMES = {
     "coach": ("教练", "coach"), "leader_coach": ("领队兼教练", "leader-coach"), **WHO, **OWNERSHIP,
     "names_closes": ("报名（姓名）截止之后", "after the names close"),
     "event_next_edition": ("下一届取消该单位该项目的参赛资格", "the unit loses that event at the next edition"),
+    "warning": ("警告", "a warning"), "barred_next_edition": ("取消下一届参赛资格", "barred from the next edition"),
     "refused": ("不能报名", "refused"), "admitted": ("可以报名", "admitted"), "sport": ("每个大项", "each sport"),
     "staff": ("教职工", "staff"), "student": ("学生", "students"), "graduate": ("毕业生（校友）", "graduates"),
 }
@@ -49,7 +50,7 @@ EXAMPLES = {
 # identity documents, kinds of unit): checkboxes of the Games' own values, never typed.
 CHOSEN_FROM_THE_GAMES = ("documents", "types", "unit_kinds")
 # One value chosen from the Games' own: a grade system, a rating list.
-ONE_FROM_THE_GAMES = ("system", "list")
+ONE_FROM_THE_GAMES = ("system", "list", "explanation")
 
 
 def named_choices(definition) -> dict[str, dict[str, tuple[str, str]]]:
@@ -59,7 +60,7 @@ def named_choices(definition) -> dict[str, dict[str, tuple[str, str]]]:
     unit_kinds = dict(UNIT_KIND_NAMES) | {k.code: (k.name.zh, k.name.en) for k in definition.unit_kind_names}
     return {"documents": d.document_names(definition), "types": d.id_type_names(definition), "unit_kinds": unit_kinds,
             "system": {code: s.name for code, s in grade_systems(definition).items()},
-            "list": rating_lists(definition)}
+            "list": rating_lists(definition), "explanation": d.document_names(definition)}
 
 
 def with_choices(ps: list[Param], definition) -> list[Param]:
@@ -71,7 +72,8 @@ def with_choices(ps: list[Param], definition) -> list[Param]:
     return ps
 
 
-ROW_FIELDS = {"min_events": ("报项数不少于", "events entered, at least"), "leaders": ("领队", "leaders"),
+ROW_FIELDS = {"count": ("第几次无故弃权", "forfeit number"), "sanction": ("处罚", "sanction"),
+              "min_events": ("报项数不少于", "events entered, at least"), "leaders": ("领队", "leaders"),
               "coaches": ("教练", "coaches"), "leader_coaches": ("领队兼教练", "leader-coaches"),
               "max_athletes": ("运动员不超过（不限则空）", "athletes, at most (empty: any)"), "head": ("团长", "heads"),
               "deputy_head": ("副团长", "deputy heads"), "staff": ("工作人员", "staff"),
@@ -83,15 +85,21 @@ ROWS = 12  # rows a table of tiers offers: those stored and the rest blank
 
 
 def _row_model(a) -> bool:
-    """A model all of whose fields are numbers (or "n-1"): a row of a table."""
+    """A model all of whose fields are numbers (or "n-1") or choices: a row of a table."""
     if not (isinstance(a, type) and hasattr(a, "model_fields")):
         return False
     for f in a.model_fields.values():
         t = _strip_none(f.annotation)
-        if t is not int and not (typing.get_origin(t) in (typing.Union, types.UnionType)
-                                 and int in typing.get_args(t)):
+        if t is not int and typing.get_origin(t) is not typing.Literal and not (
+                typing.get_origin(t) in (typing.Union, types.UnionType) and int in typing.get_args(t)):
             return False
     return True
+
+
+def _cell_choices(a) -> dict[str, list]:
+    """The row's fields that are choices (a sanction of a forfeits step): field -> values."""
+    return {name: list(typing.get_args(_strip_none(f.annotation))) for name, f in a.model_fields.items()
+            if typing.get_origin(_strip_none(f.annotation)) is typing.Literal}
 
 
 def _cell(text: str, label: tuple[str, str]):
@@ -120,6 +128,7 @@ class Param:
     example: str | None = None
     choice_names: dict | None = None  # code -> (zh, en) of choices that are the Games' own
     columns: list | None = None  # rows: (field, (zh, en) label) of each row's cells
+    cell_choices: dict | None = None  # rows: field -> its values, for the cells that are a choice
 
 
 def _strip_none(annotation):
@@ -181,6 +190,7 @@ def params_of(model: type, rules: bool = False, skip: tuple[str, ...] = ()) -> l
             # Tiers and steps (officials by events, staff by athletes, places by entrants): a
             # table of rows, one input a field, never a YAML text (issue 37, 4).
             p.widget, p.columns = "rows", [(f, ROW_FIELDS.get(f, FIELDS.get(f, (f, f)))) for f in args[0].model_fields]
+            p.cell_choices = _cell_choices(args[0])
         elif a is d.Text or (isinstance(a, type) and {"zh", "en"} == set(getattr(a, "model_fields", {}))):
             p.widget = "text2"
         elif origin is list and args and args[0] is str:
@@ -284,8 +294,8 @@ def read_params(ps: list[Param], form) -> dict:
             for r in range(ROWS):
                 cells = {f: (form.get(f"{key}_{r}_{f}") or "") for f, _label in p.columns}
                 if any(v.strip() for v in cells.values()):
-                    rows.append({f: _cell(v, label) for (f, label), v in zip(p.columns, cells.values(), strict=True)
-                                 if v.strip()})
+                    rows.append({f: v.strip() if f in (p.cell_choices or {}) else _cell(v, label)
+                                 for (f, label), v in zip(p.columns, cells.values(), strict=True) if v.strip()})
             if rows or p.required:
                 rule[p.name] = rows
         elif p.widget == "yaml":

@@ -363,7 +363,7 @@ def edit_item(slug, part, index):
         kind = current.get("kind")
     else:
         abort(404)
-    ps = spec.params(kind)
+    ps = rule_form.with_choices(spec.params(kind), definition_of(games))
     problems = []
     if request.method == "POST":
         if not FlaskForm().validate_on_submit():
@@ -389,7 +389,7 @@ def edit_settings(slug, name):
     """The money settings or the leaders' meeting in a form."""
     games = g.games
     path, model, label, skip = items.OBJECTS.get(name) or abort(404)
-    ps = rule_form.params_of(model, skip=skip)
+    ps = rule_form.with_choices(rule_form.params_of(model, skip=skip), definition_of(games))
     current = items.get_in(games.definition, path) or {}
     problems = []
     if request.method == "POST":
