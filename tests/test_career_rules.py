@@ -54,7 +54,7 @@ def test_a_grade_group_from_1_kyu_to_5_dan_by_the_grade_held_on_a_day():
     by = {v.people[0]: v for v in found}
     assert set(by) == {"b", "e", "f", "g"}
     assert "选手b 持有业余6段（2024年8月1日授予），围棋段位组只限1级至业余5段的选手（以2026年6月30日前获得的为准）" in by["b"].zh
-    assert "holds 业余6段" in by["b"].en and "None" not in by["b"].en
+    assert "holds amateur 6 dan" in by["b"].en and "1 kyu to amateur 5 dan" in by["b"].en and "None" not in by["b"].en
     assert "没有中国围棋协会业余段级位的记录" in by["f"].zh
     assert "“五品”不是" in by["g"].zh
     assert by["b"].extra["clause"] == "四(二)"

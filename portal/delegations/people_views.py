@@ -148,7 +148,7 @@ def register_lines(definition, p: dict) -> list[str]:
     for g in person.grades:
         system = systems.get(g.system)
         name = (system.name[1] if en else system.name[0]) if system else g.system
-        word = system.word(g.grade) if system else g.grade
+        word = system.word(g.grade, "en" if en else "zh") if system else g.grade
         when = (f", awarded {g.awarded_on.isoformat()}" if en else f"，{g.awarded_on.isoformat()} 授予") if g.awarded_on else ""
         source = g.source.split("：", 1)[-1]
         out.append(f"{name}: {word} ({source}{when})" if en else f"{name}：{word}（{source}{when}）")

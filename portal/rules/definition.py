@@ -156,7 +156,14 @@ class GradeSystemDef(Strict):
     code: str = Field(pattern=r"^[a-z][a-z0-9_]{1,39}$")
     name: Text
     ladder: list[str] = Field(min_length=1)
+    ladder_en: list[str] = []  # the ladder in English, rung for rung
     aliases: dict[str, str] = {}
+
+    @model_validator(mode="after")
+    def _rung_for_rung(self):
+        if self.ladder_en and len(self.ladder_en) != len(self.ladder):
+            raise ValueError("grade_systems: ladder_en names each rung of ladder, in its order")
+        return self
 
 
 class DocumentKindDef(Strict):

@@ -35,6 +35,7 @@ class GradeSystem:
     name: tuple[str, str]
     ladder: tuple[str, ...]  # lowest first, as the federation writes them
     aliases: dict[str, str] = field(default_factory=dict)  # another way of writing -> a ladder word
+    english: tuple[str, ...] = ()  # the ladder in English, rung for rung (none: the Chinese words)
 
     def rank(self, word: str | None) -> int | None:
         """The grade's place on the ladder (0 = lowest), None when the system has no such grade."""
@@ -49,31 +50,44 @@ class GradeSystem:
                 return self.rank(grade)
         return None
 
-    def word(self, word: str) -> str:
-        """The grade as the ladder writes it (业余五段 -> 业余5段)."""
+    def word(self, word: str, lang: str = "zh") -> str:
+        """The grade as the ladder writes it (业余五段 -> 业余5段; in English "amateur 5 dan")."""
         rank = self.rank(word)
-        return self.ladder[rank] if rank is not None else word
+        if rank is None:
+            return word
+        return self.english[rank] if lang == "en" and len(self.english) == len(self.ladder) else self.ladder[rank]
 
 
 def _go_ladder() -> tuple[str, ...]:
     return tuple(f"{n}级" for n in range(25, 0, -1)) + tuple(f"业余{n}段" for n in range(1, 9))
 
 
+def _go_english() -> tuple[str, ...]:
+    return tuple(f"{n} kyu" for n in range(25, 0, -1)) + tuple(f"amateur {n} dan" for n in range(1, 9))
+
+
 BUILTIN_SYSTEMS = {
     # 中国围棋协会《中国围棋业余段级位制》: 25级 up to 1级, then 业余1段 to 业余8段.
-    "cwa": GradeSystem("cwa", ("中国围棋协会业余段级位", "Chinese Weiqi Association amateur grades"), _go_ladder()),
+    "cwa": GradeSystem("cwa", ("中国围棋协会业余段级位", "Chinese Weiqi Association amateur grades"), _go_ladder(),
+                       english=_go_english()),
     # 中国象棋协会 等级称号.
     "cxa": GradeSystem("cxa", ("中国象棋协会等级称号", "Chinese Xiangqi Association titles"),
                        ("三级棋士", "二级棋士", "一级棋士", "象棋大师", "象棋特级大师"),
-                       {"大师": "象棋大师", "特级大师": "象棋特级大师", "国家大师": "象棋大师"}),
+                       {"大师": "象棋大师", "特级大师": "象棋特级大师", "国家大师": "象棋大师"},
+                       ("third-class player", "second-class player", "first-class player", "Xiangqi Master",
+                        "Xiangqi Grandmaster")),
     # 中国国际象棋协会 等级称号 (domestic), below the FIDE titles it recognises.
     "cca": GradeSystem("cca", ("中国国际象棋协会等级称号", "Chinese Chess Association titles"),
                        ("三级棋士", "二级棋士", "一级棋士", "候补大师", "国家大师", "国际棋联大师", "国际大师", "特级大师"),
-                       {"CM": "候补大师", "FM": "国际棋联大师", "IM": "国际大师", "GM": "特级大师"}),
+                       {"CM": "候补大师", "FM": "国际棋联大师", "IM": "国际大师", "GM": "特级大师"},
+                       ("third-class player", "second-class player", "first-class player", "candidate master",
+                        "national master", "FIDE master", "international master", "grandmaster")),
     # 国家体育总局《运动员技术等级标准》: the same ladder in every sport.
     "athlete": GradeSystem("athlete", ("运动员技术等级", "athletes' technical grades"),
                            ("三级运动员", "二级运动员", "一级运动员", "运动健将", "国际级运动健将"),
-                           {"健将": "运动健将"}),
+                           {"健将": "运动健将"},
+                           ("third-class athlete", "second-class athlete", "first-class athlete", "Master of Sport",
+                            "International Master of Sport")),
 }
 
 BUILTIN_RATING_LISTS = {
@@ -88,7 +102,7 @@ def grade_systems(definition) -> dict[str, GradeSystem]:
     """The portal's grade systems with those the Games' fixture adds or replaces."""
     out = dict(BUILTIN_SYSTEMS)
     for s in (definition.grade_systems if definition is not None else []):
-        out[s.code] = GradeSystem(s.code, (s.name.zh, s.name.en), tuple(s.ladder), dict(s.aliases))
+        out[s.code] = GradeSystem(s.code, (s.name.zh, s.name.en), tuple(s.ladder), dict(s.aliases), tuple(s.ladder_en))
     return out
 
 

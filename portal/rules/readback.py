@@ -640,7 +640,7 @@ def _awards(definition: d.GamesDefinition, n: _Names) -> list[Line]:
             for place, word in sorted(a.grades.items()):
                 by_grade.setdefault(system.word(word), []).append(place)
             zh = f"{ev[0]}：" + "；".join(f"{_places(ps)[0]}授予{w}" for w, ps in by_grade.items())
-            en = f"{ev[1]}: " + "; ".join(f"{_places(ps)[1]} earn {w}" for w, ps in by_grade.items())
+            en = f"{ev[1]}: " + "; ".join(f"{_places(ps)[1]} earn {system.word(w, 'en')}" for w, ps in by_grade.items())
             if a.by_gender:
                 zh, en = zh + "（男女分别计算名次）", en + " (men and women placed apart)"
         elif isinstance(a, aw.PromotionByRecord):
@@ -648,7 +648,7 @@ def _awards(definition: d.GamesDefinition, n: _Names) -> list[Line]:
             zh = f"{ev[0]}：积分（胜局）达到 {a.min_score} 的棋手晋升{a.steps}级（{system.name[0]}）"
             en = f"{ev[1]}: a score of {a.min_score} or more moves a player {_many(a.steps, 'step')} up ({system.name[1]})"
             if a.up_to:
-                zh, en = zh + f"，最高至{system.word(a.up_to)}", en + f", up to {system.word(a.up_to)} at most"
+                zh, en = zh + f"，最高至{system.word(a.up_to)}", en + f", up to {system.word(a.up_to, 'en')} at most"
         elif isinstance(a, aw.FederationPoints):
             zh = f"{ev[0]}按名次授予{a.name.zh}：{_numbers(a.table)}"
             en = f"{ev[1]}: {a.name.en} by place: {', '.join(str(v) for v in a.table)}"

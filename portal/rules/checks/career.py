@@ -46,21 +46,21 @@ def _source(grade) -> tuple[str, str]:
 
 def grade_span(system, rule) -> tuple[str, str]:
     """What a grade rule admits, in words: "业余1级至业余5段", "尚未获得象棋大师称号"."""
-    lo = system.word(rule.lowest) if rule.lowest else None
-    hi = system.word(rule.highest) if rule.highest else None
+    lo = (system.word(rule.lowest), system.word(rule.lowest, "en")) if rule.lowest else None
+    hi = (system.word(rule.highest), system.word(rule.highest, "en")) if rule.highest else None
     parts_zh, parts_en = [], []
     if lo and hi:
-        parts_zh.append(f"{lo}至{hi}")
-        parts_en.append(f"{lo} to {hi}")
+        parts_zh.append(f"{lo[0]}至{hi[0]}")
+        parts_en.append(f"{lo[1]} to {hi[1]}")
     elif lo:
-        parts_zh.append(f"{lo}及以上")
-        parts_en.append(f"{lo} or higher")
+        parts_zh.append(f"{lo[0]}及以上")
+        parts_en.append(f"{lo[1]} or higher")
     elif hi:
-        parts_zh.append(f"{hi}及以下")
-        parts_en.append(f"{hi} or lower")
+        parts_zh.append(f"{hi[0]}及以下")
+        parts_en.append(f"{hi[1]} or lower")
     if rule.below:
         parts_zh.append(f"尚未获得{system.word(rule.below)}")
-        parts_en.append(f"not yet {system.word(rule.below)}")
+        parts_en.append(f"not yet {system.word(rule.below, 'en')}")
     return "、".join(parts_zh), ", ".join(parts_en)
 
 
@@ -110,7 +110,7 @@ def grade(ctx: CheckContext, rule) -> list[Violation]:
         out.append(Violation(
             "GRADE_NOT_ELIGIBLE",
             f"{p.label} 持有{system.word(best.grade)}{source[0]}，{where[0]}只限{span[0]}的选手{held_on[0] if held_on else ''}。",
-            f"{p.label} holds {system.word(best.grade)}{source[1]}; {where[1]} is only for players of "
+            f"{p.label} holds {system.word(best.grade, 'en')}{source[1]}; {where[1]} is only for players of "
             f"{span[1]}{held_on[1] if held_on else ''}.",
             event=event, people=(ref,)))
     return out
