@@ -36,7 +36,7 @@ def _source(grade) -> tuple[str, str]:
     zh, en = [], []
     if grade.source:
         zh.append(f"来源：{grade.source}")
-        en.append(f"source: {grade.source}")
+        en.append(f"source: {grade.source.replace('棋手档案：', 'the player register, ')}")
     if grade.awarded_on:
         day = _day(grade.awarded_on)
         zh.append(f"{day[0]}授予")
