@@ -257,3 +257,13 @@ def test_the_career_fields_go_through_the_excel_entry_form_and_back():
     assert p["grades"] == [{"system": "cwa", "grade": "业余2段", "awarded_on": "2025-05-01"}]
     assert p["residence"] == {"province": "620102", "since": "2010-01-01"} and p["nationality"] == "CHN"
     assert p["employment"] == {"kind": "staff", "unit": "zhejiang", "since": "2015-09-01"}
+
+
+def test_only_grades_obtained_in_the_province_count():
+    """省运会围棋：段位以在本省（甘肃省围棋协会）获得的为准。"""
+    definition = games([{"kind": "grade", "events": ["go.G1"], "system": "cwa", "lowest": "业余1段",
+                         "awarded_by": ["甘肃省"]}], events=GO, sports=SPORTS)
+    people = [person("a", grades=[{"system": "cwa", "grade": "业余3段", "awarded_by": "甘肃省围棋协会"}]),
+              person("b", grades=[{"system": "cwa", "grade": "业余5段", "awarded_by": "北京市围棋协会"}])]
+    found = coded(judge(definition, d(people, [{"event": "go.G1", "people": ["a", "b"]}])), "GRADE_NOT_ELIGIBLE")
+    assert [v.people for v in found] == [("b",)] and "只计甘肃省授予的" in found[0].zh

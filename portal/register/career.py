@@ -53,12 +53,12 @@ def add_career(people: list[ParsedPerson]) -> dict[int, list[ParsedPerson]]:
     if not players:
         return players
     ids = list(players)
-    for player_id, system, grade, awarded_on, source in db.session.execute(
+    for player_id, system, grade, awarded_on, source, body in db.session.execute(
             select(PlayerGrade.player_id, PlayerGrade.system, PlayerGrade.grade, PlayerGrade.awarded_on,
-                   PlayerGrade.source)
+                   PlayerGrade.source, PlayerGrade.awarded_by)
             .where(PlayerGrade.player_id.in_(ids), PlayerGrade.withdrawn_at.is_(None)).order_by(PlayerGrade.id)):
         for person in players[player_id]:
-            person.grades.append(GradeHeld(system, grade, awarded_on, f"{SOURCE}：{source}"))
+            person.grades.append(GradeHeld(system, grade, awarded_on, f"{SOURCE}：{source}", awarded_by=body))
     for player_id, code, published_on, value in db.session.execute(
             select(PlayerRating.player_id, RatingList.list_code, RatingList.published_on, PlayerRating.value)
             .join(RatingList, PlayerRating.list_id == RatingList.id)

@@ -423,6 +423,9 @@ class GradeRule(RuleBase):
     below: str | None = None
     held_on: dt.date | None = None
     ungraded: Literal["refused", "admitted"] = "refused"
+    # Only grades awarded by these bodies count ("在本省获得的段位": 甘肃省围棋协会), matched as
+    # part of the awarding body's name.
+    awarded_by: list[str] = []
 
     @model_validator(mode="after")
     def _a_bound(self):

@@ -63,7 +63,8 @@ class ParsedPerson:
         grades = [g for g in self.grades if g.source is None]
         if grades:
             out["grades"] = [{"system": g.system, "grade": g.grade,
-                              "awarded_on": g.awarded_on.isoformat() if g.awarded_on else None} for g in grades]
+                              "awarded_on": g.awarded_on.isoformat() if g.awarded_on else None,
+                              **({"awarded_by": g.awarded_by} if g.awarded_by else {})} for g in grades]
         ratings = {k: [r for r in v if r.source is None] for k, v in self.ratings.items() if k != "fide"}
         ratings = {k: v[0] for k, v in ratings.items() if v}
         if ratings:
@@ -97,6 +98,7 @@ class GradeHeld:
     grade: str
     awarded_on: dt.date | None = None
     source: str | None = None  # None: the document says so; else where the register has it from
+    awarded_by: str | None = None  # the body that awarded it, as its certificate names it
 
 
 @dataclass(frozen=True)
@@ -256,8 +258,9 @@ def _career(r: _Reader, item: dict, path: str, p: ParsedPerson) -> None:
             system = None
         grade = r.text(g, "grade", gpath, required=True)
         awarded = r.date(g, "awarded_on", gpath)
+        body = r.text(g, "awarded_by", gpath)  # optional: the body that awarded it
         if system and grade:
-            p.grades.append(GradeHeld(system, grade[:40], awarded))
+            p.grades.append(GradeHeld(system, grade[:40], awarded, awarded_by=body[:200] if body else None))
     ratings = r.obj(item.get("ratings"), f"{path}.ratings", required=False)
     for code, value in (ratings or {}).items():
         rpath = f"{path}.ratings.{code}"

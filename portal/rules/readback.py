@@ -402,6 +402,9 @@ def _grade(r: d.GradeRule, n: _Names):
         day = _day(r.held_on)
         zh += f"，以{day[0]}前获得的段级位（称号）为准"
         en += f", as held on {day[1]}"
+    if r.awarded_by:
+        zh += f"，只计{'、'.join(r.awarded_by)}授予的段级位"
+        en += f", counting grades awarded by {', '.join(r.awarded_by)} only"
     if r.lowest and r.ungraded == "admitted":
         zh, en = zh + "，无段级位者也可报名", en + "; players without a grade may enter too"
     return zh, en

@@ -75,7 +75,7 @@ FIELDS = {
     "source": ("赛事", "competition"),
     # The player across Games (grades, ratings, residence, qualification, officials).
     "system": ("段级位体系", "grade system"), "lowest": ("最低段级位", "lowest grade"), "highest": ("最高段级位", "highest grade"),
-    "below": ("尚未获得的称号（段级位）", "not yet holding"), "held_on": ("以此日前获得的为准", "as held on"),
+    "below": ("尚未获得的称号（段级位）", "not yet holding"), "awarded_by": ("只计这些机构授予的", "awarded by these bodies only"), "held_on": ("以此日前获得的为准", "as held on"),
     "ungraded": ("无段级位者", "players without a grade"), "max_rating": ("等级分上限", "maximum rating"),
     "list_on": ("以此日公布的等级分为准", "the list of"), "unrated": ("无等级分者", "unrated players"),
     "regions": ("行政区划代码（如 620000）", "division codes (e.g. 620000)"), "since_by": ("落户（居住）不晚于", "resident since"),

@@ -75,12 +75,17 @@ def grade(ctx: CheckContext, rule) -> list[Violation]:
     if rule.held_on:
         day = _day(rule.held_on)
         held_on = (f"（以{day[0]}前获得的为准）", f" (as held on {day[1]})")
+    if rule.awarded_by:
+        bodies = "、".join(rule.awarded_by)
+        held_on = (held_on[0] if held_on else "") + f"（只计{bodies}授予的）", \
+            (held_on[1] if held_on else "") + f" (awarded by {', '.join(rule.awarded_by)} only)"
     refuses_ungraded = rule.ungraded == "refused" and lo is not None
     out = []
     for ref, event in _people_of(ctx, rule):
         p = ctx.people[ref]
         held = [g for g in p.grades if g.system == rule.system
-                and (rule.held_on is None or (g.awarded_on is not None and g.awarded_on <= rule.held_on))]
+                and (rule.held_on is None or (g.awarded_on is not None and g.awarded_on <= rule.held_on))
+                and (not rule.awarded_by or any(body in (g.awarded_by or "") for body in rule.awarded_by))]
         ranked = sorted(((system.rank(g.grade), g) for g in held if system.rank(g.grade) is not None),
                         key=lambda x: x[0])
         where = _where(ctx, event)
