@@ -143,3 +143,41 @@ def test_the_conflict_shows_every_field_that_differs_not_only_the_name(app, db, 
     assert "<strong>俱乐部：海口棋院</strong>" in theirs and "<strong>俱乐部：三亚棋社</strong>" in mine
     assert "姓名：王一" in theirs and "<strong>姓名：王一</strong>" not in theirs  # the same on both: not marked
     assert "出生日期：1995-05-05" in mine
+
+
+def _person_form(app, client, path):
+    """Every field of the person form as the page shows it (inputs, chosen options, hidden)."""
+    import html
+    with app.app_context():
+        page = client.get(path).get_data(as_text=True)
+    form = page[page.index("<form method=\"post\" novalidate>"):]
+    form = form[:form.index("</form>")]
+    data = {}
+    for m in re.finditer(r'<input([^>]*)>', form):
+        attrs = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+        if "name" in attrs and attrs.get("type") not in ("checkbox", "submit"):
+            data[attrs["name"]] = html.unescape(attrs.get("value", ""))
+    for m in re.finditer(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', form, re.S):
+        chosen = re.search(r'<option selected value="([^"]*)"|<option value="([^"]*)" selected', m.group(2))
+        data[m.group(1)] = next((g for g in chosen.groups() if g is not None), "") if chosen else ""
+    return data
+
+
+def test_two_leaders_correcting_different_fields_of_one_person_both_keep_theirs(app, db, unit):
+    """Issue 41, 3: one corrects 王一's club, the other his birth date, from the same page:
+    both corrections stand; only the same field changed differently is a conflict."""
+    did, a, b = unit
+    form_a, form_b = _person_form(app, a, f"/d/{did}/people/p1"), _person_form(app, b, f"/d/{did}/people/p1")
+    assert form_a["base_fields"] and form_a["name"] == "王一"
+    with app.app_context():
+        assert a.post(f"/d/{did}/people/p1", data={**form_a, "club": "海口棋院"}).status_code == 302
+        r = b.post(f"/d/{did}/people/p1", data={**form_b, "registration_year": "2019", "club": ""})
+    assert r.status_code == 302, r.get_data(as_text=True)[:600]
+    stored = _stored(db, did)["people"][0]
+    assert stored["club"] == "海口棋院" and stored["name"] == "王一"
+    # the same field changed differently by both: shown side by side, nothing overwritten
+    form_a, form_b = _person_form(app, a, f"/d/{did}/people/p1"), _person_form(app, b, f"/d/{did}/people/p1")
+    with app.app_context():
+        assert a.post(f"/d/{did}/people/p1", data={**form_a, "club": "三亚棋社"}).status_code == 302
+        r = b.post(f"/d/{did}/people/p1", data={**form_b, "club": "儋州棋社"})
+    assert 'id="conflict"' in r.get_data(as_text=True) and _stored(db, did)["people"][0]["club"] == "三亚棋社"

@@ -44,10 +44,37 @@ def digest(rows) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
+# A person's fields the person form sets, each merged on its own: two co-leaders correcting
+# one person's club and his birth date both keep their correction (issue 41, 3).
+MERGED_FIELDS = ("name", "gender", "birth_date", "id_type", "id_number", "registration", "university",
+                 "fide_rating", "club", "grades", "ratings", "residence", "nationality", "employment")
+
+
+def field_digests(person: dict | None) -> dict[str, str]:
+    """Each field of a person as the form showed it, digested (sent back with the form)."""
+    person = person or {}
+    return {f: digest(person.get(f))[:12] for f in MERGED_FIELDS}
+
+
+def merge_person(current: dict, mine: dict, base: dict[str, str]) -> tuple[dict, list[str]]:
+    """A person's form saved onto the person as others left him: each field the form
+    changed (its value differs from what the form showed) goes on, each it did not keeps the
+    stored value. Returns the person and the fields both changed differently (a conflict)."""
+    out, clashes = dict(current), []
+    for f in MERGED_FIELDS:
+        shown = base.get(f)
+        if shown is None or digest(mine.get(f))[:12] == shown:
+            continue  # not changed on this form
+        if digest(current.get(f))[:12] != shown and digest(current.get(f)) != digest(mine.get(f)):
+            clashes.append(f)  # changed by someone else too, to something else
+        out[f] = mine.get(f)
+    return out, clashes
+
+
 def merges(current: dict, key: Key | None, base: str | None) -> bool:
     """Whether a change made on an older version may go onto `current`: its part is as the
     form saw it (a new person always may)."""
-    if key == ("new",) or (key is not None and key[0] == "entrants"):
+    if key == ("new",) or (key is not None and key[0] in ("entrants", "person_fields")):
         return True
     return key is not None and bool(base) and fingerprint(current, key) == base
 

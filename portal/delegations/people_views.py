@@ -3,6 +3,7 @@ ID copies, and the suggestions of a person field."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
@@ -15,6 +16,7 @@ from ..clock import now
 from ..extensions import db
 from ..file_store import stored_download
 from ..games.services import definition_of
+from ..outcome import Refusal
 from ..privacy import mask_id, may_open_file, record_access, sees_full_ids
 from ..rules import idnumber
 from ..rules.definition import RegistrationRule
@@ -25,6 +27,7 @@ from . import edit, picker
 from .blueprint import bp
 from .files import UploadedFile, stored_key
 from .forms import PersonForm, VersionedForm
+from .merge import merge_person
 from .names import VIOLATION_LABELS, document_names_of
 from .services import export_document
 from .workspace import (
@@ -134,6 +137,26 @@ def _fill_form(form: PersonForm, p: dict) -> None:
     form.employment_since.data = _day(job.get("since"))
 
 
+STALE_PERSON = ("这名人员的同一项已在其他窗口或由其他人修改并保存。下面并列显示对方保存的和您填写的内容；您填写的仍在表中，"
+                "核对后再保存即可（会覆盖对方的修改），或刷新页面保留对方的。",
+                "Someone else changed the same field of this person meanwhile. Their version and yours are shown "
+                "side by side; yours is still in the form: save again to keep yours (it replaces theirs), or reload "
+                "the page to keep theirs.")
+
+
+def _shown_fields(text: str | None) -> dict[str, str] | None:
+    """The person's fields as the form showed them (merge.field_digests), or None."""
+    if not text or len(text) > 4096:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        return None
+    return data
+
+
 def register_lines(definition, p: dict) -> list[str]:
     """What the player register holds of this person (his identity number and name both
     matching), in the reader's language: "象棋大师（2026年7月5日授予，来源：…）"."""
@@ -211,8 +234,28 @@ def person(d, ref):
                 saved_as["ref"] = new_ref
                 stored = next((x for x in doc["people"] if x["ref"] == new_ref), None)
                 return edit.upsert_person(doc, form.to_person(new_ref, stored))
+            shown_fields = _shown_fields(request.form.get("base_fields")) if ref else None
+            key = ("person", ref) if ref else ("new",)
+            if shown_fields is not None:
+                # Field by field: what this form changed goes onto the person as co-leaders left him;
+                # only a field both changed differently is a conflict.
+                plain = change
+
+                def change(doc):
+                    stored = next((x for x in doc["people"] if x["ref"] == ref), None)
+                    if stored is None:
+                        return plain(doc)
+                    merged, clashes = merge_person(stored, form.to_person(ref, stored), shown_fields)
+                    if clashes:
+                        raise Refusal(Refusal.STALE, *STALE_PERSON, delegation=d, details={"key": ("person", ref),
+                                                                                           "current": doc})
+                    saved_as["ref"] = ref
+                    return edit.upsert_person(doc, merged)
+                key = ("person_fields", ref)
             out = save_edit(d, change, form.version.data, _("已保存 %(name)s。", name=(form.name.data or "").strip()),
-                            key=("person", ref) if ref else ("new",))
+                            key=key)
+            if shown_fields is not None:
+                change = plain  # the conflict page shows this form's person over theirs
             if out is None:
                 return redirect(url_for(".people", delegation_id=d.id) + f"#person-{saved_as['ref']}")
             flash(refusal_text(out), "error")

@@ -3,6 +3,7 @@ typed it when a save was refused), the stage, the violations, and the helpers it
 share. The money and organiser pages show a delegation through it too."""
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import cached_property
 
@@ -29,7 +30,7 @@ from ..workflow.stages import NAMES, closes_at, may_edit_declarations, may_edit_
 from . import edit, picker
 from .forms import PersonForm, UploadForm
 from .judged import stored_document, stored_violations
-from .merge import Key, describe, digest, fingerprint
+from .merge import Key, describe, digest, field_digests, fingerprint
 from .models import Delegation, DelegationStatus
 from .names import NOTE_ITEMS, ROLE_NAMES, document_names_of
 from .services import judge
@@ -71,6 +72,10 @@ class Workspace:
         if key[0] == "person":  # a page of people asks for every row: found by ref, not by a scan
             return digest(self._base_people.get(key[1]))
         return fingerprint(self.base_doc, tuple(key))
+
+    def person_fields(self, ref: str) -> str:
+        """Each field of the stored person, digested, for the person form (merge.field_digests)."""
+        return json.dumps(field_digests(self._base_people.get(ref)), separators=(",", ":"))
 
     @cached_property
     def _base_people(self) -> dict[str, dict]:
