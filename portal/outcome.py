@@ -44,7 +44,8 @@ class Outcome:
     status: Status | None = None
     message: tuple[str, str] | None = None  # (zh, en) for refusals that are not rule codes
     delegation: Delegation | None = None
-    code: str | None = None  # a refusal's reason, for programs (Refusal.code)
+    code: str | None = None  # a refusal's reason, for programs (Refusal.code, a RefusalCode)
+    field: str | None = None  # the field a refusal concerns, where a form has it
     details: dict | None = None  # what a page needs to show the refusal (a conflict's two sides)
 
     @property
@@ -66,26 +67,38 @@ class Outcome:
         return rep
 
 
+class RefusalCode(StrEnum):
+    """Why a service said no, for programs (the API's `code`): the one list of them."""
+    STALE = "stale"        # changed meanwhile; details["key"] names the part two people changed at once
+    INVALID = "invalid"    # malformed input: nothing could be read
+    RULES = "rules"        # errors in the judgement (the violations say which)
+    DEADLINE = "deadline"  # the stage is closed
+    STATE = "state"        # not in a state that allows it: withdrawn, approved, already decided
+    INPUT = "input"        # a value missing or wrong (`field` names it where a form has it)
+
+
 class Refusal(Exception):
-    """A service's "no", with a code for programs and the reason for people: a message in
-    Chinese and English, or the rule violations that stand in the way (or both).
+    """A service's "no", with a code for programs (RefusalCode), the field it concerns where
+    there is one, and the reason for people: a message in Chinese and English, or the rule
+    violations that stand in the way (or both)."""
 
-    Codes used: "stale" (changed meanwhile; details["key"] names the part two people
-    changed at once, when that is why), "invalid" (malformed input), "rules" (errors
-    in the judgement), "deadline" (the stage is closed), "state" (not in a state that
-    allows it: withdrawn, approved, already decided), "input" (a field missing or wrong)."""
+    STALE, INVALID = RefusalCode.STALE, RefusalCode.INVALID
 
-    STALE, INVALID = "stale", "invalid"
-
-    def __init__(self, code: str, zh: str | None = None, en: str | None = None, *,
+    def __init__(self, code: str, zh: str | None = None, en: str | None = None, *, field: str | None = None,
                  violations: list[Violation] | None = None, delegation: Delegation | None = None,
                  details: dict | None = None):
         super().__init__(en or zh or code)
-        self.code = code
+        self.code = RefusalCode(code)  # an undocumented code is a bug, found where it is raised
+        self.field = field
         self.message = (zh, en or zh) if zh else None
         self.violations = list(violations or [])
         self.delegation = delegation
         self.details = details
+
+    @classmethod
+    def of_field(cls, field: str, zh: str, en: str | None = None, **kw) -> Refusal:
+        """A value of one field missing or wrong (code INPUT), the field named for the form."""
+        return cls(RefusalCode.INPUT, zh, en, field=field, **kw)
 
     @property
     def status(self) -> Status:
@@ -97,4 +110,4 @@ class Refusal(Exception):
 
     def outcome(self) -> Outcome:
         return Outcome(False, self.violations, status=self.status, message=self.message,
-                       delegation=self.delegation, code=self.code, details=self.details)
+                       delegation=self.delegation, code=str(self.code), details=self.details, field=self.field)

@@ -77,7 +77,7 @@ def take_ticket(games: Games, document: dict, username: str, password: str, acto
         except IntegrityError as exc:  # rolled back already
             if "username" not in str(exc.orig):
                 raise
-    return Refusal("username", "该用户名已被使用", "This username is taken").outcome()
+    return Refusal.of_field("username", "该用户名已被使用", "This username is taken").outcome()
 
 
 def _take_ticket(games_id: int, document: dict, username: str, password: str, actor: Actor,
@@ -247,7 +247,7 @@ def _make(ticket: ArrivalTicket, password_hash: str | None) -> None:
     if doc is None or problems:
         raise Refusal(Refusal.INVALID, violations=problems)
     if db.session.scalar(select(User.id).where(User.username == ticket.username)) is not None:
-        raise Refusal("username", "该用户名已被使用，请换一个重新报名。", "This username is taken: register again with another.")
+        raise Refusal.of_field("username", "该用户名已被使用，请换一个重新报名。", "This username is taken: register again with another.")
     saved = save(new_delegation(games, doc.unit), ticket.document, actor, ticket.created_at)
     if not saved.ok:
         raise saved_refusal(saved)
@@ -285,7 +285,8 @@ def _refuse(ticket_id: int, refusal: Refusal) -> None:
         games = db.session.get(Games, ticket.games_id)
         messages = [{"zh": v.zh, "en": v.en, "code": v.code} for v in refusal.violations if v.is_error]
         if refusal.message:
-            messages.insert(0, {"zh": refusal.message[0], "en": refusal.message[1], "code": refusal.code})
+            messages.insert(0, {"zh": refusal.message[0], "en": refusal.message[1],
+                                "code": refusal.field or str(refusal.code)})
         ticket.status, ticket.finished_at, ticket.problems = "refused", utcnow(), messages
         _erase(ticket)
         place = db.session.get(Place, ticket.place_id) if ticket.place_id else None

@@ -194,7 +194,7 @@ def create_account(username: str, display_name: str, role: str, actor: Actor, *,
     (returned once, stored only as its hash). Staff serve the `games` given.
     `password_hash`: hash_password() of the password, computed before the transaction."""
     if has_control(username) or has_control(display_name):  # both reach mail headers
-        raise Refusal("username" if has_control(username) else "display_name",
+        raise Refusal.of_field("username" if has_control(username) else "display_name",
                       "姓名和用户名" + CONTROL_PROBLEM[0], "Names and usernames " + CONTROL_PROBLEM[1])
     user = User(username=username.strip(), display_name=display_name.strip(), role=role,
                 delegation_id=getattr(delegation, "id", None))
@@ -222,9 +222,9 @@ STAFF_ROLES = (*STAFF_OF_GAMES, "admin")
 
 def _staff_refusals(role: str, games: list[Games]) -> None:
     if role not in STAFF_ROLES:
-        raise Refusal("role", "请选择角色：组委会、财务或系统管理员", "Choose a role: organiser, accountant or administrator")
+        raise Refusal.of_field("role", "请选择角色：组委会、财务或系统管理员", "Choose a role: organiser, accountant or administrator")
     if role in STAFF_OF_GAMES and not games:
-        raise Refusal("games", "请至少选择一届比赛：组委会和财务账号只能看到所负责的比赛",
+        raise Refusal.of_field("games", "请至少选择一届比赛：组委会和财务账号只能看到所负责的比赛",
                       "Choose at least one Games: organisers and accountants see only the Games they serve")
 
 
@@ -234,11 +234,11 @@ def create_staff(username: str, display_name: str, role: str, games: list[Games]
     with write_transaction():
         username, display_name = (username or "").strip(), (display_name or "").strip()
         if not username or len(username) > 80:
-            raise Refusal("username", "请填写用户名（不超过 80 个字符）", "Give a username (at most 80 characters)")
+            raise Refusal.of_field("username", "请填写用户名（不超过 80 个字符）", "Give a username (at most 80 characters)")
         if not display_name or len(display_name) > 100:
-            raise Refusal("display_name", "请填写姓名（不超过 100 个字符）", "Give a name (at most 100 characters)")
+            raise Refusal.of_field("display_name", "请填写姓名（不超过 100 个字符）", "Give a name (at most 100 characters)")
         if db.session.scalar(select(User.id).where(User.username == username)):
-            raise Refusal("username", "该用户名已被使用", "This username is taken")
+            raise Refusal.of_field("username", "该用户名已被使用", "This username is taken")
         _staff_refusals(role, games)
         user, token = create_account(username, display_name, role, actor, games=games)
         return user, token
@@ -250,7 +250,7 @@ def set_staff_games(user: User, games: list[Games], actor: Actor) -> Outcome:
     Sessions stay: the next request already sees only the Games granted."""
     _staff_refusals(user.role, games)
     if user.role not in STAFF_OF_GAMES:
-        raise Refusal("role", "系统管理员负责所有比赛，无需指定", "An administrator serves every Games")
+        raise Refusal.of_field("role", "系统管理员负责所有比赛，无需指定", "An administrator serves every Games")
     lock_row(User, user.id)  # two administrators at once: one after the other
     grants = {s.games_id: s for s in db.session.scalars(select(GamesStaff).where(GamesStaff.user_id == user.id))}
     before = sorted(db.session.scalars(select(Games.slug).where(Games.id.in_(grants))) if grants else [])
@@ -275,12 +275,12 @@ def create_leader(games: Games, unit_code: str | None, club: str, username: str,
     with write_transaction():
         username, club = username.strip(), (club or "").strip()
         if db.session.scalar(select(User.id).where(User.username == username)):
-            raise Refusal("username", "该用户名已被使用", "This username is taken")
+            raise Refusal.of_field("username", "该用户名已被使用", "This username is taken")
         if not club and not unit_code:
-            raise Refusal("unit", "请选择参赛单位，或填写俱乐部、学校等单位名称",
+            raise Refusal.of_field("unit", "请选择参赛单位，或填写俱乐部、学校等单位名称",
                           "Choose a unit, or give the name of a club or school")
         if club and not definition_of(games).participation.open_units:
-            raise Refusal("club_name", "本届比赛只接受规定的参赛单位", "These Games take only the units listed")
+            raise Refusal.of_field("club_name", "本届比赛只接受规定的参赛单位", "These Games take only the units listed")
         q = select(Delegation).where(Delegation.games_id == games.id)
         q = q.where(Delegation.unit_name == club, Delegation.unit_code.is_(None)) if club else \
             q.where(Delegation.unit_code == unit_code)
@@ -328,7 +328,7 @@ def _checked_address(email: str | None) -> str | None:
     (a line break in it would add a mail header)."""
     email = (email or "").strip() or None
     if problem := address_problem(email):
-        raise Refusal("email", *problem)
+        raise Refusal.of_field("email", *problem)
     return email
 
 

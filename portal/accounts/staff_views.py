@@ -53,7 +53,7 @@ def staff():
         _user, token = services.create_staff(form.username.data, form.display_name.data, form.role.data,
                                              _chosen(all_games, form.games.data or []), actor())
     except Refusal as refusal:
-        getattr(form, refusal.code).errors.append(refusal.message[1] if is_en() else refusal.message[0])
+        getattr(form, refusal.field).errors.append(refusal.message[1] if is_en() else refusal.message[0])
         return _page(form, all_games, status=422)
     return _page(_form(all_games), all_games, link=external_url("accounts.invitation", token=token))
 

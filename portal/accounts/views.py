@@ -158,7 +158,7 @@ def leader_accounts():
                                                  email=form.email.data or None,
                                                  link=lambda token: external_url("accounts.invitation", token=token))
         except Refusal as refusal:
-            getattr(form, refusal.code).errors.append(refusal.message[1] if is_en() else refusal.message[0])
+            getattr(form, refusal.field).errors.append(refusal.message[1] if is_en() else refusal.message[0])
         else:
             link = external_url("accounts.invitation", token=token)
     return _accounts_page(form, link)

@@ -30,11 +30,11 @@ def create_token(user: User, name: str, scope: str, days: int, actor: Actor) -> 
     """A new token for `user`; the outcome's details carry it, once."""
     name = (name or "").strip()[:100]
     if not name:
-        raise Refusal("name", "请给令牌起个名字（用在哪个系统）", "Name the token (the system that uses it)")
+        raise Refusal.of_field("name", "请给令牌起个名字（用在哪个系统）", "Name the token (the system that uses it)")
     if scope not in SCOPES:
-        raise Refusal("scope", "请选择权限：只读，或读写", "Choose read, or read and write")
+        raise Refusal.of_field("scope", "请选择权限：只读，或读写", "Choose read, or read and write")
     if not 1 <= days <= MAX_DAYS:
-        raise Refusal("days", f"有效期为 1 至 {MAX_DAYS} 天", f"Valid for 1 to {MAX_DAYS} days")
+        raise Refusal.of_field("days", f"有效期为 1 至 {MAX_DAYS} 天", f"Valid for 1 to {MAX_DAYS} days")
     token = PREFIX + secrets.token_urlsafe(24)
     row = ApiToken(user_id=user.id, name=name, token_hash=_digest(token), prefix=token[:10], scopes=SCOPES[scope],
                    expires_at=machine_utcnow() + dt.timedelta(days=days))

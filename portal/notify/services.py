@@ -142,16 +142,16 @@ def add_webhook(games_id: int, games_slug: str, url: str, actor) -> tuple:
                                  outbound.allowed_networks(current_app.config.get("WEBHOOK_ALLOWED_NETWORKS")),
                                  resolve_strictly=False)
     except outbound.Unreachable as refused:
-        raise Refusal("url", refused.zh, refused.en) from None
+        raise Refusal.of_field("url", refused.zh, refused.en) from None
     with write_transaction():
         lock_row(Games, games_id)  # two organisers at once: the cap holds
         urls = list(db.session.scalars(select(Webhook.url).where(Webhook.games_id == games_id,
                                                                  Webhook.active.is_(True))))
         if url in urls:
-            raise Refusal("url", "这个网址已经登记过了", "This address is registered already")
+            raise Refusal.of_field("url", "这个网址已经登记过了", "This address is registered already")
         cap = int(current_app.config.get("WEBHOOKS_PER_GAMES") or 10)
         if len(urls) >= cap:
-            raise Refusal("url", f"每届比赛最多登记 {cap} 个网址：请先删除一个不用的",
+            raise Refusal.of_field("url", f"每届比赛最多登记 {cap} 个网址：请先删除一个不用的",
                           f"At most {cap} addresses per Games: remove one no longer used first")
         secret = secrets.token_hex(24)
         row = Webhook(games_id=games_id, url=url, secret=secret, created_by=actor.label)

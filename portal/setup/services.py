@@ -19,7 +19,7 @@ from ..db_tx import lock_row, transactional, write_transaction
 from ..extensions import db
 from ..games.models import Games, GamesVersion
 from ..games.services import _fixture_problems, definition_of, store_definition
-from ..outcome import Outcome, Refusal
+from ..outcome import Outcome, Refusal, RefusalCode
 from ..rules.definition import GamesDefinition
 from ..rules.readback import read_back
 from .labels import field_label
@@ -35,7 +35,7 @@ class DefinitionRefusal(Refusal):
 
     def __init__(self, problems: list[tuple[str, str, str, str]]):
         first = problems[0]
-        super().__init__("definition", f"{first[0]}：{first[2]}", f"{first[1]}: {first[3]}",
+        super().__init__(RefusalCode.INPUT, f"{first[0]}：{first[2]}", f"{first[1]}: {first[3]}", field="definition",
                          details={"problems": problems})
 
 
@@ -80,12 +80,12 @@ def create_games(slug: str, name_zh: str, name_en: str, actor: Actor, *, copy_of
     with write_transaction():
         slug, name_zh, name_en = (slug or "").strip().lower(), (name_zh or "").strip(), (name_en or "").strip()
         if not SLUG.match(slug):
-            raise Refusal("slug", "网址代码只能用小写字母、数字和“-”，3 至 60 个字符，如 zj-mind-2027",
+            raise Refusal.of_field("slug", "网址代码只能用小写字母、数字和“-”，3 至 60 个字符，如 zj-mind-2027",
                           "The slug is 3 to 60 lower-case letters, digits and '-', such as zj-mind-2027")
         if db.session.scalar(select(Games.id).where(Games.slug == slug)):
-            raise Refusal("slug", "这个网址代码已有比赛使用", "Another Games has this slug")
+            raise Refusal.of_field("slug", "这个网址代码已有比赛使用", "Another Games has this slug")
         if not name_zh or len(name_zh) > 200:
-            raise Refusal("name_zh", "请填写比赛名称（不超过 200 字）", "Give the Games' name (at most 200 characters)")
+            raise Refusal.of_field("name_zh", "请填写比赛名称（不超过 200 字）", "Give the Games' name (at most 200 characters)")
         if copy_of is not None:
             data = shifted(copy.deepcopy(copy_of.definition), years_later)
             data.update(slug=slug, name={"zh": name_zh, "en": name_en or name_zh},
@@ -94,9 +94,9 @@ def create_games(slug: str, name_zh: str, name_en: str, actor: Actor, *, copy_of
             data.pop("regulation", None)  # a new edition has its own regulation
         else:
             if start is None or end is None:
-                raise Refusal("start", "请填写比赛的开始和结束日期", "Give the first and last day of play")
+                raise Refusal.of_field("start", "请填写比赛的开始和结束日期", "Give the first and last day of play")
             if end < start:
-                raise Refusal("end", "结束日期早于开始日期", "The last day is before the first")
+                raise Refusal.of_field("end", "结束日期早于开始日期", "The last day is before the first")
             data = blank_definition(slug, name_zh, name_en or name_zh, start, end)
         definition = validate(data)
         games = Games(slug=slug, status="draft")
@@ -124,10 +124,10 @@ def save_definition(games: Games, data: dict, actor: Actor, *, amendment: str | 
     judged by the version of then."""
     games = lock_row(Games, games.id)
     if data.get("slug") != games.slug:
-        raise Refusal("slug", "网址代码创建后不能修改", "The slug cannot change once the Games exists")
+        raise Refusal.of_field("slug", "网址代码创建后不能修改", "The slug cannot change once the Games exists")
     amendment, reason = (amendment or "").strip()[:100], (reason or "").strip()[:1000]
     if games.status == "published" and (not amendment or not reason):
-        raise Refusal("amendment", "比赛已发布：修改须作为补充通知，请填写通知编号和修改理由",
+        raise Refusal.of_field("amendment", "比赛已发布：修改须作为补充通知，请填写通知编号和修改理由",
                       "The Games is published: a change is an amendment; give its number and the reason")
     before = definition_of(games)
     after = validate(data)
@@ -174,7 +174,7 @@ def publish(games: Games, actor: Actor, at: dt.datetime | None = None) -> Outcom
         raise Refusal("state", "这届比赛已经发布", "These Games are already published")
     definition = definition_of(games)
     if not definition.events:
-        raise Refusal("events", "还没有设置任何比赛项目，发布后领队无项可报", "No events yet: leaders would have nothing to enter")
+        raise Refusal.of_field("events", "还没有设置任何比赛项目，发布后领队无项可报", "No events yet: leaders would have nothing to enter")
     games.status = "published"
     db.session.add(GamesVersion(games_id=games.id, number=1, definition=games.definition, amendment=None,
                                 reason="发布 / published", created_by=actor.label, created_at=at or now()))
@@ -188,7 +188,7 @@ def set_regulation_text(games: Games, text: str, actor: Actor) -> Outcome:
     games = lock_row(Games, games.id)
     text = (text or "").replace("\r\n", "\n").strip()
     if len(text) > MAX_REGULATION:
-        raise Refusal("text", f"规程文本太长（最多 {MAX_REGULATION:,} 字）", f"The text is too long (at most {MAX_REGULATION:,})")
+        raise Refusal.of_field("text", f"规程文本太长（最多 {MAX_REGULATION:,} 字）", f"The text is too long (at most {MAX_REGULATION:,})")
     before = len(games.regulation_text or "")
     games.regulation_text = text or None
     record(actor, "games.regulation", "games", games.slug, before={"characters": before},

@@ -62,7 +62,7 @@ def new_games():
                 copy_of=source, years_later=_int(request.form.get("years_later"), 1),
                 start=_date(request.form.get("start")), end=_date(request.form.get("end")))
         except Refusal as refusal:
-            errors[refusal.code] = refusal.message[1] if is_en() else refusal.message[0]
+            errors[refusal.field or refusal.code] = refusal.message[1] if is_en() else refusal.message[0]
             if refusal.details and refusal.details.get("problems"):
                 errors["definition"] = "；".join(f"{p[0]}：{p[2]}" for p in refusal.details["problems"][:5])
         else:
@@ -220,7 +220,7 @@ def _save(games: Games, data: dict, section: str, form=None, action: str | None 
     out = services.save_definition(games, data, actor(), amendment=request.form.get("amendment"),
                                    reason=request.form.get("reason"))
     if not out.ok:
-        refusal = Refusal(out.code or "", *(out.message or ("", "")), details=out.details)
+        refusal = Refusal(out.code or "input", *(out.message or ("", "")), field=out.field, details=out.details)
         return _page(games, section=section, problems=_problems(refusal), status=422)
     if out.details and out.details.get("unchanged"):
         flash(_("没有改动。"), "info")

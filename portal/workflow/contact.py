@@ -14,7 +14,7 @@ from ..outcome import Outcome, Refusal
 def set_contact_email(delegation: Delegation, email: str | None, actor: Actor) -> Outcome:
     email = (email or "").strip() or None
     if problem := address_problem(email):
-        raise Refusal("email", *problem, delegation=delegation)
+        raise Refusal.of_field("email", *problem, delegation=delegation)
     d = lock_row(Delegation, delegation.id)
     if email != d.contact_email:
         record(actor, "delegation.contact_email", "delegation", d.unit_name or d.unit_code or str(d.id), delegation=d,
