@@ -87,6 +87,7 @@ TABLE = {
     ("money.lines", "GET"): (L, D, D, A, A),
     ("results.results", "GET"): ORG,
     ("register.register", "GET"): ORG, ("register.import_ratings", "POST"): ORG, ("register.record_grade", "POST"): ORG,
+    ("register.add_qualifier", "POST"): ORG, ("register.withdraw_qualifier", "POST"): ORG,
     ("results.event_results", "GET"): ORG, ("results.event_results", "POST"): ORG,
     ("results.absences", "POST"): ORG, ("results.pairing_export", "GET"): ORG, ("results.outside_medal", "POST"): ORG,
     ("results.standing", "GET"): LEADER_READ,
@@ -195,7 +196,8 @@ def world(app, db):
 OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals
              "workflow.arrival": {"slug": "shaanxi-mind-2025"}, "workflow.arrival_state": {"slug": "shaanxi-mind-2025"},
              "results.pairing_export": {"fmt": "xlsx"},
-             "results.absences": {"slug": "shaanxi-mind-2025", "event": "gomoku.OPEN"}}  # a Games with rounds
+             "results.absences": {"slug": "shaanxi-mind-2025", "event": "gomoku.OPEN"},  # a Games with rounds
+             "register.withdraw_qualifier": {"qualification_id": 1}}
 
 
 def _url(rule, values):

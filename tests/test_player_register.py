@@ -237,3 +237,24 @@ def test_a_leader_gives_residence_and_grade_where_the_rules_read_them_and_they_a
     assert "应为 6 位行政区划代码" in page and 'value="6201"' in page  # named beside its field, nothing typed lost
     db.session.delete(games)
     db.session.commit()
+
+
+def test_the_finals_organisers_see_its_qualifiers_and_add_or_take_off_one_with_the_reason(app, qualifier, players, db):
+    from builders import account, csrf_token, logged_in
+
+    from portal.delegations.services import check_document
+    account("final-org", "organiser", games=["final-2026"])
+    db.session.commit()
+    client = logged_in(app, "final-org")
+    page = client.get("/org/games/final-2026/register").get_data(as_text=True)
+    listed = page.split('id="qualified"', 1)[1].split("</div>\n{% endif %}", 1)[0]
+    assert "本届晋级名单" in page and "甲" in listed and "乙" in listed and "共 2 人" in listed
+    token = csrf_token(page)
+    refused = client.post("/org/games/final-2026/register/qualified", follow_redirects=True,
+                          data={"csrf_token": token, "name": "丙", "id_number": players[2]["id_number"], "reason": ""})
+    assert "请说明理由" in refused.get_data(as_text=True)
+    added = client.post("/org/games/final-2026/register/qualified", follow_redirects=True,
+                        data={"csrf_token": token, "name": "丙", "id_number": players[2]["id_number"], "reason": "外卡"})
+    assert "已加入晋级名单" in added.get_data(as_text=True)
+    rep, _ = check_document(_doc("final-2026", players), AT)
+    assert not [v for v in rep["violations"] if v["code"] == "NOT_QUALIFIED"]

@@ -16,6 +16,7 @@ from ..rules.idnumber import normalise
 from .models import PlayerGrade, PlayerRating, PlayerSanction, Qualification, RatingList, RegisteredPlayer, RegisterRevision
 
 SOURCE = "棋手档案"
+BY_HAND = "*"  # a qualification the organisers recorded by hand (rules.checks.career.qualified)
 
 
 def revision() -> int:
@@ -74,10 +75,12 @@ def qualified_among(players: dict[int, list[ParsedPerson]], slug: str, series: s
     if not players:
         return frozenset()
     rows = db.session.execute(
-        select(Qualification.player_id, Qualification.from_games, Qualification.from_series)
+        select(Qualification.player_id, Qualification.from_games, Qualification.from_series, Qualification.event_code)
         .where(Qualification.player_id.in_(list(players)), Qualification.target.in_([slug, series]),
                Qualification.withdrawn_at.is_(None)))
-    return frozenset((normalise(players[pid][0].id_number), games, from_series) for pid, games, from_series in rows)
+    # Put on the list by hand (no event earned it): qualified whichever qualifier a rule names.
+    return frozenset((normalise(players[pid][0].id_number), games if event else BY_HAND, from_series if event else BY_HAND)
+                     for pid, games, from_series, event in rows)
 
 
 def barred_among(players: dict[int, list[ParsedPerson]], series: str, edition: int) -> dict[str, tuple[str, str]]:

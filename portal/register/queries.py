@@ -78,3 +78,30 @@ def rating_editions() -> list[RatingList]:
 def person_of(games, delegation_id: int, ref: str) -> Person | None:
     return db.session.scalar(select(Person).join(Delegation, Delegation.id == Person.delegation_id).where(
         Delegation.games_id == games.id, Person.delegation_id == delegation_id, Person.ref == ref))
+
+
+@dataclass
+class Qualifier:
+    id: int
+    name: str
+    number: str  # masked
+    source: str  # the qualifier's name, or who put him on the list
+    place: int | None
+    by_hand: bool
+
+
+def qualifiers_for(games) -> list[Qualifier]:
+    """Who is on these Games' list of qualified players (for its slug or its series), from
+    one query: the places earned elsewhere and those put on it by hand."""
+    from ..games.models import Games
+    from ..privacy import mask_id
+    from .models import Qualification, RegisteredPlayer
+    rows = db.session.execute(
+        select(Qualification.id, RegisteredPlayer.name, RegisteredPlayer.id_number, Qualification.from_games,
+               Qualification.place, Qualification.event_code, Games.name_zh)
+        .join(RegisteredPlayer, RegisteredPlayer.id == Qualification.player_id)
+        .outerjoin(Games, Games.slug == Qualification.from_games)
+        .where(Qualification.target.in_([games.slug, games.series]), Qualification.withdrawn_at.is_(None))
+        .order_by(Qualification.from_games, Qualification.place, RegisteredPlayer.name).limit(2000)).all()
+    return [Qualifier(r.id, r.name, mask_id(r.id_number), r.name_zh or r.from_games, r.place, r.event_code is None)
+            for r in rows]

@@ -194,13 +194,37 @@ def record_grade(actor: Actor, id_number: str, name: str, system: str, grade: st
 
 
 @transactional
+def withdraw_qualification(actor: Actor, qualification_id: int, target: tuple[str, str], reason: str) -> Outcome:
+    """Take a player off a Games' list of qualified players (`target`: its slug and series),
+    with the reason; the row stays, withdrawn, and the audit says who and why."""
+    if not reason.strip():
+        raise Refusal.of_field("reason", "请说明理由", "give the reason")
+    row = db.session.get(Qualification, qualification_id)
+    if row is None or row.target not in target or row.withdrawn_at is not None:
+        raise Refusal("state", "这条晋级记录已不存在", "this qualification is no longer there")
+    row.withdrawn_at, row.withdrawn_reason = utcnow(), reason.strip()[:1000]
+    bump_revision()
+    player = db.session.get(RegisteredPlayer, row.player_id)
+    entry = record(actor, "register.qualification_withdrawn", "player", mask_id(player.id_number),
+                   before={"target": row.target, "from": row.from_games, "place": row.place}, reason=reason)
+    entry.games_slug = target[0]
+    return Outcome(True, status=Status.SAVED)
+
+
+@transactional
 def qualify(actor: Actor, id_number: str, name: str, target: str, from_games: str, from_series: str,
             reason: str) -> Outcome:
     """Put a player on the list of those qualified for `target` by hand (a wild card, a
     correction), with the reason."""
     if not reason.strip():
-        raise Refusal("input", "请说明理由", "give the reason")
-    player = player_for(id_number, name)
+        raise Refusal.of_field("reason", "请说明理由", "give the reason")
+    parsed, problem = parse(normalise(id_number or ""))
+    if parsed is None:
+        zh, en = REASONS.get(problem, ("无效", "is not valid"))
+        raise Refusal.of_field("id_number", f"证件号码{zh}", f"the identity number {en}")
+    if not name.strip():
+        raise Refusal.of_field("name", "请填写姓名", "give the name")
+    player = player_for(id_number, name.strip())
     db.session.add(Qualification(player_id=player.id, target=target, from_games=from_games, from_series=from_series,
                                  recorded_by=actor.label, recorded_at=utcnow()))
     bump_revision()

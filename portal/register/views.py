@@ -13,6 +13,7 @@ from ..accounts import scope
 from ..accounts.access import roles
 from ..audit.current import actor
 from ..games.services import definition_of
+from ..rules.definition import QualifiedRule
 from ..rules.grades import grade_systems, rating_lists
 from ..web import is_en, outcome_text
 from . import queries, services
@@ -38,7 +39,9 @@ def register(slug):
     page = request.args.get("page", "1")
     page = int(page) if page.isdigit() and int(page) < 10_000 else 1
     rows, total = queries.people_page(games, q, page, is_en())
+    qualifiers = queries.qualifiers_for(games) if definition.rules_of(QualifiedRule) else None
     return render_template("register/register.html", games=games, rows=rows, total=total, page=page, q=q,
+                           qualifiers=qualifiers,
                            pages=max(1, (total + queries.PAGE - 1) // queries.PAGE), form=FlaskForm(),
                            systems=grade_systems(definition), lists=rating_lists(definition),
                            editions=queries.rating_editions())
@@ -88,3 +91,28 @@ def record_grade(slug):
     flash(outcome_text(out) if not out.ok else _("已记入棋手档案：%(name)s。", name=person.name),
           "success" if out.ok else "error")
     return redirect(url_for(".register", slug=slug, q=request.form.get("q") or None))
+
+
+@bp.post("/org/games/<slug>/register/qualified")
+@roles(*ORG)
+def add_qualifier(slug):
+    """A player put on these Games' list of qualified players by hand (a wild card), with the reason."""
+    games = scope.games_or_404(slug)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    out = services.qualify(actor(), (request.form.get("id_number") or "")[:40], (request.form.get("name") or "")[:100],
+                           games.slug, games.slug, games.series, (request.form.get("reason") or "")[:1000])
+    flash(_("已加入晋级名单。") if out.ok else outcome_text(out), "success" if out.ok else "error")
+    return redirect(url_for(".register", slug=slug) + "#qualified")
+
+
+@bp.post("/org/games/<slug>/register/qualified/<int:qualification_id>/withdraw")
+@roles(*ORG)
+def withdraw_qualifier(slug, qualification_id):
+    games = scope.games_or_404(slug)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    out = services.withdraw_qualification(actor(), qualification_id, (games.slug, games.series),
+                                          (request.form.get("reason") or "")[:1000])
+    flash(_("已从晋级名单中取消。") if out.ok else outcome_text(out), "success" if out.ok else "error")
+    return redirect(url_for(".register", slug=slug) + "#qualified")
