@@ -108,6 +108,10 @@ def _deadline(value: dt.datetime) -> tuple[str, str]:
     return _instant(value)
 
 
+# As other pages say a day and a closing instant (the set-up screens' proposals).
+day_in_words, deadline_in_words = _day, _deadline
+
+
 def _join(parts: list[tuple[str, str]], zh_sep: str = "，", en_sep: str = "; ") -> tuple[str, str]:
     return zh_sep.join(p[0] for p in parts if p[0]), en_sep.join(p[1] for p in parts if p[1])
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from ..rules.proposals import Proposal, holds, propose
+from ..rules.readback import day_in_words, deadline_in_words
 
-CHINA = dt.timezone(dt.timedelta(hours=8))
 # Accepted as they are: the section of the definition each sets.
 DIRECT = {"dates": "basics", "report": "basics", "declaration_closes": "stages", "names_closes": "stages",
           "substitutions_closes": "stages"}
@@ -29,16 +29,12 @@ class Shown:
 
 
 def _day(iso: str) -> tuple[str, str]:
-    d = dt.date.fromisoformat(iso)
-    return f"{d.year}年{d.month}月{d.day}日", d.strftime("%-d %B %Y")
+    return day_in_words(dt.date.fromisoformat(iso))
 
 
 def _instant(iso: str) -> tuple[str, str]:
-    at = dt.datetime.fromisoformat(iso).astimezone(CHINA)
-    if (at.hour, at.minute) == (0, 0):
-        before = at - dt.timedelta(days=1)
-        return f"{before.year}年{before.month}月{before.day}日 24:00", f"{before:%-d %B %Y} 24:00"
-    return f"{at.year}年{at.month}月{at.day}日 {at:%H:%M}", f"{at:%-d %B %Y %H:%M}"
+    """A closing instant as the read-back says it ("8月31日 24:00（北京时间）")."""
+    return deadline_in_words(dt.datetime.fromisoformat(iso))
 
 
 def _words(p: Proposal) -> tuple[str, str]:
@@ -53,7 +49,7 @@ def _words(p: Proposal) -> tuple[str, str]:
         what = {"declaration_closes": ("报项截止", "Declaration closes"), "names_closes": ("报名（姓名）截止", "Names close"),
                 "substitutions_closes": ("更换人员截止", "Substitutions close")}[p.kind]
         a = _instant(v["at"])
-        return f"{what[0]}：{a[0]}（北京时间）", f"{what[1]}: {a[1]} (China time)"
+        return f"{what[0]}：{a[0]}", f"{what[1]}: {a[1]}"
     if p.kind == "age_bracket":
         lo = _day(v["born_from"]) if v.get("born_from") else None
         hi = _day(v["born_to"]) if v.get("born_to") else None
