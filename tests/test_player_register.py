@@ -153,9 +153,9 @@ def test_a_rating_list_as_the_federation_publishes_it_is_read_by_a_rating_band(d
     book = openpyxl.Workbook()
     sheet = book.active
     sheet.append(["2026年6月中国象棋协会等级分"])
-    sheet.append(["序号", "姓名", "性别", "证件号码", "等级分"])
-    sheet.append([1, "甲", "男", players[0]["id_number"], 2350])
-    sheet.append([2, "乙", "女", players[1]["id_number"], 2100])
+    sheet.append(["序号", "姓名", "性别", "证件号码", "单位", "等级分"])
+    sheet.append([1, "甲", "男", players[0]["id_number"], "浙江", 2350])
+    sheet.append([2, "乙", "女", players[1]["id_number"], "浙江省", 2100])
     data = io.BytesIO()
     book.save(data)
     out = import_rating_list(Actor("组委会"), "cxa", dt.date(2026, 6, 1), "等级分.xlsx", data.getvalue())
@@ -165,7 +165,7 @@ def test_a_rating_list_as_the_federation_publishes_it_is_read_by_a_rating_band(d
     assert set(found) == {"a", "c"}  # 2350 above the band; 丙 unrated
     assert "中国象棋协会等级分为 2350" in found["a"]["message"]["zh"]
     # a bad row refuses the list and names the row; nothing is stored
-    sheet.append([3, "丙", "男", "110101199001011234", "两千"])
+    sheet.append([3, "丙", "男", "110101199001011234", "", "两千"])
     data = io.BytesIO()
     book.save(data)
     out = import_rating_list(Actor("组委会"), "cxa", dt.date(2026, 7, 1), "等级分.xlsx", data.getvalue())
@@ -251,10 +251,52 @@ def test_the_finals_organisers_see_its_qualifiers_and_add_or_take_off_one_with_t
     assert "本届晋级名单" in page and "甲" in listed and "乙" in listed and "共 2 人" in listed
     token = csrf_token(page)
     refused = client.post("/org/games/final-2026/register/qualified", follow_redirects=True,
-                          data={"csrf_token": token, "name": "丙", "id_number": players[2]["id_number"], "reason": ""})
+                          data={"csrf_token": token, "name": "丙", "id_number": players[2]["id_number"], "reason": "",
+                                "unit": "zhejiang"})
     assert "请说明理由" in refused.get_data(as_text=True)
     added = client.post("/org/games/final-2026/register/qualified", follow_redirects=True,
-                        data={"csrf_token": token, "name": "丙", "id_number": players[2]["id_number"], "reason": "外卡"})
+                        data={"csrf_token": token, "name": "丙", "id_number": players[2]["id_number"], "reason": "外卡",
+                              "unit": "zhejiang"})
     assert "已加入晋级名单" in added.get_data(as_text=True)
     rep, _ = check_document(_doc("final-2026", players), AT)
     assert not [v for v in rep["violations"] if v["code"] == "NOT_QUALIFIED"]
+
+
+def test_another_units_leader_typing_a_qualifiers_number_and_name_learns_nothing_until_the_organisers_say(
+        qualifier, players, db):
+    """甲 qualified for 浙江. 江苏's leader typing his identity number and name is told exactly
+    what a stranger's number gets (not one bit about 甲); once the organisers give 甲 a wild
+    card for 江苏 (he changed units), 江苏 may enter him."""
+    from builders import id_for
+
+    from portal.audit.services import Actor
+    from portal.delegations.services import check_document
+    from portal.register.services import qualify
+
+    def told(person):
+        rep, _ = check_document(_doc("final-2026", [person], unit="jiangsu"), AT)
+        return [(v["code"], v["message"]["zh"]) for v in rep["violations"]]
+
+    known = dict(players[0])
+    stranger = dict(players[0], id_number=id_for("1995-05-05", "M"))
+    assert stranger["id_number"] != known["id_number"]
+    assert told(known) == told(stranger) and "NOT_QUALIFIED" in [c for c, _m in told(known)]
+    assert qualify(Actor("组委会"), known["id_number"], "甲", "final-2026", "final-2026", "final", "转会外卡", "jiangsu").ok
+    db.session.commit()
+    assert "NOT_QUALIFIED" not in [c for c, _m in told(known)]
+
+
+def test_a_rating_list_without_a_unit_is_read_for_no_delegation_and_the_import_says_so(db, tmp_path, players):
+    from portal.audit.services import Actor
+    from portal.delegations.services import check_document
+    from portal.register.services import import_rating_list
+    games = _games(tmp_path, "rated-2027", "rated",
+                   rules=[{"kind": "rating", "events": ["xiangqi.MI"], "list": "cxa", "max_rating": 2200}])
+    data = f"姓名,证件号码,等级分\n甲,{players[0]['id_number']},2350\n".encode()
+    out = import_rating_list(Actor("组委会"), "cxa", dt.date(2026, 6, 1), "等级分.csv", data)
+    assert out.ok and "其中 1 名棋手没有可识别的“单位”" in out.message[0]
+    rep, _ = check_document(_doc("rated-2027", players[:1]), AT)
+    message = next(v["message"]["zh"] for v in rep["violations"] if v["code"] == "GRADE_NOT_ELIGIBLE")
+    assert "2350" not in message
+    db.session.delete(games)
+    db.session.commit()

@@ -210,7 +210,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
     parsed, problems = parse_document(doc)
     if parsed is None:
         return problems
-    known = known_to_register(parsed.people, games)
+    known = known_to_register(parsed.people, games, parsed.unit_code)
     violations = dedupe(problems + check_delegation(
         definition, parsed, at=at, unit=unit, universities=universities,
         other_id_numbers=other_id_numbers(games, parsed, d.id, reveal),

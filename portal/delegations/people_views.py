@@ -157,14 +157,14 @@ def _shown_fields(text: str | None) -> dict[str, str] | None:
     return data
 
 
-def register_lines(definition, p: dict) -> list[str]:
+def register_lines(definition, p: dict, unit: str | None) -> list[str]:
     """What the player register holds of this person (his identity number and name both
     matching), in the reader's language: "象棋大师（2026年7月5日授予，来源：…）"."""
     from ..register.career import add_career
     from ..rules.document import ParsedPerson
     from ..rules.grades import grade_systems, rating_lists
     person = ParsedPerson(ref=p["ref"], name=p.get("name"), id_number=p.get("id_number"))
-    if not add_career([person]):
+    if not add_career([person], unit):
         return []
     systems, lists, en = grade_systems(definition), rating_lists(definition), is_en()
     out = []
@@ -273,7 +273,7 @@ def person(d, ref):
     names = document_names_of(ws.definition)
     return render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files, conflict=conflict,
                   upload=upload, document_names={k: (en if is_en() else zh) for k, (zh, en) in names.items()},
-                  known=register_lines(ws.definition, existing) if existing else [])
+                  known=register_lines(ws.definition, existing, d.unit_code) if existing else [])
 
 
 @bp.post("/<int:delegation_id>/people/<ref>/delete")

@@ -111,7 +111,7 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
         held_numbers = other_id_numbers(games, doc, exclude_delegation_id, reveal, all_numbers) if stored else {}
     # What the register knows of these people: only where the database is read at all (a
     # document judged alone learns nothing of anyone registered).
-    known = known_to_register(doc.people, games) if stored else None
+    known = known_to_register(doc.people, games, doc.unit_code) if stored else None
     own = db.session.get(Delegation, exclude_delegation_id) if stored and exclude_delegation_id else None
     return check_delegation(
         definition_at(games, at), doc, at=at,
@@ -186,7 +186,9 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
     booked = booked_by_delegation(games, [d.id for d in delegations])
     out = {}
     parsed_documents = {d.id: parse_document(documents[d.id]) for d in delegations}
-    known = known_to_register([p for parsed, _ in parsed_documents.values() if parsed for p in parsed.people], games)
+    unit_of = {id(p): parsed.unit_code for parsed, _ in parsed_documents.values() if parsed for p in parsed.people}
+    known = known_to_register([p for parsed, _ in parsed_documents.values() if parsed for p in parsed.people], games,
+                              lambda p: unit_of.get(id(p)))
     # Other units' names, only where someone is registered elsewhere (a message names it).
     unit_pairs = unit_name_pairs() if any(
         p.registration_unit and p.registration_unit != parsed.unit_code

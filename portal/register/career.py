@@ -1,8 +1,9 @@
 """What the register knows of a delegation's people, for the rules: their grades and ratings
 added to what the document gives, and which of them qualified for these Games. A person is
-the register's player only when the identity number and the name both match: typing an
-identity number alone never tells a leader what the register holds about someone else.
-Three queries whatever the delegation's size."""
+the register's player only when the identity number and the name both match and the player
+has represented the delegation's unit before: typing a stranger's number and name never
+tells a leader whether the register knows him (not one bit per guess). Organisers' pages
+read it without the unit (`unit=ANY_UNIT`). Three queries whatever the delegation's size."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from ..rules.idnumber import normalise
 from .models import PlayerGrade, PlayerRating, PlayerSanction, Qualification, RatingList, RegisteredPlayer, RegisterRevision
 
 SOURCE = "棋手档案"
+ANY_UNIT = object()  # the organisers' pages: every matching player, whichever unit he represented
 BY_HAND = "*"  # a qualification the organisers recorded by hand (rules.checks.career.qualified)
 
 
@@ -28,8 +30,9 @@ def _same_name(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and "".join(a.split()).lower() == "".join(b.split()).lower()
 
 
-def _players(people: list[ParsedPerson]) -> dict[int, list[ParsedPerson]]:
-    """Register player id -> the people of the documents he is (number and name both match)."""
+def _players(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
+    """Register player id -> the people of the documents he is (number and name both match,
+    and he has represented `unit`: a unit code, or a callable giving each person's)."""
     by_number: dict[str, list[ParsedPerson]] = {}
     for p in people:
         if p.id_number:
@@ -39,18 +42,20 @@ def _players(people: list[ParsedPerson]) -> dict[int, list[ParsedPerson]]:
     out: dict[int, list[ParsedPerson]] = {}
     numbers = list(by_number)
     for start in range(0, len(numbers), 5000):
-        for player_id, number, name in db.session.execute(
-                select(RegisteredPlayer.id, RegisteredPlayer.id_number, RegisteredPlayer.name)
+        for player_id, number, name, units in db.session.execute(
+                select(RegisteredPlayer.id, RegisteredPlayer.id_number, RegisteredPlayer.name, RegisteredPlayer.units)
                 .where(RegisteredPlayer.id_number.in_(numbers[start:start + 5000]))):
-            matched = [p for p in by_number.get(number, []) if _same_name(p.name, name)]
+            matched = [p for p in by_number.get(number, []) if _same_name(p.name, name)
+                       and (unit is ANY_UNIT or (unit(p) if callable(unit) else unit) in (units or []))]
             if matched:
                 out[player_id] = matched
     return out
 
 
-def add_career(people: list[ParsedPerson]) -> dict[int, list[ParsedPerson]]:
-    """Add the register's grades and ratings to the people (in place); returns who matched."""
-    players = _players(people)
+def add_career(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
+    """Add the register's grades and ratings to the people (in place) of `unit` (a code, a
+    callable giving each person's, or ANY_UNIT); returns who matched."""
+    players = _players(people, unit)
     if not players:
         return players
     ids = list(players)
@@ -108,8 +113,8 @@ class Known:
     barred: dict[str, tuple[str, str]]
 
 
-def known_to_register(people: list[ParsedPerson], games) -> Known:
-    """add_career() (grades and ratings added to the people), then who of them qualified
-    for these Games and who is barred from them."""
-    players = add_career(people)
+def known_to_register(people: list[ParsedPerson], games, unit) -> Known:
+    """add_career() (grades and ratings added to the people of `unit`), then who of them
+    qualified for these Games and who is barred from them."""
+    players = add_career(people, unit)
     return Known(qualified_among(players, games.slug, games.series), barred_among(players, games.series, games.edition))

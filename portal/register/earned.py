@@ -10,7 +10,7 @@ from fractions import Fraction
 from sqlalchemy import delete, select
 
 from ..audit.services import Actor, record
-from ..delegations.models import Person
+from ..delegations.models import Delegation, Person
 from ..extensions import db
 from ..games.models import utcnow
 from ..rules.awards import FederationPoints, GradeByPlace, PromotionByRecord, QualifiesAward, of_kind
@@ -54,7 +54,8 @@ def carry(games, definition, event_code: str, placed: list[Placed], actor: Actor
         return counts
     ids = sorted({pid for p in placed for pid in p.person_ids})
     people = {row.id: row for row in db.session.execute(
-        select(Person.id, Person.name, Person.gender, Person.birth_date, Person.id_number, Person.profile)
+        select(Person.id, Person.name, Person.gender, Person.birth_date, Person.id_number, Person.profile,
+               Delegation.unit_code).join(Delegation, Delegation.id == Person.delegation_id)
         .where(Person.id.in_(ids or [-1])))}
     gender = {pid: row.gender for pid, row in people.items()}
     by_gender = _gender_places(placed, gender)
@@ -69,7 +70,7 @@ def carry(games, definition, event_code: str, placed: list[Placed], actor: Actor
             counts["without_id_number"] += 1
             return None
         if pid not in players:
-            players[pid] = player_for(row.id_number, row.name, row.gender, row.birth_date)
+            players[pid] = player_for(row.id_number, row.name, row.gender, row.birth_date, row.unit_code)
         return players[pid]
 
     for award in awards:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from sqlalchemy import delete, func, select
 
 from ..audit.services import Actor, record
-from ..delegations.models import Person
+from ..delegations.models import Delegation, Person
 from ..extensions import db
 from ..games.models import utcnow
 from .models import PlayerForfeit, PlayerSanction
@@ -24,14 +24,15 @@ def carry_forfeits(games, definition, event_code: str, missed: dict[int, set[int
     if not steps:
         return 0
     people = {row.id: row for row in db.session.execute(
-        select(Person.id, Person.name, Person.gender, Person.birth_date, Person.id_number)
+        select(Person.id, Person.name, Person.gender, Person.birth_date, Person.id_number, Delegation.unit_code)
+        .join(Delegation, Delegation.id == Person.delegation_id)
         .where(Person.id.in_(list(missed) or [-1]), Person.id_number.is_not(None)))}
     players = {}
     for pid, rounds in missed.items():
         row = people.get(pid)
         if row is None:
             continue
-        player = player_for(row.id_number, row.name, row.gender, row.birth_date)
+        player = player_for(row.id_number, row.name, row.gender, row.birth_date, row.unit_code)
         players[player.id] = player
         db.session.add_all([PlayerForfeit(player_id=player.id, series=games.series, edition=games.edition,
                                           games_slug=games.slug, event_code=event_code, round_no=n,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, Numeric, String, Text, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, Numeric, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..db_types import UTCDateTime
@@ -23,7 +23,15 @@ class RegisteredPlayer(db.Model):
     name: Mapped[str] = mapped_column(String(100))
     gender: Mapped[str | None] = mapped_column(String(1))
     birth_date: Mapped[dt.date | None]
+    # The codes of the units he has represented (a result, a forfeit, the organisers' word, a
+    # rating list's 单位): the register tells a delegation only of its own unit's players, so
+    # typing a stranger's number and name learns nothing of him.
+    units: Mapped[list | None] = mapped_column(JSON)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    def represented(self, unit: str | None) -> None:
+        if unit and unit not in (self.units or []):
+            self.units = [*(self.units or []), unit]
 
 
 class PlayerGrade(db.Model):

@@ -10,8 +10,9 @@ from sqlalchemy import func, select
 from ..delegations.models import Delegation, DelegationStatus, Person
 from ..extensions import db
 from ..games.models import Unit
+from ..games.services import unit_names
 from ..rules.document import GradeHeld, ParsedPerson, RatingHeld
-from .career import add_career
+from .career import ANY_UNIT, add_career
 from .models import PlayerGrade, PlayerPoints, RatingList
 
 PAGE = 50
@@ -42,7 +43,7 @@ def people_page(games, q: str = "", page: int = 1, en: bool = False) -> tuple[li
         .join(Delegation, Delegation.id == Person.delegation_id).where(*where).order_by(Delegation.unit_code, Delegation.unit_name, Person.position, Person.id)
         .limit(PAGE).offset((max(page, 1) - 1) * PAGE)).all()
     people = [ParsedPerson(ref=f"{r.delegation_id}:{r.ref}", name=r.name, id_number=r.id_number) for r in rows]
-    matched = add_career(people)
+    matched = add_career(people, ANY_UNIT)  # the organisers of these Games see all their people
     ids = {id(p): pid for pid, ps in matched.items() for p in ps}
     grade_ids = _grade_ids(list(matched))
     points: dict[int, dict[str, str]] = {}
@@ -88,9 +89,10 @@ class Qualifier:
     source: str  # the qualifier's name, or who put him on the list
     place: int | None
     by_hand: bool
+    units: str = ""  # the units he has represented, in words (whose delegations may enter him)
 
 
-def qualifiers_for(games) -> list[Qualifier]:
+def qualifiers_for(games, en: bool = False) -> list[Qualifier]:
     """Who is on these Games' list of qualified players (for its slug or its series), from
     one query: the places earned elsewhere and those put on it by hand."""
     from ..games.models import Games
@@ -98,10 +100,24 @@ def qualifiers_for(games) -> list[Qualifier]:
     from .models import Qualification, RegisteredPlayer
     rows = db.session.execute(
         select(Qualification.id, RegisteredPlayer.name, RegisteredPlayer.id_number, Qualification.from_games,
-               Qualification.place, Qualification.event_code, Games.name_zh)
+               Qualification.place, Qualification.event_code, Games.name_zh, RegisteredPlayer.units)
         .join(RegisteredPlayer, RegisteredPlayer.id == Qualification.player_id)
         .outerjoin(Games, Games.slug == Qualification.from_games)
         .where(Qualification.target.in_([games.slug, games.series]), Qualification.withdrawn_at.is_(None))
         .order_by(Qualification.from_games, Qualification.place, RegisteredPlayer.name).limit(2000)).all()
-    return [Qualifier(r.id, r.name, mask_id(r.id_number), r.name_zh or r.from_games, r.place, r.event_code is None)
+    names = unit_names("en" if en else "zh") if rows else {}
+    return [Qualifier(r.id, r.name, mask_id(r.id_number), r.name_zh or r.from_games, r.place, r.event_code is None,
+                      "、".join(names.get(u, u) for u in (r.units or [])))
             for r in rows]
+
+
+def units_to_choose(games, definition, en: bool = False) -> list[tuple[str, str]]:
+    """(code, name) of the units a wild card may be given for: those of these Games'
+    delegations and every unit of the kinds the Games admits."""
+    kinds = list(definition.participation.unit_kinds) or ["-"]
+    codes = set(db.session.scalars(select(Delegation.unit_code).where(Delegation.games_id == games.id,
+                                                                      Delegation.unit_code.is_not(None))))
+    rows = db.session.execute(select(Unit.code, Unit.name_en if en else Unit.name_zh)
+                              .where((Unit.kind.in_(kinds)) | (Unit.code.in_(codes or {"-"})))
+                              .order_by(Unit.code).limit(500)).all()
+    return [(code, name) for code, name in rows]

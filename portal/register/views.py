@@ -39,9 +39,10 @@ def register(slug):
     page = request.args.get("page", "1")
     page = int(page) if page.isdigit() and int(page) < 10_000 else 1
     rows, total = queries.people_page(games, q, page, is_en())
-    qualifiers = queries.qualifiers_for(games) if definition.rules_of(QualifiedRule) else None
+    qualifiers = queries.qualifiers_for(games, is_en()) if definition.rules_of(QualifiedRule) else None
     return render_template("register/register.html", games=games, rows=rows, total=total, page=page, q=q,
                            qualifiers=qualifiers,
+                           units=queries.units_to_choose(games, definition, is_en()) if qualifiers is not None else [],
                            pages=max(1, (total + queries.PAGE - 1) // queries.PAGE), form=FlaskForm(),
                            systems=grade_systems(definition), lists=rating_lists(definition),
                            editions=queries.rating_editions())
@@ -87,7 +88,8 @@ def record_grade(slug):
         actor(), person.id_number, person.name, system, (request.form.get("grade") or "")[:40],
         _day(request.form.get("awarded_on")), (request.form.get("source") or _("组委会录入"))[:300],
         reason=(request.form.get("reason") or "")[:1000] or None,
-        replaces=int(replaces) if replaces.isdigit() else None, games_slug=games.slug)
+        replaces=int(replaces) if replaces.isdigit() else None, games_slug=games.slug,
+        unit=person.delegation.unit_code)
     flash(outcome_text(out) if not out.ok else _("已记入棋手档案：%(name)s。", name=person.name),
           "success" if out.ok else "error")
     return redirect(url_for(".register", slug=slug, q=request.form.get("q") or None))
@@ -100,8 +102,11 @@ def add_qualifier(slug):
     games = scope.games_or_404(slug)
     if not FlaskForm().validate_on_submit():
         abort(400)
+    unit = request.form.get("unit") or ""
+    if unit and unit not in dict(queries.units_to_choose(games, definition_of(games))):
+        abort(400, description=_("请选择代表单位"))
     out = services.qualify(actor(), (request.form.get("id_number") or "")[:40], (request.form.get("name") or "")[:100],
-                           games.slug, games.slug, games.series, (request.form.get("reason") or "")[:1000])
+                           games.slug, games.slug, games.series, (request.form.get("reason") or "")[:1000], unit)
     flash(_("已加入晋级名单。") if out.ok else outcome_text(out), "success" if out.ok else "error")
     return redirect(url_for(".register", slug=slug) + "#qualified")
 
