@@ -300,3 +300,42 @@ def test_a_rating_list_without_a_unit_is_read_for_no_delegation_and_the_import_s
     assert "2350" not in message
     db.session.delete(games)
     db.session.commit()
+
+
+def test_seven_rounds_four_wins_promote_one_dan_read_from_the_wins_column_or_the_trf_games(db, tmp_path):
+    """"7轮比赛胜4局及以上者晋升一段": wins, not points (a draw is half a point and no win);
+    results without the wins are refused with the clause."""
+    from sqlalchemy import select
+
+    from portal.audit.services import Actor
+    from portal.register.models import PlayerGrade, RegisteredPlayer
+    from portal.results.services import Line, enter_results, read_trf
+    from portal.workflow.services import approve, import_document
+    games = _games(tmp_path, "dan-2026", "dan", awards=[
+        {"kind": "promotion_by_record", "system": "cwa", "min_wins": 4, "clause": "六(二)", "awarded_by": "中国围棋协会"}])
+    people = [person(r, "M", name=n, grades=[{"system": "cwa", "grade": "业余1段"}])
+              for r, n in (("a", "甲"), ("b", "乙"))]
+    out = import_document(games, _doc("dan-2026", people), AT, Actor("t"))
+    assert out.ok, out.violations
+    assert approve(out.delegation, Actor("组委会"), AT + dt.timedelta(hours=1)).ok
+    db.session.commit()
+    # 甲 4 wins (4 points); 乙 3 wins and 3 draws: 4.5 points, yet no promotion
+    refused = enter_results(games, "xiangqi.MI", [Line(1, place=1, name="乙", score=None), Line(2, place=2, name="甲")],
+                            Actor("裁判长"))
+    assert any("缺少“胜局”列" in p.zh and "六(二)" in p.zh for p in refused)
+    def trf_line(number, name, points, rank, games):
+        head = f"001 {number:>4}      {name:<33} 1500 CHN             1995/05/05 {points:>4} {rank:>4}  "
+        assert len(head) == 91
+        return head + "".join(f"{opp:>4} {colour} {result}  " for opp, colour, result in games)
+    trf = "\n".join(["012 dan",
+                     trf_line(1, "乙", "4.5", 1, [(2, "w", "1"), (3, "b", "="), (4, "w", "1"), (5, "b", "="),
+                                                 (6, "w", "1"), (7, "b", "="), (8, "w", "0")]),
+                     trf_line(2, "甲", "4.0", 2, [(1, "b", "0"), (3, "w", "1"), (4, "b", "1"), (5, "w", "1"),
+                                                 (6, "b", "+"), (7, "w", "0"), (8, "b", "0")])]) + "\n"
+    lines, problems = read_trf(trf)
+    assert problems == [] and [ln.tie_breaks["wins"] for ln in lines] == ["3", "4"]
+    assert enter_results(games, "xiangqi.MI", lines, Actor("裁判长")) == []
+    db.session.commit()
+    promoted = db.session.execute(select(RegisteredPlayer.name, PlayerGrade.grade, PlayerGrade.source)
+                                  .join(PlayerGrade, PlayerGrade.player_id == RegisteredPlayer.id)).all()
+    assert promoted == [("甲", "业余2段", "dan-2026赛 象棋个人 胜 4 局")]

@@ -5,6 +5,7 @@ the earlier entry earned, never what was recorded by hand."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from sqlalchemy import delete, select
@@ -15,6 +16,7 @@ from ..extensions import db
 from ..games.models import utcnow
 from ..rules.awards import FederationPoints, GradeByPlace, PromotionByRecord, QualifiesAward, of_kind
 from ..rules.grades import grade_systems
+from ..text import Text
 from .models import PlayerGrade, PlayerPoints, Qualification
 from .services import bump_revision, player_for
 
@@ -23,10 +25,12 @@ EARNING_KINDS = (QualifiesAward, GradeByPlace, PromotionByRecord, FederationPoin
 
 @dataclass
 class Placed:
-    """One player of an event's results: his place, his person (a team's members each), his score."""
+    """One player of an event's results: his place, his person (a team's members each), his
+    score and his games won (the 胜局 column; None where the results do not say)."""
     place: int
     person_ids: list[int]
     score: Fraction | None = None
+    wins: int | None = None
 
 
 def _gender_places(placed: list[Placed], gender: dict[int, str | None]) -> dict[tuple[int, int], int]:
@@ -91,13 +95,15 @@ def carry(games, definition, event_code: str, placed: list[Placed], actor: Actor
                                                    awarded_by=award.awarded_by, source=source, games_slug=games.slug,
                                                    event_code=event_code, recorded_by=actor.label, recorded_at=utcnow()))
                         counts["grades"] += 1
-                elif isinstance(award, PromotionByRecord) and p.score is not None and p.score >= Fraction(award.min_score):
+                elif isinstance(award, PromotionByRecord) and award.earned_by(
+                        p.wins, None if p.score is None else Decimal(p.score.numerator) / p.score.denominator):
                     if (who := player(pid)) is not None:
                         word = _promoted(systems[award.system], award, who.id, people[pid].profile)
                         if word is not None:
                             db.session.add(PlayerGrade(
                                 player_id=who.id, system=award.system, grade=word, awarded_on=day,
-                                awarded_by=award.awarded_by, source=f"{games.name_zh} {event_name} 积分 {p.score}",
+                                awarded_by=award.awarded_by, source=f"{games.name_zh} {event_name} " + (
+                                    f"胜 {p.wins} 局" if award.min_wins is not None else f"积分 {_decimal(p.score)}"),
                                 games_slug=games.slug, event_code=event_code, recorded_by=actor.label,
                                 recorded_at=utcnow()))
                             counts["grades"] += 1
@@ -110,6 +116,24 @@ def carry(games, definition, event_code: str, placed: list[Placed], actor: Actor
     bump_revision()
     record(actor, "register.earned", "event", event_code, after=counts).games_slug = games.slug
     return counts
+
+
+def wins_missing(definition, event_code: str, wins: list[int | None]) -> Text | None:
+    """Why results cannot be stored: a promotion by wins applies to the event and some line
+    does not say the player's wins (the sheet lacks its 胜局 column)."""
+    event = next((e for e in definition.events if e.code == event_code), None)
+    rule = next((a for a in of_kind(definition.awards, PromotionByRecord)
+                 if event is not None and a.applies_to(event) and a.min_wins is not None), None)
+    if rule is None or all(w is not None for w in wins):
+        return None
+    clause = f"（规程 {rule.clause}）" if rule.clause else ""
+    return Text(f"成绩表缺少“胜局”列：本项目按胜局晋升段级位{clause}，请补上每名棋手的胜局数",
+                "the results need a wins (胜局) column: the event promotes by games won"
+                + (f" (regulation {rule.clause})" if rule.clause else ""))
+
+
+def _decimal(value: Fraction | None) -> str:
+    return "" if value is None else f"{(Decimal(value.numerator) / value.denominator).normalize():f}"
 
 
 def _promoted(system, award: PromotionByRecord, player_id: int, profile: dict | None) -> str | None:

@@ -21,7 +21,7 @@ from ..db_tx import write_transaction
 from ..delegations.models import Delegation, Entry, EntryMember, Person
 from ..extensions import db
 from ..games.services import definition_of
-from ..register.earned import Placed, carry
+from ..register.earned import Placed, carry, wins_missing
 from ..rules.awards import AgeStanding, GroupStanding, MedalsAward, OutsideMedals, TeamFromIndividuals, of_kind
 from ..rules.definition import TeamMakeupRule
 from ..rules.standings import (
@@ -190,7 +190,12 @@ def read_trf(text: str) -> tuple[list[Line], list[Text]]:
         except ValueError:
             problems.append(Text(f"第 {i} 行：TRF 积分“{points}”不是数字", f"line {i}: TRF points {points!r} not a number"))
             continue
-        lines.append(Line(i, place=int(rank), number=int(number), name=name, unit=fed, score=score))
+        line = Line(i, place=int(rank), number=int(number), name=name, unit=fed, score=score)
+        # Each round is 10 columns from 92 (opponent, colour, result): 1, + and W are games won.
+        rounds = [raw[j:j + 10] for j in range(91, len(raw.rstrip()), 10)]
+        if rounds:
+            line.tie_breaks["wins"] = str(sum(1 for r in rounds if r[7:8] in ("1", "+", "W")))
+        lines.append(line)
     if not lines and not problems:
         problems.append(Text("TRF 文件中没有棋手行（001）", "no player lines (001) in the TRF file"))
     return lines, problems
@@ -312,10 +317,12 @@ def lines_from_items(items: list[dict]) -> tuple[list[Line], list[Text]]:
 
 
 def lines_from_form(form: Mapping, listed: list[Player]) -> tuple[list[Line], list[Text]]:
-    """The results form: a place (and points) typed beside each player."""
+    """The results form: a place (and points, and games won where a promotion reads them)
+    typed beside each player."""
     lines, problems = [], []
     for i, p in enumerate(listed, start=1):
         place, score = (form.get(f"place-{p.key}") or "").strip(), (form.get(f"score-{p.key}") or "").strip()
+        wins = (form.get(f"wins-{p.key}") or "").strip()
         if not place and not score:
             continue
         line = Line(i, key=p.key, name=p.name, number=p.number)
@@ -328,6 +335,11 @@ def lines_from_form(form: Mapping, listed: list[Player]) -> tuple[list[Line], li
         except ValueError:
             problems.append(Text(f"{p.name}：积分“{score}”不是数字", f"{p.name}: points {score!r} is not a number"))
             continue
+        if wins:
+            if not wins.isdigit():
+                problems.append(Text(f"{p.name}：胜局“{wins}”应为整数", f"{p.name}: wins {wins!r} must be a whole number"))
+                continue
+            line.tie_breaks["wins"] = str(int(wins))
         lines.append(line)
     if not lines and not problems:
         problems.append(Text("请为选手填写名次，或上传成绩表", "type the places, or upload the results sheet"))
@@ -363,6 +375,8 @@ def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor
     event_name = next(e.name for e in definition.events if e.code == event_code)
     problems += [Text(*x).prefixed(Text(event_name.zh, event_name.en))
                  for x in check_ranking(event_code, n, results)]
+    if matched and (missing := wins_missing(definition, event_code, [_wins(line) for line, _p in matched])):
+        problems.append(missing)
     if problems:
         return problems
     try:
@@ -385,8 +399,26 @@ def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor
         # same transaction: the register never disagrees with the results.
         carry(games, definition, event_code, [
             Placed(line.place, [p.person_id] if p.person_id is not None else
-                   [int(k[1:]) for k, _g in p.members if k.startswith("p")], line.score) for line, p in matched], actor)
+                   [int(k[1:]) for k, _g in p.members if k.startswith("p")], line.score, _wins(line))
+            for line, p in matched], actor)
     return []
+
+
+def _wins(line: Line) -> int | None:
+    value = line.tie_breaks.get("wins")
+    return int(Fraction(value)) if value not in (None, "") else None
+
+
+def stored_wins(games: Games, event_code: str) -> dict[str, str]:
+    """Entrant key -> the games won as stored with the event's results."""
+    return {key: (tb or {}).get("wins") for key, tb in db.session.execute(
+        select(EventResult.entrant_key, EventResult.tie_breaks).where(
+            EventResult.games_id == games.id, EventResult.event_code == event_code)) if (tb or {}).get("wins")}
+
+
+def wins_read(definition: GamesDefinition, event_code: str) -> bool:
+    """Whether the event's results must give each player's games won (a promotion by wins)."""
+    return wins_missing(definition, event_code, [None]) is not None
 
 
 def decimal_text(value: Fraction | None) -> str | None:

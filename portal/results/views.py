@@ -104,11 +104,13 @@ def event_results(slug, event):
             return redirect(url_for(".event_results", slug=slug, event=event))
     st = services.games_standings(games)
     shown = {p.key: p for p in st.placings.get(event, [])}
+    wins = not computed and services.wins_read(definition, event)  # a promotion by wins reads them
     from ..rules.standings import clauses_for, places_awarded
     return render_template("results/event.html", clauses=clauses_for(definition, event), games=games, event=ev, label=dict(_events(games))[event],
                            players=listed, left_out=left_out, placings=st.placings.get(event, []), shown=shown,
                            awarded=places_awarded(definition, event, len(listed)), points=st.points,
                            computed=computed, form=form, problems=problems, typed=typed,
+                           wins=wins, wins_stored=services.stored_wins(games, event) if wins else {},
                            rounds=pairing.rounds_rule(definition, ev), absences=pairing.absences(games, event),
                            members=services.team_members(games, event) if ev.is_team else {}), \
         (422 if problems else 200)

@@ -212,15 +212,28 @@ class GradeByPlace(_Selects):
 
 
 class PromotionByRecord(_Selects):
-    """升段 by record ("7轮胜4局升一段"): a player scoring at least `min_score` (his wins, where
-    no game is drawn) moves `steps` up the ladder of `system` from his highest grade there,
+    """升段 by record: a player winning at least `min_wins` games ("7轮胜4局升一段": the
+    results' 胜局 column, or the games of a TRF file), or scoring at least `min_score`
+    ("积分达到5分"), moves `steps` up the ladder of `system` from his highest grade there,
     never beyond `up_to`."""
     kind: Literal["promotion_by_record"]
     system: str
-    min_score: Decimal = Field(ge=0)
+    min_wins: int | None = Field(default=None, ge=1)
+    min_score: Decimal | None = Field(default=None, ge=0)
     steps: int = Field(default=1, ge=1)
     up_to: str | None = None
     awarded_by: str | None = Field(default=None, max_length=200)
+
+    @model_validator(mode="after")
+    def _one_record(self):
+        if (self.min_wins is None) == (self.min_score is None):
+            raise ValueError("promotion_by_record: give `min_wins` or `min_score`, one of them")
+        return self
+
+    def earned_by(self, wins: int | None, score) -> bool:
+        if self.min_wins is not None:
+            return wins is not None and wins >= self.min_wins
+        return score is not None and score >= self.min_score
 
 
 class FederationPoints(_Selects):

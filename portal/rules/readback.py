@@ -652,8 +652,12 @@ def _awards(definition: d.GamesDefinition, n: _Names) -> list[Line]:
                 zh, en = zh + "（男女分别计算名次）", en + " (men and women placed apart)"
         elif isinstance(a, aw.PromotionByRecord):
             system = n.grade_systems[a.system]
-            zh = f"{ev[0]}：积分（胜局）达到 {a.min_score} 的棋手晋升{a.steps}级（{system.name[0]}）"
-            en = f"{ev[1]}: a score of {a.min_score} or more moves a player {_many(a.steps, 'step')} up ({system.name[1]})"
+            if a.min_wins is not None:
+                zh = f"{ev[0]}：胜 {a.min_wins} 局及以上的棋手晋升{a.steps}级（{system.name[0]}）"
+                en = f"{ev[1]}: {_many(a.min_wins, 'win')} or more move a player {_many(a.steps, 'step')} up ({system.name[1]})"
+            else:
+                zh = f"{ev[0]}：积分达到 {a.min_score} 分的棋手晋升{a.steps}级（{system.name[0]}）"
+                en = f"{ev[1]}: a score of {a.min_score} or more moves a player {_many(a.steps, 'step')} up ({system.name[1]})"
             if a.up_to:
                 zh, en = zh + f"，最高至{system.word(a.up_to)}", en + f", up to {system.word(a.up_to, 'en')} at most"
         elif isinstance(a, aw.FederationPoints):

@@ -87,7 +87,7 @@ FIELDS = {
     "entries_open": ("报名开始", "entries open"),
     "top": ("前几名", "top"), "to": ("晋级到（网址代码或系列）", "qualify for (slug or series)"),
     "grades": ("各名次授予的段级位（称号）", "grade by place"), "by_gender": ("男女分别计算名次", "men and women placed apart"),
-    "min_score": ("积分不少于", "score at least"), "steps": ("晋升几级", "steps up"), "up_to": ("最高晋升到", "never beyond"),
+    "min_wins": ("胜局不少于", "wins at least"), "min_score": ("积分不少于", "score at least"), "steps": ("晋升几级", "steps up"), "up_to": ("最高晋升到", "never beyond"),
     "points": ("积分种类", "kind of points"),
 }
 _PART = re.compile(r"([A-Za-z_]+)|\[(\d+)\]")
