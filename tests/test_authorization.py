@@ -74,6 +74,7 @@ TABLE = {
     ("workflow.review", "GET"): ORG,
     ("workflow.approve", "POST"): ORG, ("workflow.return_", "POST"): ORG,
     ("workflow.extension", "POST"): ORG, ("workflow.withdraw", "POST"): ORG, ("workflow.contact", "POST"): ORG,
+    ("workflow.admit_joint", "POST"): ORG, ("workflow.withdraw_joint", "POST"): ORG,
     ("workflow.decide", "POST"): ORG,
     ("workflow.audit", "GET"): ORG,
     ("workflow.export", "GET"): ORG,

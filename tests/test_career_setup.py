@@ -4,7 +4,7 @@ a residence; and the award kinds that earn something beyond the Games."""
 from builders import account, logged_in
 from test_setup_screens import _games, _get, _post
 
-KINDS = ("grade", "rating", "residence", "nationality", "qualified", "officials_required", "employment")
+KINDS = ("grade", "rating", "residence", "nationality", "qualified", "officials_required", "employment", "joint_team")
 
 
 def test_every_new_kind_has_its_form_and_a_grade_range_is_saved_and_read_back(app, db):
@@ -64,3 +64,17 @@ def test_the_award_kinds_that_earn_beyond_the_games_have_their_forms(app, db):
         sanctions = definition_of(_games("qual-grades-2026")).sanctions
         assert [(s.count, s.sanction) for s in sanctions.forfeits] == [(1, "warning"), (2, "barred_next_edition")]
         assert sanctions.notice_hours == 24
+
+
+def test_a_joint_team_clause_is_set_up_on_its_form_and_read_back(app, db):
+    with app.app_context():
+        account("root", "admin", name="管理员")
+        db.session.commit()
+    admin = logged_in(app, "root")
+    assert _post(app, admin, "/org/games/new", {"slug": "uni-joint-2026", "name_zh": "大学生赛", "name_en": "University",
+                                                "copy_of": "youth-gomoku-2015", "years_later": "11"}).status_code == 302
+    r = _post(app, admin, "/org/games/uni-joint-2026/setup/rules/new?kind=joint_team",
+              {"op": "save", "p_needs_approval": "on", "p_max_institutions": "3", "p_within": "city", "p_clause": "四(三)"})
+    assert r.status_code == 302, r.get_data(as_text=True)[:2000]
+    readback = _get(app, admin, "/org/games/uni-joint-2026/regulation").get_data(as_text=True)
+    assert "各项目：可与其他学校（单位）的运动员组成联队，至多 3 所（含本单位），限同一城市的高校，须经组委会批准" in readback

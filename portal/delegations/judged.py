@@ -216,6 +216,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
         other_id_numbers=other_id_numbers(games, parsed, d.id, reveal),
         sanctioned=sanctioned, booked_people=booked,
         qualified=known.qualified, barred_people=known.barred, delegation_documents=frozenset(d.documents or []),
+        joint_with=frozenset(d.joint_with or []),
         unit_names=unit_name_pairs() if any(p.registration_unit and p.registration_unit != parsed.unit_code
                                             for p in parsed.people) else None))
     # The universities map is kept alive with the answer, so its id() stays its own.

@@ -67,6 +67,9 @@ class Delegation(db.Model):
     # Documents of the delegation itself, not of a person (the entry form with the unit's
     # seal): the kinds on file, their files under UploadedFile with no person.
     documents: Mapped[list | None] = mapped_column(JSON)
+    # The institutions (university codes, or the units players are registered with) the
+    # organisers admitted into this delegation as one joint team (联队), on a joint_team rule.
+    joint_with: Mapped[list | None] = mapped_column(JSON)
     # Raised only when one of its identity numbers is added, removed or changed (or it is
     # withdrawn, or comes back): all another delegation's judgement depends on here.
     numbers_rev: Mapped[int] = mapped_column(default=0, server_default="0")

@@ -127,6 +127,7 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
         delegation_documents=frozenset(own.documents or []) if own is not None else None,
         unit_names=unit_name_pairs() if any(p.registration_unit and p.registration_unit != doc.unit_code
                                             for p in doc.people) else None,
+        joint_with=frozenset(own.joint_with or []) if own is not None else frozenset(),
     )
 
 
@@ -207,7 +208,7 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
             sanctioned=sanctions.get(parsed.unit_code, {}) if parsed.unit_code else {},
             booked_people=(booked.get(d.id, set()) if booked is not None else None), qualified=known.qualified,
             barred_people=known.barred, delegation_documents=frozenset(d.documents or []),
-            unit_names=unit_pairs))
+            unit_names=unit_pairs, joint_with=frozenset(d.joint_with or [])))
     return out
 
 

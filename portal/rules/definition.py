@@ -522,6 +522,20 @@ class EmploymentRule(RuleBase):
     graduated_within_years: int | None = Field(default=None, ge=1)
 
 
+class JointTeamRule(RuleBase):
+    """联队: players of other institutions (a university by its code, else the unit a player
+    is registered with) may join the delegation's athletes of `events` (all when empty) as
+    one joint team: with the organisers' approval (`needs_approval`, recorded on the
+    delegation; "须经组委会批准"), of at most `max_institutions` institutions counting the
+    unit's own, all within the unit's province or city (`within`, universities only)."""
+
+    kind: Literal["joint_team"]
+    events: list[str] = []
+    needs_approval: bool = True
+    max_institutions: int | None = Field(default=None, ge=2)
+    within: Literal["province", "city"] | None = None
+
+
 class OfficialsTier(Strict):
     min_events: int = Field(ge=0)
     leaders: int = 0
@@ -578,7 +592,7 @@ class AcceptedIdTypesRule(RuleBase):
 
 
 Rule = Annotated[
-    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule | GradeRule | RatingRule | ResidenceRule | NationalityRule | QualifiedRule | OfficialsRequiredRule | EmploymentRule,
+    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule | GradeRule | RatingRule | ResidenceRule | NationalityRule | QualifiedRule | OfficialsRequiredRule | EmploymentRule | JointTeamRule,
     Field(discriminator="kind"),
 ]
 

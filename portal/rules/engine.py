@@ -53,6 +53,8 @@ class CheckContext:
     delegation_documents: frozenset[str] | None = None
     # Unit code -> (zh, en) name, so that another unit a person names reads by its name.
     unit_names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # The institutions the organisers admitted into the delegation as one joint team (联队).
+    joint_with: frozenset[str] = frozenset()
 
     def __post_init__(self):
         d = self.delegation
@@ -203,6 +205,7 @@ def check_delegation(
     unit_names: Mapping[str, tuple[str, str]] | None = None,
     barred_people: Mapping[str, tuple[str, str]] | None = None,
     delegation_documents: frozenset[str] | None = None,
+    joint_with: frozenset[str] = frozenset(),
 ) -> list[Violation]:
     """All violations of the Games' entry rules by this delegation, at instant `at`."""
     from . import checks  # noqa: F401  (registers the checks)
@@ -212,7 +215,8 @@ def check_delegation(
     if at.tzinfo is None:
         raise ValueError("`at` must carry its UTC offset")
     ctx = CheckContext(games, delegation, at, unit, universities or {}, other_id_numbers or {},
-                       sanctioned or {}, qualified, barred_people or {}, delegation_documents, unit_names or {})
+                       sanctioned or {}, qualified, barred_people or {}, delegation_documents, unit_names or {},
+                       joint_with)
     ctx.booked_people = booked_people  # None: the rooms are not known here (a bare document)
     found: list[Violation] = []
     for fn in _BUILTIN_CHECKS:

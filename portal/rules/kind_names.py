@@ -18,6 +18,7 @@ RULE_KIND_NAMES = {
     "residence": ("户籍（常住地）", "residence"), "nationality": ("国籍", "nationality"),
     "qualified": ("须经资格赛晋级", "qualified by an earlier competition"),
     "officials_required": ("须报的官员", "officials required"), "employment": ("本单位学生、教职工、校友", "the unit's own people"),
+    "joint_team": ("联队", "joint team"),
 }
 AWARD_KIND_NAMES = {
     "places": ("录取名次", "places awarded"), "points": ("计分", "points"), "medals": ("奖牌", "medals"),

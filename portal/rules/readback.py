@@ -476,6 +476,20 @@ def _employment(r: d.EmploymentRule, n: _Names):
     return zh, en
 
 
+def _joint_team(r: d.JointTeamRule, n: _Names):
+    ev = n.events_of(r.events) if r.events else ("各项目", "Every event")
+    zh, en = f"{ev[0]}：可与其他学校（单位）的运动员组成联队", f"{_upper(ev[1])}: players of other institutions may join as one joint team"
+    if r.max_institutions:
+        zh += f"，至多 {r.max_institutions} 所（含本单位）"
+        en += f" of at most {_many(r.max_institutions, 'institution')} (the unit's own included)"
+    if r.within:
+        zh += "，限同一" + {"province": "省（区、市）", "city": "城市"}[r.within] + "的高校"
+        en += ", universities of one " + r.within
+    if r.needs_approval:
+        zh, en = zh + "，须经组委会批准", en + ", approved by the organisers"
+    return zh, en
+
+
 SENTENCES: dict[type, Callable] = {
     d.AgeBracketRule: _age_bracket, d.QuotaRule: _quota, d.TeamMakeupRule: _team_makeup, d.BoardRule: _boards,
     d.ExclusiveRule: _exclusive, d.OneOfRule: _one_of, d.RatingExceptionRule: _rating_exception,
@@ -486,6 +500,7 @@ SENTENCES: dict[type, Callable] = {
     d.DocumentsRule: _documents, d.IdRequiredRule: _id_required, d.AcceptedIdTypesRule: _accepted_id_types,
     d.GradeRule: _grade, d.RatingRule: _rating, d.ResidenceRule: _residence, d.NationalityRule: _nationality,
     d.QualifiedRule: _qualified, d.OfficialsRequiredRule: _officials_required, d.EmploymentRule: _employment,
+    d.JointTeamRule: _joint_team,
 }
 
 

@@ -95,7 +95,8 @@ def impact(games: Games, after: GamesDefinition, at: dt.datetime, progress=None)
             continue
         judged, fees = {}, {}
         for label, definition in (("before", before), ("after", after)):
-            found = check_delegation(definition, parsed, at=at, unit=units.get(d.unit_code), universities=universities)
+            found = check_delegation(definition, parsed, at=at, unit=units.get(d.unit_code), universities=universities,
+                                     joint_with=frozenset(d.joint_with or []))
             judged[label] = Counter((v.code, v.zh, v.en) for v in found if v.is_error)
             fees[label] = _total(fees_under(definition, documents[d.id], definition.capacity is None or d.id in places,
                                             rooms.get(d.id, [])))

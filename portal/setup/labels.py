@@ -89,6 +89,9 @@ FIELDS = {
     "grades": ("各名次授予的段级位（称号）", "grade by place"), "by_gender": ("男女分别计算名次", "men and women placed apart"),
     "min_wins": ("胜局不少于", "wins at least"), "min_score": ("积分不少于", "score at least"), "steps": ("晋升几级", "steps up"), "up_to": ("最高晋升到", "never beyond"),
     "points": ("积分种类", "kind of points"),
+    "needs_approval": ("须经组委会批准", "approved by the organisers"),
+    "max_institutions": ("至多几所学校（单位，含本单位）", "institutions at most (the unit's own included)"),
+    "within": ("限同一地区的高校", "universities within one"),
 }
 _PART = re.compile(r"([A-Za-z_]+)|\[(\d+)\]")
 

@@ -30,10 +30,11 @@ from ..games.services import definition_of, unit_names
 from ..money.services import account_status, entry_valid, totals, totals_by_delegation
 from ..rules.engine import CHINA
 from ..web import is_en, outcome_text
-from . import audit_views, contact_views, export_views, registration, services  # noqa: F401  (their routes)
+from . import audit_views, contact_views, export_views, joint_views, registration, services  # noqa: F401  (their routes)
 from .blueprint import bp
 from .counts import delegation_counts
 from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm
+from .joint import joint_card
 from .models import ExtensionRequest, Place, Substitution
 from .stages import stage_at, stage_name
 
@@ -232,7 +233,8 @@ def review(d):
                            contact=contact, recipients=recipients_of(d),
                            stage_label=lambda s: stage_name(ws.definition.stages, s)[1 if en else 0],
                            audit=lines, subs=subs, sub_files=sub_files, decision=DecisionForm(), approve_form=FlaskForm(),
-                           extensions=extensions, money=totals(d), valid=entry_valid(d), roster=_roster(ws))
+                           extensions=extensions, money=totals(d), valid=entry_valid(d), roster=_roster(ws),
+                           joint=joint_card(ws.definition, ws.violations, d.joint_with, en))
 
 
 RETURN_CHOICES = 200  # a select of 2,000 people is no help and a tenth of the page

@@ -1,2 +1,2 @@
 """Checks register themselves with the engine on import."""
-from . import career, delegation, eligibility, entries, identity, numbers, teams  # noqa: F401
+from . import career, delegation, eligibility, entries, identity, joint, numbers, teams  # noqa: F401

@@ -1,7 +1,7 @@
 """Who may take part: unit kinds, athlete registration, university eligibility."""
 from __future__ import annotations
 
-from ..definition import EmploymentRule
+from ..definition import EmploymentRule, JointTeamRule
 from ..engine import CheckContext, builtin_check, rule_check
 from ..violations import Violation, schema_error
 from .career import employment_admits
@@ -126,7 +126,23 @@ def registration(ctx: CheckContext, rule) -> list[Violation]:
     return out
 
 
-def _university_problem(ctx: CheckContext, rule, ref: str) -> tuple[str, str] | None:
+def university_inside(unit, uni) -> bool:
+    """Whether a university is within a unit's jurisdiction (its own students)."""
+    if unit.kind == "province":
+        return uni.province_code == unit.province_code
+    if unit.kind == "city":
+        return uni.city == unit.city
+    if unit.kind in ("joint", "university"):  # its member institutions, as the fixture names them
+        return uni.code in unit.universities
+    # xpcc, pla, an industry association: the universities of its own sector
+    return uni.governing_body in unit.governing_bodies or uni.code in unit.universities
+
+
+def joint_rule_for(ctx: CheckContext, event: str):
+    return next((r for r in ctx.games.rules_of(JointTeamRule) if not r.events or event in r.events), None)
+
+
+def _university_problem(ctx: CheckContext, rule, ref: str, event: str) -> tuple[str, str] | None:
     p = ctx.people[ref]
     unit = ctx.unit
     if not p.has_university or not p.university_code:
@@ -135,19 +151,11 @@ def _university_problem(ctx: CheckContext, rule, ref: str) -> tuple[str, str] | 
     if uni is None:
         return (f"所填高校代码 {p.university_code} 不在教育部高校名单中",
                 f"university code {p.university_code} is not on the Ministry of Education's list")
-    if unit is not None:
-        if unit.kind == "province":
-            inside = uni.province_code == unit.province_code
-        elif unit.kind == "city":
-            inside = uni.city == unit.city
-        elif unit.kind in ("joint", "university"):  # its member institutions, as the fixture names them
-            inside = uni.code in unit.universities
-        else:  # xpcc, pla, an industry association: the universities of its own sector
-            inside = uni.governing_body in unit.governing_bodies or uni.code in unit.universities
-        if not inside:
-            return (f"{uni.name} 不在 {unit.name.zh} 的选派范围内（省区市限行政辖区内高校，行业体协限本行业所属部委管辖的高校）",
-                    f"{uni.name} is outside the jurisdiction of {unit.name.en} (provinces: universities located "
-                    f"in them; industry associations: the universities of their own sector)")
+    # A joint_team rule judges the players of other institutions itself (checks/joint.py).
+    if unit is not None and not joint_rule_for(ctx, event) and not university_inside(unit, uni):
+        return (f"{uni.name} 不在 {unit.name.zh} 的选派范围内（省区市限行政辖区内高校，行业体协限本行业所属部委管辖的高校）",
+                f"{uni.name} is outside the jurisdiction of {unit.name.en} (provinces: universities located "
+                f"in them; industry associations: the universities of their own sector)")
     if uni.ownership not in rule.ownership:
         kind = {"private": ("民办高校", "a private university"),
                 "sino_foreign": ("中外合作办学高校", "a Sino-foreign university")}.get(
@@ -179,7 +187,7 @@ def university(ctx: CheckContext, rule) -> list[Violation]:
             if kind in ("staff", "graduate") and any(kind in r.kinds and employment_admits(ctx, r, ref) is None
                                                      for r in others):
                 continue
-            problem = _university_problem(ctx, rule, ref)
+            problem = _university_problem(ctx, rule, ref, event)
             if problem:
                 label = ctx.people[ref].label
                 out.append(Violation(

@@ -33,6 +33,12 @@ def _slots(entry):
 
 
 def own_unit(ctx: CheckContext, named: str | None) -> bool:
+    """Whether a unit a person names (by code or name) is the delegation's own, or one the
+    organisers admitted into it as a joint team."""
+    return bool(named) and (named in ctx.joint_with or unit_itself(ctx, named))
+
+
+def unit_itself(ctx: CheckContext, named: str | None) -> bool:
     """Whether a unit a person names (by code or name) is the delegation's own."""
     if not named:
         return False
