@@ -88,7 +88,7 @@ TABLE = {
     ("money.lines", "GET"): (L, D, D, A, A),
     ("results.results", "GET"): ORG,
     ("register.register", "GET"): ORG, ("register.import_ratings", "POST"): ORG, ("register.record_grade", "POST"): ORG,
-    ("register.add_qualifier", "POST"): ORG, ("register.withdraw_qualifier", "POST"): ORG,
+    ("register.add_qualifier", "POST"): ORG, ("register.withdraw_qualifier", "POST"): ORG, ("register.player", "GET"): ORG,
     ("results.event_results", "GET"): ORG, ("results.event_results", "POST"): ORG,
     ("results.absences", "POST"): ORG, ("results.pairing_export", "GET"): ORG, ("results.outside_medal", "POST"): ORG,
     ("results.standing", "GET"): LEADER_READ,

@@ -339,3 +339,30 @@ def test_seven_rounds_four_wins_promote_one_dan_read_from_the_wins_column_or_the
     promoted = db.session.execute(select(RegisteredPlayer.name, PlayerGrade.grade, PlayerGrade.source)
                                   .join(PlayerGrade, PlayerGrade.player_id == RegisteredPlayer.id)).all()
     assert promoted == [("甲", "业余2段", "dan-2026赛 象棋个人 胜 4 局")]
+
+
+def test_the_organisers_read_a_players_whole_career_and_the_look_is_recorded(app, qualifier, db):
+    from builders import account, logged_in
+    from sqlalchemy import select
+
+    from portal.audit.models import AuditLog
+    from portal.delegations.models import Delegation
+    games, _final = qualifier
+    delegation = db.session.scalar(select(Delegation).where(Delegation.games_id == games.id))
+    account("career-org", "organiser", games=["qual-2026"])
+    db.session.commit()
+    client = logged_in(app, "career-org")
+    register = client.get("/org/games/qual-2026/register").get_data(as_text=True)
+    link = f"/org/games/qual-2026/register/people/{delegation.id}/a"
+    assert f'href="{link}"' in register
+    page = client.get(link).get_data(as_text=True)
+    assert "象棋大师" in page and "中国象棋协会" in page and "qual-2026赛 象棋个人 第1名" in page
+    assert "大师分：30" in page and "象棋个人" in page and "xiangqi.MI" not in page
+    assert "晋级final-2026赛（该系列各届）" in page and "浙江省" in page
+    looked = db.session.scalars(select(AuditLog).where(AuditLog.action == "personal_data.view")).all()
+    assert [a.after["what"] for a in looked] == ["register"]
+    assert client.get(f"/org/games/qual-2026/register/people/{delegation.id}/nobody").status_code == 404
+    account("career-other", "organiser", games=["final-2026"])
+    db.session.commit()
+    with app.app_context():
+        assert logged_in(app, "career-other").get(link).status_code == 404

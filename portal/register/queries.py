@@ -76,6 +76,12 @@ def rating_editions() -> list[RatingList]:
     return list(db.session.scalars(select(RatingList).order_by(RatingList.published_on.desc()).limit(20)))
 
 
+def unit_name_of(delegation, en: bool = False) -> str:
+    if not delegation.unit_code:
+        return delegation.unit_name or ""
+    return unit_names("en" if en else "zh").get(delegation.unit_code, delegation.unit_name or delegation.unit_code)
+
+
 def person_of(games, delegation_id: int, ref: str) -> Person | None:
     return db.session.scalar(select(Person).join(Delegation, Delegation.id == Person.delegation_id).where(
         Delegation.games_id == games.id, Person.delegation_id == delegation_id, Person.ref == ref))

@@ -13,10 +13,12 @@ from ..accounts import scope
 from ..accounts.access import roles
 from ..audit.current import actor
 from ..games.services import definition_of
+from ..privacy import record_access
 from ..rules.definition import QualifiedRule
 from ..rules.grades import grade_systems, rating_lists
 from ..web import is_en, outcome_text
 from . import queries, services
+from .career_page import career_of
 
 bp = Blueprint("register", __name__)
 ORG = ("organiser", "admin")
@@ -46,6 +48,22 @@ def register(slug):
                            pages=max(1, (total + queries.PAGE - 1) // queries.PAGE), form=FlaskForm(),
                            systems=grade_systems(definition), lists=rating_lists(definition),
                            editions=queries.rating_editions())
+
+
+@bp.get("/org/games/<slug>/register/people/<int:delegation_id>/<ref>")
+@roles(*ORG)
+def player(slug, delegation_id, ref):
+    """One person's whole career in the register (the look is recorded)."""
+    games = scope.games_or_404(slug)
+    person = queries.person_of(games, delegation_id, ref[:40])
+    if person is None:
+        abort(404)
+    definition = definition_of(games)
+    record_access("personal_data.view", [(ref, person.name)], delegation=person.delegation, what="register",
+                  games_slug=games.slug)
+    return render_template("register/player.html", games=games, person=person, career=career_of(person, is_en()),
+                           unit=queries.unit_name_of(person.delegation, is_en()),
+                           systems=grade_systems(definition), lists=rating_lists(definition))
 
 
 @bp.post("/org/games/<slug>/register/ratings")
