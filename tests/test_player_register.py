@@ -294,7 +294,7 @@ def test_a_rating_list_without_a_unit_is_read_for_no_delegation_and_the_import_s
                    rules=[{"kind": "rating", "events": ["xiangqi.MI"], "list": "cxa", "max_rating": 2200}])
     data = f"姓名,证件号码,等级分\n甲,{players[0]['id_number']},2350\n".encode()
     out = import_rating_list(Actor("组委会"), "cxa", dt.date(2026, 6, 1), "等级分.csv", data)
-    assert out.ok and "其中 1 名棋手没有可识别的“单位”" in out.message[0]
+    assert out.ok and "1 名有证件号码的棋手没有可识别的“单位”" in out.message[0]
     rep, _ = check_document(_doc("rated-2027", players[:1]), AT)
     message = next(v["message"]["zh"] for v in rep["violations"] if v["code"] == "GRADE_NOT_ELIGIBLE")
     assert "2350" not in message
@@ -366,3 +366,25 @@ def test_the_organisers_read_a_players_whole_career_and_the_look_is_recorded(app
     db.session.commit()
     with app.app_context():
         assert logged_in(app, "career-other").get(link).status_code == 404
+
+
+def test_a_list_published_by_name_and_unit_is_read_for_that_units_player_of_that_name(db, tmp_path, players):
+    """"中国象棋协会等级分" lists give 姓名, 性别, 单位, 等级分 and no identity number: the row
+    is read for the person of that name in that unit's delegation (his own unit's row only);
+    two namesakes of one unit are read for neither; a row whose unit is unknown is named."""
+    from portal.audit.services import Actor
+    from portal.delegations.services import check_document
+    from portal.register.services import import_rating_list
+    games = _games(tmp_path, "rated-2028", "rated",
+                   rules=[{"kind": "rating", "events": ["xiangqi.MI"], "list": "cxa", "max_rating": 2200}])
+    data = ("姓名,性别,单位,等级分\n甲,男,浙江,2350\n乙,女,浙江,2100\n乙,女,浙江,2450\n丙,男,江苏,2500\n"
+            "丁,男,某棋院,2000\n").encode()
+    out = import_rating_list(Actor("组委会"), "cxa", dt.date(2026, 6, 1), "等级分.csv", data)
+    assert out.ok, out.message
+    assert "其中 4 名没有证件号码，按姓名和单位对应" in out.message[0] and "第 6 行没有证件号码，单位也无法识别" in out.message[0]
+    rep, _ = check_document(_doc("rated-2028", players), AT)
+    told = {v["people"][0]: v["message"]["zh"] for v in rep["violations"] if v["code"] == "GRADE_NOT_ELIGIBLE"}
+    assert "2350" in told["a"]  # 甲 of 浙江: his row
+    assert "没有" in told["b"] and "没有" in told["c"]  # 乙: two namesakes; 丙's row is 江苏's
+    db.session.delete(games)
+    db.session.commit()

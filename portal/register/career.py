@@ -14,7 +14,16 @@ from ..extensions import db
 from ..games.models import Games
 from ..rules.document import GradeHeld, ParsedPerson, RatingHeld
 from ..rules.idnumber import normalise
-from .models import PlayerGrade, PlayerRating, PlayerSanction, Qualification, RatingList, RegisteredPlayer, RegisterRevision
+from .models import (
+    NamedRating,
+    PlayerGrade,
+    PlayerRating,
+    PlayerSanction,
+    Qualification,
+    RatingList,
+    RegisteredPlayer,
+    RegisterRevision,
+)
 
 SOURCE = "棋手档案"
 ANY_UNIT = object()  # the organisers' pages: every matching player, whichever unit he represented
@@ -52,9 +61,11 @@ def _players(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
     return out
 
 
-def add_career(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
+def add_career(people: list[ParsedPerson], unit, unit_of=None) -> dict[int, list[ParsedPerson]]:
     """Add the register's grades and ratings to the people (in place) of `unit` (a code, a
-    callable giving each person's, or ANY_UNIT); returns who matched."""
+    callable giving each person's, or ANY_UNIT; `unit_of` then gives each person's own for
+    the ratings published by name and unit); returns who matched by identity number."""
+    _named_ratings(people, unit_of or (unit if callable(unit) else None if unit is ANY_UNIT else (lambda _p: unit)))
     players = _players(people, unit)
     if not players:
         return players
@@ -72,6 +83,39 @@ def add_career(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]
         for person in players[player_id]:
             person.ratings.setdefault(code, []).append(RatingHeld(value, published_on, SOURCE))
     return players
+
+
+def _named_ratings(people: list[ParsedPerson], unit_of) -> None:
+    """Ratings of lists published without identity numbers (姓名, 单位, 等级分), added to the
+    person of that name in that unit's delegation: public by name, and only his own unit's
+    row is read. An edition with two such rows (namesakes) is read for neither."""
+    if unit_of is None:
+        return
+    wanted: dict[tuple[str, str], list[ParsedPerson]] = {}
+    for p in people:
+        unit = unit_of(p)
+        if p.name and unit:
+            wanted.setdefault(("".join(p.name.split()), unit), []).append(p)
+    if not wanted:
+        return
+    names = sorted({name for name, _unit in wanted})
+    found: dict[tuple, list] = {}
+    for start in range(0, len(names), 5000):
+        for list_id, name, unit, gender, value, code, published in db.session.execute(
+                select(NamedRating.list_id, NamedRating.name, NamedRating.unit_code, NamedRating.gender,
+                       NamedRating.value, RatingList.list_code, RatingList.published_on)
+                .join(RatingList, RatingList.id == NamedRating.list_id)
+                .where(NamedRating.name.in_(names[start:start + 5000]))):
+            if (name, unit) in wanted:
+                found.setdefault((list_id, name, unit), []).append((gender, value, code, published))
+    for (_list_id, name, unit), rows in sorted(found.items(), key=lambda kv: kv[1][0][3]):
+        if len(rows) != 1:
+            continue
+        gender, value, code, published = rows[0]
+        for person in wanted[(name, unit)]:
+            if gender and person.gender and gender != person.gender:
+                continue
+            person.ratings.setdefault(code, []).append(RatingHeld(value, published, SOURCE))
 
 
 def qualified_among(players: dict[int, list[ParsedPerson]], slug: str, series: str) -> frozenset[tuple[str, str, str]]:

@@ -75,6 +75,21 @@ class PlayerRating(db.Model):
     value: Mapped[int]
 
 
+class NamedRating(db.Model):
+    """A row of a rating list that gives no identity number, as federations publish them
+    (姓名, 单位, 等级分): read for a delegation's person of that name and unit, when the
+    edition holds one such row only (two namesakes of one unit are read for neither)."""
+    __tablename__ = "register_rating_named"
+    __table_args__ = (Index("ix_register_rating_named_name_unit", "name", "unit_code"),
+                      CheckConstraint("value >= 0", name="value_not_negative"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    list_id: Mapped[int] = mapped_column(ForeignKey("register_rating_list.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(100))  # without spaces, as career._same_name compares
+    unit_code: Mapped[str] = mapped_column(String(40))
+    gender: Mapped[str | None] = mapped_column(String(1))
+    value: Mapped[int]
+
+
 class PlayerPoints(db.Model):
     """Points a federation credits for a place (大师分, 等级积分), earned at a Games."""
     __tablename__ = "register_points"

@@ -43,7 +43,9 @@ def people_page(games, q: str = "", page: int = 1, en: bool = False) -> tuple[li
         .join(Delegation, Delegation.id == Person.delegation_id).where(*where).order_by(Delegation.unit_code, Delegation.unit_name, Person.position, Person.id)
         .limit(PAGE).offset((max(page, 1) - 1) * PAGE)).all()
     people = [ParsedPerson(ref=f"{r.delegation_id}:{r.ref}", name=r.name, id_number=r.id_number) for r in rows]
-    matched = add_career(people, ANY_UNIT)  # the organisers of these Games see all their people
+    unit_of = {p.ref: r.unit_code for p, r in zip(people, rows, strict=True)}
+    # The organisers of these Games see all their people; lists by name read each person's unit.
+    matched = add_career(people, ANY_UNIT, unit_of=lambda p: unit_of.get(p.ref))
     ids = {id(p): pid for pid, ps in matched.items() for p in ps}
     grade_ids = _grade_ids(list(matched))
     points: dict[int, dict[str, str]] = {}

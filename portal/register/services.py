@@ -23,7 +23,7 @@ from ..sheets import decode_text
 from ..spreadsheet_formats import uploaded_rows
 from ..text import Text
 from ..upload_checks import UploadRefused, check_size
-from .models import PlayerGrade, PlayerRating, Qualification, RatingList, RegisteredPlayer, RegisterRevision
+from .models import NamedRating, PlayerGrade, PlayerRating, Qualification, RatingList, RegisteredPlayer, RegisterRevision
 
 MAX_LIST_BYTES = 20 * 1024 * 1024
 MAX_LIST_ROWS = 200_000
@@ -74,22 +74,23 @@ def _heading(cells: list[str]) -> dict[str, int] | None:
         for key, words in HEADINGS.items():
             if key not in found and text in words:
                 found[key] = j
-    return found if {"id_number", "value"} <= set(found) else None
+    keys = set(found)
+    return found if "value" in keys and ("id_number" in keys or {"name", "unit"} <= keys) else None
 
 
-def read_rating_list(data: bytes, filename: str,
-                     unit_codes: dict[str, str] | None = None) -> tuple[list[tuple[str, str, int, str | None, str | None]], list[Text]]:
-    """(identity number, name, rating, gender, unit code) of each row of a list as a
-    federation publishes it (Excel or CSV; the headings 证件号码, 姓名, 等级分 in any order; 单位
-    read against `unit_codes`, a unit's name -> its code), and every problem by row."""
+def read_rating_list(data: bytes, filename: str, unit_codes: dict[str, str] | None = None):
+    """(identity number or None, name, rating, gender, unit code) of each row of a list as a
+    federation publishes it (Excel or CSV; the headings 证件号码 or 姓名 and 单位, and 等级分, in
+    any order; 单位 read against `unit_codes`, a unit's name -> its code), every problem by
+    row, and the rows without a number whose unit the portal does not know (not read)."""
     try:
         check_size(data, MAX_LIST_BYTES)
         rows = uploaded_rows(data, filename)
     except UploadRefused as exc:
-        return [], [exc.as_text()]
+        return [], [exc.as_text()], []
     if rows is None:
         rows = list(csv.reader(io.StringIO(decode_text(data))))
-    header, out, problems = None, [], []
+    header, out, problems, unplaced = None, [], [], []
     for i, r in enumerate(rows[:MAX_LIST_ROWS + 10], start=1):
         cells = [("" if c is None else str(c)).strip() for c in r]
         if not any(cells):
@@ -101,14 +102,22 @@ def read_rating_list(data: bytes, filename: str,
             j = header.get(key)
             return cells[j] if j is not None and j < len(cells) else ""
         number, value = cell("id_number"), cell("value")
+        unit = (unit_codes or {}).get(unit_key(cell("unit"))) if cell("unit") else None
         if not number:
-            problems.append(Text(f"第 {i} 行：没有证件号码，无法与棋手档案匹配", f"row {i}: no identity number to match"))
-            continue
-        parsed, problem = parse(normalise(number))
-        if parsed is None:
-            zh, en = REASONS[problem]
-            problems.append(Text(f"第 {i} 行：证件号码 {mask_id(number)} {zh}", f"row {i}: identity number {mask_id(number)} {en}"))
-            continue
+            # As federations publish them: a name and a unit, no identity number.
+            if not cell("name") or not cell("unit"):
+                problems.append(Text(f"第 {i} 行：没有证件号码，也没有姓名和单位，无法与棋手对应",
+                                     f"row {i}: no identity number, nor a name and a unit, to match"))
+                continue
+            if unit is None:
+                unplaced.append(i)
+                continue
+        else:
+            parsed, problem = parse(normalise(number))
+            if parsed is None:
+                zh, en = REASONS[problem]
+                problems.append(Text(f"第 {i} 行：证件号码 {mask_id(number)} {zh}", f"row {i}: identity number {mask_id(number)} {en}"))
+                continue
         try:
             points = int(float(value))
         except ValueError:
@@ -118,14 +127,14 @@ def read_rating_list(data: bytes, filename: str,
             problems.append(Text(f"第 {i} 行：等级分 {points} 不在 0 至 4000 之间", f"row {i}: rating {points} is outside 0-4000"))
             continue
         gender = {"男": "M", "女": "F", "m": "M", "f": "F"}.get(cell("gender").lower() if cell("gender") else "")
-        out.append((normalise(number), cell("name") or "", points, gender,
-                    (unit_codes or {}).get(unit_key(cell("unit"))) if cell("unit") else None))
+        out.append((normalise(number) if number else None, cell("name") or "", points, gender, unit))
     if header is None:
-        problems.append(Text("没有找到标题行：须有“证件号码”和“等级分”两列（姓名可选）",
-                             "no heading row: the list needs the columns 证件号码 (identity number) and 等级分 (rating)"))
+        problems.append(Text("没有找到标题行：须有“等级分”列，以及“证件号码”列或“姓名”和“单位”两列",
+                             "no heading row: the list needs a 等级分 (rating) column and either 证件号码 (identity "
+                             "number) or 姓名 (name) and 单位 (unit)"))
     if len(rows) > MAX_LIST_ROWS + 10:
         problems.append(Text(f"最多 {MAX_LIST_ROWS} 行", f"at most {MAX_LIST_ROWS} rows"))
-    return out, problems
+    return out, problems, unplaced
 
 
 @transactional
@@ -134,14 +143,16 @@ def import_rating_list(actor: Actor, list_code: str, published_on: dt.date, file
     """One edition of a rating list, all rows or none; an edition imported again replaces
     the earlier import of it."""
     unit_codes = {unit_key(name): code for code, names in unit_name_pairs().items() for name in names if name}
-    rows, problems = read_rating_list(data, filename, unit_codes)
+    rows, problems, skipped = read_rating_list(data, filename, unit_codes)
     if problems:
         raise Refusal("input", "；".join(p.zh for p in problems[:20]), "; ".join(p.en for p in problems[:20]),
                       details={"problems": problems})
     if not rows:
         raise Refusal("input", "名单中没有等级分行", "the list holds no ratings")
+    numbered = [r for r in rows if r[0] is not None]
+    named = [r for r in rows if r[0] is None]
     seen = set()
-    for number, *_rest in rows:
+    for number, *_rest in numbered:
         if number in seen:
             raise Refusal("input", f"证件号码 {mask_id(number)} 在名单中出现了两次",
                           f"identity number {mask_id(number)} appears twice in the list")
@@ -156,13 +167,13 @@ def import_rating_list(actor: Actor, list_code: str, published_on: dt.date, file
                          imported_by=actor.label, imported_at=utcnow())
     db.session.add(edition)
     db.session.flush()
-    numbers = [r[0] for r in rows]
+    numbers = [r[0] for r in numbered]
     known: dict[str, RegisteredPlayer] = {}
     for start in range(0, len(numbers), 5000):
         known.update({p.id_number: p for p in db.session.scalars(
             select(RegisteredPlayer).where(RegisteredPlayer.id_number.in_(numbers[start:start + 5000])))})
     new = []
-    for number, name, _value, gender, unit in rows:
+    for number, name, _value, gender, unit in numbered:
         if number not in known:
             parsed, _problem = parse(number)
             known[number] = RegisteredPlayer(id_number=number, name=(name or "")[:100], created_at=utcnow(),
@@ -172,19 +183,32 @@ def import_rating_list(actor: Actor, list_code: str, published_on: dt.date, file
         known[number].represented(unit)
     db.session.add_all(new)
     db.session.flush()
-    db.session.execute(insert(PlayerRating), [{"list_id": edition.id, "player_id": known[n].id, "value": v}
-                                              for n, _name, v, _g, _u in rows])
-    unplaced = sum(1 for n, *_rest in rows if not known[n].units)
+    if numbered:
+        db.session.execute(insert(PlayerRating), [{"list_id": edition.id, "player_id": known[n].id, "value": v}
+                                                  for n, _name, v, _g, _u in numbered])
+    if named:
+        db.session.execute(insert(NamedRating), [
+            {"list_id": edition.id, "name": "".join(name.split())[:100], "unit_code": unit, "gender": g, "value": v}
+            for _n, name, v, g, unit in named])
+    unplaced = sum(1 for n, *_rest in numbered if not known[n].units)
     bump_revision()
     entry = record(actor, "register.rating_list", "rating_list", f"{list_code}:{published_on.isoformat()}", before=before,
-                   after={"rows": len(rows), "filename": filename})
+                   after={"rows": len(rows), "filename": filename, "by_name": len(named), "unit_unknown": len(skipped)})
     entry.games_slug = games_slug
+    zh, en = f"已导入 {len(rows)} 名棋手的等级分", f"{len(rows)} ratings imported"
+    if named:
+        zh += f"（其中 {len(named)} 名没有证件号码，按姓名和单位对应）"
+        en += f" ({len(named)} without an identity number, matched by name and unit)"
     # Without a unit the register tells no delegation of him (career.py) until one is known.
-    note = ((f"；其中 {unplaced} 名棋手没有可识别的“单位”，在其代表单位参赛或录入成绩前，报名时不会读取其等级分",
-             f"; {unplaced} have no unit the portal knows, and their ratings are not read for an entry until "
-             "they have played for a unit") if unplaced else ("", ""))
-    return Outcome(True, status=Status.SAVED, message=(f"已导入 {len(rows)} 名棋手的等级分{note[0]}",
-                                                       f"{len(rows)} ratings imported{note[1]}"))
+    if unplaced:
+        zh += f"；{unplaced} 名有证件号码的棋手没有可识别的“单位”，在其代表单位参赛或录入成绩前，报名时不会读取其等级分"
+        en += (f"; {unplaced} with an identity number have no unit the portal knows, and their ratings are not read "
+               "for an entry until they have played for a unit")
+    if skipped:
+        rows_zh = "、".join(str(i) for i in skipped[:20]) + ("等" if len(skipped) > 20 else "")
+        zh += f"；第 {rows_zh} 行没有证件号码，单位也无法识别，未导入"
+        en += f"; rows {', '.join(str(i) for i in skipped[:20])} have no identity number and no unit the portal knows, not imported"
+    return Outcome(True, status=Status.SAVED, message=(zh, en))
 
 
 @transactional
