@@ -83,15 +83,14 @@ def test_check_in_asks_for_the_documents_and_returns_the_deposit(app, db):
     db.session.commit()
     deposit_before = totals(d)["credit"]
     at = dt.datetime(2025, 9, 19, 15, 0, tzinfo=CHINA)
-    ok, message = check_in(d, "p1", ["id_copy"], Actor("前台"), at)
-    assert not ok and "健康证明" in message and "health certificate" in message  # names, not codes
-    ok, message = check_in(d, "p1", ["id_copy", "health_certificate", "insurance_proof", "safety_pledge"],
-                           Actor("前台"), at)
-    assert ok, message
+    out = check_in(d, "p1", ["id_copy"], Actor("前台"), at)
+    assert not out.ok and "健康证明" in out.message[0] and "health certificate" in out.message[1]  # names, not codes
+    out = check_in(d, "p1", ["id_copy", "health_certificate", "insurance_proof", "safety_pledge"], Actor("前台"), at)
+    assert out.ok, out.message
     db.session.commit()
     assert totals(d)["credit"] - deposit_before == Decimal("100.00")
-    ok, message = check_in(d, "p1", [], Actor("前台"), at)
-    assert not ok and "已经报到" in message
+    out = check_in(d, "p1", [], Actor("前台"), at)
+    assert not out.ok and "已经报到" in out.message[0]
 
 
 def test_an_early_arrival_is_refused_where_the_regulation_says_so(app, db):
@@ -114,11 +113,10 @@ def test_an_early_arrival_is_refused_where_the_regulation_says_so(app, db):
     from portal.rules.stay import person_window
     window = person_window(definition_of(games), export_document(out.delegation), "b")
     early = dt.datetime.combine(window.first_night - dt.timedelta(days=1), dt.time(10), CHINA)
-    ok, message = check_in(out.delegation, "b", [], Actor("前台"), early)
-    assert not ok and "不予接待" in message
-    ok, message = check_in(out.delegation, "b", [], Actor("前台"),
-                           dt.datetime.combine(window.first_night, dt.time(10), CHINA))
-    assert ok, message
+    arrived = check_in(out.delegation, "b", [], Actor("前台"), early)
+    assert not arrived.ok and "不予接待" in arrived.message[0]
+    arrived = check_in(out.delegation, "b", [], Actor("前台"), dt.datetime.combine(window.first_night, dt.time(10), CHINA))
+    assert arrived.ok, arrived.message
 
 
 def test_no_shows_keep_their_deposit_once_play_has_started(app, db):
@@ -141,10 +139,10 @@ def test_no_shows_keep_their_deposit_once_play_has_started(app, db):
     sync_charges(d, Actor("t"))
     db.session.commit()
     assert [name for _ref, name in no_shows(games)[0]["missing"]] == ["缺席者"]
-    n, problem = confirm_no_shows(games, Actor("组委会"), dt.datetime(2025, 9, 19, 20, 0, tzinfo=CHINA))
-    assert n == 0 and "开始" in problem  # not before play starts
-    n, problem = confirm_no_shows(games, Actor("组委会"), dt.datetime(2025, 9, 20, 9, 0, tzinfo=CHINA))
-    assert n == 1 and problem is None
+    out = confirm_no_shows(games, Actor("组委会"), dt.datetime(2025, 9, 19, 20, 0, tzinfo=CHINA))
+    assert not out.ok and "开始" in out.message[0]  # not before play starts
+    out = confirm_no_shows(games, Actor("组委会"), dt.datetime(2025, 9, 20, 9, 0, tzinfo=CHINA))
+    assert out.ok and out.details["recorded"] == 1
     db.session.rollback()
     kept = db.session.scalars(select(LedgerEntry).where(LedgerEntry.delegation_id == d.id,
                                                         LedgerEntry.kind == "forfeit")).all()

@@ -77,7 +77,7 @@ def career(app, db, tmp_path):
     lines = [Line(i, key=p.key, place=i, name=p.name) for i, p in enumerate(listed, start=1)]
     for line, wins in zip(lines, ("6", "4", "3"), strict=False):
         line.tie_breaks["wins"] = wins
-    assert enter_results(games, "xiangqi.MI", lines, Actor("裁判长")) == []
+    assert enter_results(games, "xiangqi.MI", lines, Actor("裁判长")).ok
     account("cr-l", "leader", delegation=d, password=PASSWORD, name="浙江领队")
     account("cr-o", "organiser", password=PASSWORD, name="组委会", games=["career-2026"])
     account("cr-a", "accountant", password=PASSWORD, name="财务", games=["career-2026"])

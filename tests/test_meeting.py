@@ -33,10 +33,10 @@ def test_check_in_closes_when_the_meeting_begins(app, db):
     from portal.audit.services import Actor
     from portal.venue.checkin import check_in
     _games, d = _delegation(db)
-    ok, message = check_in(d, "b", [], Actor("前台"), dt.datetime(2015, 7, 14, 19, 0, tzinfo=CHINA))
-    assert ok, message
-    ok, message = check_in(d, "g", [], Actor("前台"), dt.datetime(2015, 7, 14, 19, 31, tzinfo=CHINA))
-    assert not ok and "报到截止于领队会议召开时（2015-07-14 19:30）" in message
+    out = check_in(d, "b", [], Actor("前台"), dt.datetime(2015, 7, 14, 19, 0, tzinfo=CHINA))
+    assert out.ok, out.message
+    out = check_in(d, "g", [], Actor("前台"), dt.datetime(2015, 7, 14, 19, 31, tzinfo=CHINA))
+    assert not out.ok and "报到截止于领队会议召开时（2015-07-14 19:30）" in out.message[0]
 
 
 def test_the_roll_call_confirms_the_names_and_the_leader_must_attend(app, db):
@@ -46,13 +46,13 @@ def test_the_roll_call_confirms_the_names_and_the_leader_must_attend(app, db):
     from portal.venue.meeting import confirm, roll
     from portal.venue.models import RollCall
     games, d = _delegation(db)
-    assert check_in(d, "b", [], Actor("前台"), dt.datetime(2015, 7, 14, 15, 0, tzinfo=CHINA))[0]
-    ok, message = confirm(d, "张领队", Actor("组委会"), dt.datetime(2015, 7, 13, 19, 30, tzinfo=CHINA))
-    assert not ok and "2015-07-14 19:30" in message  # not before the meeting's day
-    ok, message = confirm(d, "  ", Actor("组委会"), dt.datetime(2015, 7, 14, 19, 40, tzinfo=CHINA))
-    assert not ok and "领队必须参加" in message
-    ok, message = confirm(d, "张领队", Actor("组委会"), dt.datetime(2015, 7, 14, 19, 40, tzinfo=CHINA))
-    assert ok, message
+    assert check_in(d, "b", [], Actor("前台"), dt.datetime(2015, 7, 14, 15, 0, tzinfo=CHINA)).ok
+    out = confirm(d, "张领队", Actor("组委会"), dt.datetime(2015, 7, 13, 19, 30, tzinfo=CHINA))
+    assert not out.ok and "2015-07-14 19:30" in out.message[0]  # not before the meeting's day
+    out = confirm(d, "  ", Actor("组委会"), dt.datetime(2015, 7, 14, 19, 40, tzinfo=CHINA))
+    assert not out.ok and "领队必须参加" in out.message[0]
+    out = confirm(d, "张领队", Actor("组委会"), dt.datetime(2015, 7, 14, 19, 40, tzinfo=CHINA))
+    assert out.ok, out.message
     call = db.session.scalar(select(RollCall).where(RollCall.delegation_id == d.id))
     assert call.attended_by == "张领队"
     assert call.names == [["王小明", ["五子棋男子儿童甲组"], True], ["李小红", ["五子棋女子儿童甲组"], False]]

@@ -61,9 +61,8 @@ def qualifier(db, tmp_path, players):
     assert out.ok, out.violations
     assert approve(out.delegation, Actor("组委会"), AT + dt.timedelta(hours=1)).ok
     db.session.commit()
-    problems = enter_results(games, "xiangqi.MI", [Line(1, place=1, name="甲"), Line(2, place=2, name="乙"),
-                                                  Line(3, place=3, name="丙")], Actor("裁判长"))
-    assert problems == []
+    assert enter_results(games, "xiangqi.MI", [Line(1, place=1, name="甲"), Line(2, place=2, name="乙"),
+                                               Line(3, place=3, name="丙")], Actor("裁判长")).ok
     yield games, final
     for g in (final, games):
         db.session.delete(g)
@@ -98,7 +97,7 @@ def test_entering_the_results_again_replaces_what_they_earned(qualifier, db):
     from portal.results.services import Line, enter_results
     games, _final = qualifier
     assert enter_results(games, "xiangqi.MI", [Line(1, place=1, name="丙"), Line(2, place=2, name="乙"),
-                                               Line(3, place=3, name="甲")], Actor("裁判长")) == []
+                                               Line(3, place=3, name="甲")], Actor("裁判长")).ok
     db.session.commit()
     assert db.session.scalar(select(func.count()).select_from(PlayerGrade)) == 1
     qualified = {n for (n,) in db.session.execute(select(RegisteredPlayer.name).join(
@@ -322,7 +321,7 @@ def test_seven_rounds_four_wins_promote_one_dan_read_from_the_wins_column_or_the
     # 甲 4 wins (4 points); 乙 3 wins and 3 draws: 4.5 points, yet no promotion
     refused = enter_results(games, "xiangqi.MI", [Line(1, place=1, name="乙", score=None), Line(2, place=2, name="甲")],
                             Actor("裁判长"))
-    assert any("缺少“胜局”列" in p.zh and "六(二)" in p.zh for p in refused)
+    assert any("缺少“胜局”列" in p.zh and "六(二)" in p.zh for p in refused.details["problems"])
     def trf_line(number, name, points, rank, games):
         head = f"001 {number:>4}      {name:<33} 1500 CHN             1995/05/05 {points:>4} {rank:>4}  "
         assert len(head) == 91
@@ -334,7 +333,7 @@ def test_seven_rounds_four_wins_promote_one_dan_read_from_the_wins_column_or_the
                                                  (6, "b", "+"), (7, "w", "0"), (8, "b", "0")])]) + "\n"
     lines, problems = read_trf(trf)
     assert problems == [] and [ln.tie_breaks["wins"] for ln in lines] == ["3", "4"]
-    assert enter_results(games, "xiangqi.MI", lines, Actor("裁判长")) == []
+    assert enter_results(games, "xiangqi.MI", lines, Actor("裁判长")).ok
     db.session.commit()
     promoted = db.session.execute(select(RegisteredPlayer.name, PlayerGrade.grade, PlayerGrade.source)
                                   .join(PlayerGrade, PlayerGrade.player_id == RegisteredPlayer.id)).all()

@@ -259,10 +259,10 @@ def test_reporting_hours_close_check_in_at_their_hour(app, db):
     assert svc.approve(d, Actor("组委会"), dt.datetime(2025, 9, 2, tzinfo=CHINA)).ok
     db.session.commit()
     shown = ["id_copy", "health_certificate", "insurance_proof", "safety_pledge"]
-    ok, message = check_in(d, "p1", shown, Actor("组委会"), dt.datetime(2025, 9, 19, 17, 30, tzinfo=CHINA))
-    assert not ok and "2025-09-19 17:00" in message
-    ok, message = check_in(d, "p1", shown, Actor("组委会"), dt.datetime(2025, 9, 19, 16, 30, tzinfo=CHINA))
-    assert ok, message
+    out = check_in(d, "p1", shown, Actor("组委会"), dt.datetime(2025, 9, 19, 17, 30, tzinfo=CHINA))
+    assert not out.ok and "2025-09-19 17:00" in out.message[0]
+    out = check_in(d, "p1", shown, Actor("组委会"), dt.datetime(2025, 9, 19, 16, 30, tzinfo=CHINA))
+    assert out.ok, out.message
     from portal.games.services import definition_of
     assert definition_of(games).dates.report_closes.astimezone(CHINA).strftime("%H:%M") == "17:00"
 

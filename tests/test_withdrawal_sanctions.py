@@ -59,7 +59,7 @@ def test_a_withdrawal_announced_too_late_is_unexcused_and_the_unit_leaves_the_ta
     for d in (ours, theirs):
         assert approve(d, Actor("组委会"), AT).ok
     db.session.commit()
-    assert enter_results(first, "go.MI", [Line(1, place=1, name="甲"), Line(2, place=2, name="乙")], Actor("裁判长")) == []
+    assert enter_results(first, "go.MI", [Line(1, place=1, name="甲"), Line(2, place=2, name="乙")], Actor("裁判长")).ok
     # 30 June 12:00 is 21 hours before the first session (1 July 09:00): too late for 24 hours' notice
     out = withdraw(theirs, None, True, Actor("组委会"), dt.datetime(2026, 6, 30, 12, tzinfo=CHINA), "临时有事")
     assert out.ok and "未在赛前 24 小时通知（截至 2026-06-30 09:00），按无故退出处理" in out.message[0]
@@ -85,18 +85,18 @@ def test_the_second_forfeit_in_the_series_bars_the_player_from_the_next_edition(
     listed, _left = players(first, "go.MI")
     key = {p.name: p.key for p in listed}
     rule = Rounds(kind="rounds", count=7)
-    assert record_absences(first, "go.MI", rule, listed, {f"{key['甲']}:3"}, Actor("裁判长")) is None
+    assert record_absences(first, "go.MI", rule, listed, {f"{key['甲']}:3"}, Actor("裁判长")).ok
     kinds = {s.kind for s in db.session.query(PlayerSanction)}
     assert kinds == {"warning"}
     rep, _ = check_document(_doc("league-2027", [a, b]), dt.datetime(2027, 5, 1, tzinfo=CHINA))
     assert not [v for v in rep["violations"] if v["code"] == "SANCTIONED"]
-    assert record_absences(first, "go.MI", rule, listed, {f"{key['甲']}:3", f"{key['甲']}:5"}, Actor("裁判长")) is None
+    assert record_absences(first, "go.MI", rule, listed, {f"{key['甲']}:3", f"{key['甲']}:5"}, Actor("裁判长")).ok
     rep, status = check_document(_doc("league-2027", [a, b]), dt.datetime(2027, 5, 1, tzinfo=CHINA))
     barred = [v for v in rep["violations"] if v["code"] == "SANCTIONED"]
     assert [v["people"] for v in barred] == [["a"]] and status == 1
     assert "截至联赛第1届已无故弃权 2 次（规程 十(三)）" in barred[0]["message"]["zh"]
     # an absence struck off lifts the sanction it led to
-    assert record_absences(first, "go.MI", rule, listed, set(), Actor("裁判长")) is None
+    assert record_absences(first, "go.MI", rule, listed, set(), Actor("裁判长")).ok
     rep, _ = check_document(_doc("league-2027", [a, b]), dt.datetime(2027, 5, 1, tzinfo=CHINA))
     assert not [v for v in rep["violations"] if v["code"] == "SANCTIONED"]
 
@@ -140,7 +140,7 @@ def test_deposits_come_back_after_play_but_not_a_players_who_left_or_a_units_tha
     db.session.commit()
     listed, _left = players(games, "go.MI")
     key = {p.name: p.key for p in listed}
-    assert record_absences(games, "go.MI", Rounds(kind="rounds", count=7), listed, {f"{key['乙']}:6"}, Actor("裁判长")) is None
+    assert record_absences(games, "go.MI", Rounds(kind="rounds", count=7), listed, {f"{key['乙']}:6"}, Actor("裁判长")).ok
     out = settle_deposits_after_event(games, Actor("组委会"), {theirs.id: "赛场喧哗，经警告不改"})
     assert out.ok and "退还 ¥100.00，不予退还 ¥200.00" in out.message[0]
     rows = {(e.delegation_id, e.kind): e for e in db.session.scalars(select(LedgerEntry).where(LedgerEntry.fee_code == "deposit"))}

@@ -195,7 +195,8 @@ def event_results_put(slug, event):
     body = request.context.json
     lines, problems = results.lines_from_items([x.model_dump() for x in body.results])
     if lines or not problems:
-        problems = results.enter_results(games, event, lines, actor(), body.entrants, read_problems=problems)
+        out = results.enter_results(games, event, lines, actor(), body.entrants, read_problems=problems)
+        problems = [] if out.ok else out.details["problems"]
     if problems:
         problems = [str(p) for p in problems]  # "中文 / English": the API speaks both
         return problem(422, "Unprocessable Content", problems[0], code="results", problems=problems)

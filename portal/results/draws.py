@@ -8,9 +8,10 @@ import secrets
 from sqlalchemy import select, update
 
 from ..audit.services import Actor, record
-from ..db_tx import write_transaction
+from ..db_tx import transactional
 from ..extensions import db
 from ..games.services import definition_of
+from ..outcome import Outcome, Refusal, Status
 from ..rules.draw import draw_numbers
 from .entrants import players
 from .models import Draw
@@ -28,30 +29,31 @@ def entrants(games, event_code: str) -> list[tuple[int, str, str]]:
     return sorted((p.person_id, p.name + p.distinguish, p.unit) for p in listed if p.person_id is not None)
 
 
-def make_draw(games, event_code: str, actor: Actor, reason: str | None = None,
-              seed: str | None = None) -> tuple[Draw | None, str | None]:
-    """Draw (or redraw, with a reason) the numbers of the event's players. Returns (draw, problem)."""
+@transactional
+def make_draw(games, event_code: str, actor: Actor, reason: str | None = None, seed: str | None = None) -> Outcome:
+    """Draw (or redraw, with a reason) the numbers of the event's players; the Outcome's
+    details["draw"] is the draw made."""
     event = next((e for e in definition_of(games).events if e.code == event_code), None)
     if event is None or event.is_team:
-        return None, "只能为个人项目抽签 / numbers are drawn for individual events"
+        raise Refusal("input", "只能为个人项目抽签", "numbers are drawn for individual events")
     reason = (reason or "").strip()
-    with write_transaction():
-        last = current_draw(games, event_code)
-        if last is not None and not reason:
-            return None, "重新抽签须说明理由 / a redraw needs a reason"
-        people = entrants(games, event_code)
-        if not people:
-            return None, "该项目还没有可参赛的选手（须是已批准的有效报名）/ nobody in this event may play yet (approved, valid entries only)"
-        seed = seed or secrets.token_hex(8)
-        by_key = {str(pid): (pid, name, unit) for pid, name, unit in people}
-        numbers = [[n, *by_key[key]] for n, key in draw_numbers(list(by_key), seed)]
-        if last is not None:
-            db.session.execute(update(Draw).where(Draw.id == last.id).values(superseded=True))
-        draw = Draw(games_id=games.id, event_code=event_code, seed=seed, numbers=numbers,
-                    reason=reason or None, drawn_by=actor.label)
-        db.session.add(draw)
-        db.session.flush()
-        record(actor, "draw.redraw" if last else "draw.make", "event", event_code,
-               before={"seed": last.seed} if last else None,
-               after={"seed": seed, "entrants": len(numbers), "games": games.slug}, reason=reason or None)
-        return draw, None
+    last = current_draw(games, event_code)
+    if last is not None and not reason:
+        raise Refusal.of_field("reason", "重新抽签须说明理由", "a redraw needs a reason")
+    people = entrants(games, event_code)
+    if not people:
+        raise Refusal("state", "该项目还没有可参赛的选手（须是已批准的有效报名）",
+                      "nobody in this event may play yet (approved, valid entries only)")
+    seed = seed or secrets.token_hex(8)
+    by_key = {str(pid): (pid, name, unit) for pid, name, unit in people}
+    numbers = [[n, *by_key[key]] for n, key in draw_numbers(list(by_key), seed)]
+    if last is not None:
+        db.session.execute(update(Draw).where(Draw.id == last.id).values(superseded=True))
+    draw = Draw(games_id=games.id, event_code=event_code, seed=seed, numbers=numbers,
+                reason=reason or None, drawn_by=actor.label)
+    db.session.add(draw)
+    db.session.flush()
+    record(actor, "draw.redraw" if last else "draw.make", "event", event_code,
+           before={"seed": last.seed} if last else None,
+           after={"seed": seed, "entrants": len(numbers), "games": games.slug}, reason=reason or None)
+    return Outcome(True, status=Status.SAVED, details={"draw": draw})

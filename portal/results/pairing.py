@@ -8,13 +8,15 @@ from __future__ import annotations
 from sqlalchemy import delete, select
 
 from ..audit.services import Actor, record
-from ..db_tx import write_transaction
+from ..db_tx import transactional
 from ..delegations.models import Person
 from ..extensions import db
 from ..games.services import definition_of
+from ..outcome import Outcome, Refusal, Status
 from ..register.forfeits import carry_forfeits
 from ..rules.awards import Rounds, of_kind
 from ..sheets import to_xlsx
+from ..text import Text
 from .entrants import Player, players
 from .models import RoundAbsence
 
@@ -41,36 +43,35 @@ def unpaired(rule: Rounds | None, missed: dict[str, set[int]]) -> set[str]:
     return {key for key, rounds in missed.items() if len(rounds) >= rule.unpaired_after_absences}
 
 
+@transactional
 def record_absences(games, event_code: str, rule: Rounds, listed: list[Player], marked: set[str],
-                    actor: Actor) -> str | None:
-    """Replace the event's absences with the boxes ticked ("<key>:<round>"); None when
-    stored, else the problem."""
+                    actor: Actor) -> Outcome:
+    """Replace the event's absences with the boxes ticked ("<key>:<round>")."""
     keys = {p.key for p in listed}
     count = rule.count or 0
     rows = []
     for item in marked:
         key, _sep, round_text = item.partition(":")
         if key not in keys or not round_text.isdigit() or not 1 <= int(round_text) <= count:
-            return "出勤记录中有不属于本项目的选手或轮次 / a player or round not of this event"
+            raise Refusal("input", "出勤记录中有不属于本项目的选手或轮次", "a player or round not of this event")
         rows.append((key, int(round_text)))
-    with write_transaction():
-        db.session.execute(delete(RoundAbsence).where(RoundAbsence.games_id == games.id,
-                                                      RoundAbsence.event_code == event_code))
-        db.session.add_all([RoundAbsence(games_id=games.id, event_code=event_code, entrant_key=key, round_no=n,
-                                         recorded_by=actor.label) for key, n in sorted(rows)])
-        names = {p.key: p.name for p in listed}
-        record(actor, "results.absences", "event", event_code,
-               after={"absent": sorted(f"{names[k]} R{n}" for k, n in rows), "games": games.slug})
-        # Each round missed counts in the series' ladder of forfeits (the player register).
-        missed: dict[int, set[int]] = {}
-        for key, n in rows:
-            if key.startswith("p"):
-                missed.setdefault(int(key[1:]), set()).add(n)
-        carry_forfeits(games, definition_of(games), event_code, missed, actor)
-    return None
+    db.session.execute(delete(RoundAbsence).where(RoundAbsence.games_id == games.id,
+                                                  RoundAbsence.event_code == event_code))
+    db.session.add_all([RoundAbsence(games_id=games.id, event_code=event_code, entrant_key=key, round_no=n,
+                                     recorded_by=actor.label) for key, n in sorted(rows)])
+    names = {p.key: p.name for p in listed}
+    record(actor, "results.absences", "event", event_code,
+           after={"absent": sorted(f"{names[k]} R{n}" for k, n in rows), "games": games.slug})
+    # Each round missed counts in the series' ladder of forfeits (the player register).
+    missed: dict[int, set[int]] = {}
+    for key, n in rows:
+        if key.startswith("p"):
+            missed.setdefault(int(key[1:]), set()).add(n)
+    carry_forfeits(games, definition_of(games), event_code, missed, actor)
+    return Outcome(True, status=Status.SAVED)
 
 
-def absences_from_trf(text: str, listed: list[Player]) -> tuple[set[str], list[str]]:
+def absences_from_trf(text: str, listed: list[Player]) -> tuple[set[str], list[Text]]:
     """The rounds each player missed, from a TRF-16 file of the pairing program: on each
     "001" line the rounds follow from column 92, ten characters each (opponent, colour,
     result); a result "-" (forfeit) or "Z" (absent, zero) is a round missed. Returns the
@@ -83,7 +84,7 @@ def absences_from_trf(text: str, listed: list[Player]) -> tuple[set[str], list[s
         number = raw[4:8].strip()
         player = by_number.get(int(number)) if number.isdigit() else None
         if player is None:
-            problems.append(f"第 {i} 行：序号 {number} 不是本项目抽签的序号 / line {i}: number {number} was not drawn")
+            problems.append(Text(f"第 {i} 行：序号 {number} 不是本项目抽签的序号", f"line {i}: number {number} was not drawn"))
             continue
         rounds = raw[91:]
         for r in range(0, len(rounds), 10):
@@ -92,7 +93,7 @@ def absences_from_trf(text: str, listed: list[Player]) -> tuple[set[str], list[s
             if result in ("-", "Z", "z"):
                 marked.add(f"{player.key}:{r // 10 + 1}")
     if not by_number:
-        problems.append("本项目还没有抽签，TRF 文件按序号对应选手 / no draw yet: TRF lines are matched by number")
+        problems.append(Text("本项目还没有抽签，TRF 文件按序号对应选手", "no draw yet: TRF lines are matched by number"))
     return marked, problems
 
 

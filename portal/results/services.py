@@ -21,6 +21,7 @@ from ..db_tx import write_transaction
 from ..delegations.models import Delegation, Entry, EntryMember, Person
 from ..extensions import db
 from ..games.services import definition_of
+from ..outcome import Outcome, Status
 from ..register.earned import Placed, carry, wins_missing
 from ..rules.awards import AgeStanding, GroupStanding, MedalsAward, OutsideMedals, TeamFromIndividuals, of_kind
 from ..rules.definition import TeamMakeupRule
@@ -355,10 +356,7 @@ def computed_from_individuals(definition: GamesDefinition, event_code: str) -> T
     return next((a for a in of_kind(definition.awards, TeamFromIndividuals) if event_code in a.events), None)
 
 
-def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor,
-                  entrants: int | None = None, read_problems: list[Text] = ()) -> list[Text | str]:
-    """Replace the event's results with these lines (all or nothing). Returns every problem,
-    those met reading the sheet (`read_problems`) with the rest, [] when stored."""
+def _problems_before_entering(games: Games, event_code: str, lines: list[Line], read_problems) -> list[Text]:
     definition = definition_of(games)
     event = next((e for e in definition.events if e.code == event_code), None)
     if event is None:
@@ -367,8 +365,33 @@ def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor
         return [Text("该团体项目的成绩由个人赛成绩计算，无须录入", "this team event is computed from the individual results")]
     if not lines and not read_problems:
         return [Text("没有成绩行", "no result lines")]
+    return []
+
+
+def _as_text(problem) -> Text:
+    if isinstance(problem, Text):
+        return problem
+    zh, sep, en = str(problem).partition(" / ")
+    return Text(zh, en if sep else zh)
+
+
+def _refused(problems: list[Text]) -> Outcome:
+    """Results refused: every problem at once, in details["problems"]; the message joins them."""
+    return Outcome(False, status=Status.INVALID, code="input", details={"problems": problems},
+                   message=("；".join(p.zh for p in problems[:20]), "; ".join(p.en for p in problems[:20])))
+
+
+def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor,
+                  entrants: int | None = None, read_problems: list[Text] = ()) -> Outcome:
+    """Replace the event's results with these lines (all or nothing). A refusal's
+    details["problems"] lists every problem (Text), those met reading the sheet
+    (`read_problems`) with the rest."""
+    problems = _problems_before_entering(games, event_code, lines, read_problems)
+    if problems:
+        return _refused(problems)
+    definition = definition_of(games)
     matched, problems = match_lines(games, event_code, lines)
-    problems = list(read_problems) + problems
+    problems = list(read_problems) + [_as_text(p) for p in problems]
     listed, _left = players(games, event_code)
     n = entrants if entrants else len(listed)
     results = [Result(line.place, str(p.delegation_id), p.name, p.key, line.score) for line, p in matched]
@@ -378,11 +401,11 @@ def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor
     if matched and (missing := wins_missing(definition, event_code, [_wins(line) for line, _p in matched])):
         problems.append(missing)
     if problems:
-        return problems
+        return _refused(problems)
     try:
         score_event(definition, event_code, n, results)
     except ResultsError as exc:
-        return [str(exc)]
+        return _refused([exc.text])
     with write_transaction():
         before = [(r.place, r.label, r.score) for r in db.session.scalars(
             select(EventResult).where(EventResult.games_id == games.id, EventResult.event_code == event_code))]
@@ -401,7 +424,7 @@ def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor
             Placed(line.place, [p.person_id] if p.person_id is not None else
                    [int(k[1:]) for k, _g in p.members if k.startswith("p")], line.score, _wins(line))
             for line, p in matched], actor)
-    return []
+    return Outcome(True, status=Status.SAVED)
 
 
 def _wins(line: Line) -> int | None:

@@ -23,7 +23,7 @@ from ..ids import db_id
 from ..jobs.views import start
 from ..rules.standings import places_awarded
 from ..sheets import csv_chunks
-from ..web import in_language, is_en
+from ..web import in_language, is_en, outcome_text
 from . import draws, entrants, pairing, programme, services  # noqa: F401  (programme registers its job kind)
 
 bp = Blueprint("results", __name__)
@@ -97,8 +97,9 @@ def event_results(slug, event):
         else:
             lines, problems = services.lines_from_form(request.form, listed)
         if lines or not problems:  # every bad line at once: those unreadable and those unmatched
-            problems = services.enter_results(games, event, lines, actor(),
-                                              request.form.get("entrants", type=db_id), read_problems=problems)
+            out = services.enter_results(games, event, lines, actor(),
+                                         request.form.get("entrants", type=db_id), read_problems=problems)
+            problems = [] if out.ok else out.details["problems"]
         if not problems:
             flash(_("成绩已保存。"), "success")
             return redirect(url_for(".event_results", slug=slug, event=event))
@@ -131,9 +132,10 @@ def absences(slug, event):
     if upload and upload.filename:  # the pairing program's TRF-16, its rounds read for who was absent
         from ..sheets import decode_text
         marked, problems = pairing.absences_from_trf(decode_text(upload.read(MAX_BYTES)), listed)
-        problem = "；".join(problems) or None
+        problem = "；".join(in_language(p) for p in problems) or None
     if problem is None:
-        problem = pairing.record_absences(games, event, rule, listed, marked, actor())
+        out = pairing.record_absences(games, event, rule, listed, marked, actor())
+        problem = None if out.ok else outcome_text(out)
     flash(problem if problem else _("出勤记录已保存。"), "error" if problem else "success")
     return redirect(url_for(".event_results", slug=slug, event=event))
 
@@ -200,7 +202,8 @@ def draw(slug):
         elif request.form.get("confirmed") != "yes":
             problem = _("请先核对下方可参赛的选手和未编排的报名，再确认抽签。")
         else:
-            made, problem = draws.make_draw(games, shown, actor(), request.form.get("reason"))
+            out = draws.make_draw(games, shown, actor(), request.form.get("reason"))
+            made, problem = (out.details["draw"], None) if out.ok else (None, outcome_text(out))
         if made is not None:
             flash(_("已抽签：%(n)d 名选手。", n=len(made.numbers)), "success")
             return redirect(url_for(".draw", slug=slug, event=shown))

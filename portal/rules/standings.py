@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from ..text import Text
 from .awards import AgeStanding, GroupStanding, MedalsAward, PlacesAward, PointsAward, PrizesAward, TeamFromIndividuals, of_kind
 from .definition import BoardRule, GamesDefinition, TeamMakeupRule
 
@@ -88,7 +89,12 @@ class StandingRow:
 
 
 class ResultsError(ValueError):
-    """Results that cannot stand (a place out of range, a gap where no tie explains it)."""
+    """Results that cannot stand (a place out of range, a gap where no tie explains it);
+    `text`: why, in both languages."""
+
+    def __init__(self, text: Text):
+        super().__init__(str(text))
+        self.text = text
 
 
 # --- what an event awards -------------------------------------------------------------
@@ -212,11 +218,11 @@ def score_event(definition: GamesDefinition, event_code: str, entrants: int, res
     the problems of a ranking that cannot stand."""
     problems = check_ranking(event_code, entrants, results)
     if problems:
-        raise ResultsError(f"{event_code}：" + "；".join(zh for zh, _en in problems) + " / "
-                           + "; ".join(en for _zh, en in problems))
+        raise ResultsError(Text(f"{event_code}：" + "；".join(zh for zh, _en in problems),
+                                f"{event_code}: " + "; ".join(en for _zh, en in problems)))
     event = _event(definition, event_code)
     if event is None:
-        raise ResultsError(f"“{event_code}”不是本届比赛的项目 / {event_code} is not an event of these Games")
+        raise ResultsError(Text(f"“{event_code}”不是本届比赛的项目", f"{event_code} is not an event of these Games"))
     placed = places_awarded(definition, event_code, entrants)
     table = points_table(definition, event_code, entrants)
     medals = _first(definition, MedalsAward, event) is not None

@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from ..delegations.models import Delegation
 from ..extensions import db
+from ..text import Text
 from .models import CheckIn
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -37,13 +38,13 @@ def when(meeting) -> str:
     return meeting.day.isoformat()
 
 
-def checkin_closed(definition, at: dt.datetime, report_hours: bool = True) -> str | None:
+def checkin_closed(definition, at: dt.datetime, report_hours: bool = True) -> Text | None:
     """Why an arrival at `at` is refused because check-in has closed (at the regulation's
     hour, `report_hours`, or when the leaders' meeting begins), or None."""
     closes = definition.dates.report_closes
     if report_hours and closes is not None and at > closes:
         local = closes.astimezone(CHINA).strftime("%Y-%m-%d %H:%M")
-        return f"报到已于 {local}（北京时间）截止 / check-in closed at {local} China time"
+        return Text(f"报到已于 {local}（北京时间）截止", f"check-in closed at {local} China time")
     meeting = definition.leaders_meeting
     if meeting is None or not meeting.closes_checkin:
         return None
@@ -51,5 +52,5 @@ def checkin_closed(definition, at: dt.datetime, report_hours: bool = True) -> st
     closed = closed or (meeting.at is None and at.astimezone(CHINA).date() > meeting.day)
     if not closed:
         return None
-    return (f"报到截止于{meeting.name.zh}召开时（{when(meeting)}），之后不再报到 / "
-            f"check-in closed when the {meeting.name.en.lower()} began ({when(meeting)})")
+    return Text(f"报到截止于{meeting.name.zh}召开时（{when(meeting)}），之后不再报到",
+                f"check-in closed when the {meeting.name.en.lower()} began ({when(meeting)})")

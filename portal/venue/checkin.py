@@ -10,7 +10,7 @@ import datetime as dt
 from sqlalchemy import func, select
 
 from ..audit.services import Actor, record
-from ..db_tx import lock_row, write_transaction
+from ..db_tx import lock_row, transactional
 from ..delegations.edit import athletes
 from ..delegations.models import Delegation, DelegationStatus, Person
 from ..delegations.services import export_document, export_documents
@@ -18,6 +18,7 @@ from ..extensions import db
 from ..games.services import definition_of, unit_names
 from ..money.models import LedgerEntry
 from ..money.services import post
+from ..outcome import Outcome, Refusal, Status
 from ..rules.definition import DocumentsRule
 from ..rules.stay import person_window
 from .arrivals import arrivals, arrived as arrived_refs, checkin_closed
@@ -41,45 +42,46 @@ def documents_due(definition, doc: dict, ref: str) -> list[str]:
     return due
 
 
-def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.datetime) -> tuple[bool, str]:
-    """Mark a person arrived; (ok, message)."""
+@transactional
+def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.datetime) -> Outcome:
+    """Mark a person arrived; the Outcome says who, or why not."""
     definition = definition_of(d.games)
-    with write_transaction():
-        d = lock_row(Delegation, d.id)
-        if d.status != DelegationStatus.APPROVED:
-            return False, "该代表团的报名未获批准，不予报到 / the entry is not approved"
-        doc = export_document(d)
-        person = next((p for p in doc["people"] if p["ref"] == ref), None)
-        if person is None:
-            return False, "此人不在报名名单中，不予报到 / not registered"
-        if db.session.scalar(select(CheckIn.id).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == ref)):
-            return False, f"{person['name']} 已经报到 / already checked in"
-        closed = checkin_closed(definition, at)
-        if closed:
-            return False, closed
-        window = person_window(definition, doc, ref)
-        today = at.astimezone(CHINA).date()
-        if window.strict and today < window.first_night:
-            return False, (f"规程规定最早 {window.first_night.isoformat()} 报到，提前报到者大会不予接待 / "
-                           f"arrivals before {window.first_night.isoformat()} are not received")
-        due = documents_due(definition, doc, ref)
-        missing = [k for k in due if k not in shown]
-        if missing:
-            from ..delegations.names import document_names_of
-            known = document_names_of(definition)
-            names = [known.get(k, (k, k)) for k in missing]
-            return False, ("缺少报到时须出示的材料：" + "、".join(zh for zh, _en in names)
-                           + " / documents not shown: " + ", ".join(en for _zh, en in names))
-        db.session.add(CheckIn(delegation_id=d.id, person_ref=ref, person_name=person["name"],
-                               documents=sorted(set(shown) & set(due)), arrived_at=at, checked_by=actor.label))
-        db.session.flush()
-        record(actor, "checkin.arrive", "person", person["name"], delegation=d,
-               after={"ref": ref, "documents": sorted(set(shown) & set(due))})
-        entrants = athletes(doc)
-        if entrants and entrants <= arrived_refs(d.id):
-            from ..money.services import release_deposit
-            release_deposit(d, actor)
-        return True, f"{person['name']} 已报到 / checked in"
+    d = lock_row(Delegation, d.id)
+    if d.status != DelegationStatus.APPROVED:
+        raise Refusal("state", "该代表团的报名未获批准，不予报到", "the entry is not approved")
+    doc = export_document(d)
+    person = next((p for p in doc["people"] if p["ref"] == ref), None)
+    if person is None:
+        raise Refusal("input", "此人不在报名名单中，不予报到", "not registered")
+    if db.session.scalar(select(CheckIn.id).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == ref)):
+        raise Refusal("state", f"{person['name']} 已经报到", f"{person['name']} already checked in")
+    closed = checkin_closed(definition, at)
+    if closed:
+        raise Refusal("deadline", *closed)
+    window = person_window(definition, doc, ref)
+    today = at.astimezone(CHINA).date()
+    if window.strict and today < window.first_night:
+        raise Refusal("deadline", f"规程规定最早 {window.first_night.isoformat()} 报到，提前报到者大会不予接待",
+                      f"arrivals before {window.first_night.isoformat()} are not received")
+    due = documents_due(definition, doc, ref)
+    missing = [k for k in due if k not in shown]
+    if missing:
+        from ..delegations.names import document_names_of
+        known = document_names_of(definition)
+        names = [known.get(k, (k, k)) for k in missing]
+        raise Refusal("input", "缺少报到时须出示的材料：" + "、".join(zh for zh, _en in names),
+                      "documents not shown: " + ", ".join(en for _zh, en in names))
+    db.session.add(CheckIn(delegation_id=d.id, person_ref=ref, person_name=person["name"],
+                           documents=sorted(set(shown) & set(due)), arrived_at=at, checked_by=actor.label))
+    db.session.flush()
+    record(actor, "checkin.arrive", "person", person["name"], delegation=d,
+           after={"ref": ref, "documents": sorted(set(shown) & set(due))})
+    entrants = athletes(doc)
+    if entrants and entrants <= arrived_refs(d.id):
+        from ..money.services import release_deposit
+        release_deposit(d, actor)
+    return Outcome(True, status=Status.SAVED, message=(f"{person['name']} 已报到", f"{person['name']} checked in"),
+                   delegation=d)
 
 
 def desk_summary(games) -> list[dict]:
@@ -118,28 +120,29 @@ def no_shows(games) -> list[dict]:
     return out
 
 
-def confirm_no_shows(games, actor: Actor, at: dt.datetime) -> tuple[int, str | None]:
+@transactional
+def confirm_no_shows(games, actor: Actor, at: dt.datetime) -> Outcome:
     """Once play has started: entrants not checked in are no-shows; a deposit returned only
     after check-in is kept (shaanxi-mind-2025 十一(三)). Recorded once per delegation and
-    audited with the names. Returns (delegations recorded, problem)."""
+    audited with the names; details["recorded"]: the delegations recorded."""
     definition = definition_of(games)
     # Before play, only a leaders' meeting that closed check-in makes the absent no-shows (an
     # entrant late for the reporting hours may still come before the first round).
     if at.astimezone(CHINA).date() < definition.dates.start and not checkin_closed(definition, at, report_hours=False):
-        return 0, f"比赛 {definition.dates.start.isoformat()} 开始，开始后才能确认未报到者 / play has not started"
+        raise Refusal("deadline", f"比赛 {definition.dates.start.isoformat()} 开始，开始后才能确认未报到者",
+                      f"play has not started (it starts on {definition.dates.start.isoformat()})")
     recorded = 0
-    with write_transaction():
-        for item in no_shows(games):
-            d = item["d"]
-            for fee in definition.money.fees:
-                if fee.refundable != "after_checkin":
-                    continue
-                charged = db.session.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
-                    LedgerEntry.delegation_id == d.id, LedgerEntry.kind == "charge", LedgerEntry.fee_code == fee.code))
-                if charged:
-                    post(d, "forfeit", charged, f"{fee.name.zh}：未报到，不予退还", actor, fee_code=fee.code,
-                         source_key=f"noshow:{d.id}:{fee.code}")
-            record(actor, "checkin.no_show", "delegation", str(d.id), delegation=d,
-                   after={"missing": [name for _ref, name in item["missing"]]})
-            recorded += 1
-    return recorded, None
+    for item in no_shows(games):
+        d = item["d"]
+        for fee in definition.money.fees:
+            if fee.refundable != "after_checkin":
+                continue
+            charged = db.session.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                LedgerEntry.delegation_id == d.id, LedgerEntry.kind == "charge", LedgerEntry.fee_code == fee.code))
+            if charged:
+                post(d, "forfeit", charged, f"{fee.name.zh}：未报到，不予退还", actor, fee_code=fee.code,
+                     source_key=f"noshow:{d.id}:{fee.code}")
+        record(actor, "checkin.no_show", "delegation", str(d.id), delegation=d,
+               after={"missing": [name for _ref, name in item["missing"]]})
+        recorded += 1
+    return Outcome(True, status=Status.SAVED, details={"recorded": recorded})

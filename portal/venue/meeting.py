@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 
 from ..audit.services import Actor, record
-from ..db_tx import lock_row, write_transaction
+from ..db_tx import lock_row, transactional
 from ..delegations.edit import athletes, entry_people
 from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.services import export_document, export_documents
 from ..extensions import db
 from ..games.services import definition_of, unit_names
+from ..outcome import Outcome, Refusal, Status
 from .arrivals import arrivals, arrived as arrived_refs, when
 from .models import RollCall
 
@@ -79,36 +80,38 @@ def roll(games) -> list[dict]:
     return out
 
 
-def confirm(d: Delegation, attended_by: str, actor: Actor, at: dt.datetime) -> tuple[bool, str]:
+@transactional
+def confirm(d: Delegation, attended_by: str, actor: Actor, at: dt.datetime) -> Outcome:
     """Record the roll call of one delegation and the names its leader confirmed."""
     definition = definition_of(d.games)
     meeting = definition.leaders_meeting
     if meeting is None:
-        return False, "本届规程没有领队会议 / the regulation has no leaders' meeting"
+        raise Refusal("state", "本届规程没有领队会议", "the regulation has no leaders' meeting")
     attended_by = (attended_by or "").strip()[:100]
-    with write_transaction():
-        d = lock_row(Delegation, d.id)
-        if d.status != DelegationStatus.APPROVED:
-            return False, "该代表团的报名未获批准 / the entry is not approved"
-        if at.astimezone(CHINA).date() < meeting.day:
-            return False, (f"{meeting.name.zh}于 {when(meeting)} 召开，届时再点名 / "
-                           f"the {meeting.name.en.lower()} is on {when(meeting)}")
-        if meeting.leaders_must_attend and not attended_by:
-            return False, "规程要求各单位领队必须参加：请填写到会领队的姓名 / the leader must attend: enter who came"
-        doc = export_document(d)
-        names = [[e.name, e.events, e.arrived] for e in final_names(definition, doc, arrived_refs(d.id))]
-        call = db.session.scalar(select(RollCall).where(RollCall.delegation_id == d.id))
-        before = {"attended_by": call.attended_by, "count": len(call.names)} if call else None
-        if call is None:
-            call = RollCall(delegation_id=d.id)
-            db.session.add(call)
-        call.attended_by, call.names = attended_by or None, names
-        call.confirmed_at, call.confirmed_by = at, actor.label
-        db.session.flush()
-        record(actor, "meeting.confirm", "delegation", str(d.id), delegation=d, before=before,
-               after={"attended_by": attended_by or None, "count": len(names),
-                      "not_arrived": [n for n, _events, came in names if not came][:50]})
-    return True, f"已确认 {len(names)} 名运动员的名单 / {len(names)} names confirmed"
+    d = lock_row(Delegation, d.id)
+    if d.status != DelegationStatus.APPROVED:
+        raise Refusal("state", "该代表团的报名未获批准", "the entry is not approved")
+    if at.astimezone(CHINA).date() < meeting.day:
+        raise Refusal("deadline", f"{meeting.name.zh}于 {when(meeting)} 召开，届时再点名",
+                      f"the {meeting.name.en.lower()} is on {when(meeting)}")
+    if meeting.leaders_must_attend and not attended_by:
+        raise Refusal.of_field("attended_by", "规程要求各单位领队必须参加：请填写到会领队的姓名",
+                               "the leader must attend: enter who came")
+    doc = export_document(d)
+    names = [[e.name, e.events, e.arrived] for e in final_names(definition, doc, arrived_refs(d.id))]
+    call = db.session.scalar(select(RollCall).where(RollCall.delegation_id == d.id))
+    before = {"attended_by": call.attended_by, "count": len(call.names)} if call else None
+    if call is None:
+        call = RollCall(delegation_id=d.id)
+        db.session.add(call)
+    call.attended_by, call.names = attended_by or None, names
+    call.confirmed_at, call.confirmed_by = at, actor.label
+    db.session.flush()
+    record(actor, "meeting.confirm", "delegation", str(d.id), delegation=d, before=before,
+           after={"attended_by": attended_by or None, "count": len(names),
+                  "not_arrived": [n for n, _events, came in names if not came][:50]})
+    return Outcome(True, status=Status.SAVED, delegation=d,
+                   message=(f"已确认 {len(names)} 名运动员的名单", f"{len(names)} names confirmed"))
 
 
 def summary(rows: list[dict]) -> dict:

@@ -23,7 +23,7 @@ from ..games.services import definition_of, unit_names
 from ..ids import db_id
 from ..jobs.views import start
 from ..privacy import record_access
-from ..web import is_en
+from ..web import is_en, outcome_text
 from . import cards as card_service, meeting as meetings
 from .checkin import check_in as mark_arrived, confirm_no_shows as confirm, desk_summary, documents_due, no_shows
 from .models import CheckIn
@@ -175,8 +175,8 @@ def check_in():
     if result["status"] != "valid":  # the scan page says why the card is void
         return redirect(url_for(".scan", code=code))
     d = result["delegation"]
-    ok, message = mark_arrived(d, result["person"]["ref"], request.form.getlist("documents"), actor(), now())
-    flash(message, "success" if ok else "error")
+    out = mark_arrived(d, result["person"]["ref"], request.form.getlist("documents"), actor(), now())
+    flash(outcome_text(out), "success" if out.ok else "error")
     return redirect(url_for(".scan", code=code))
 
 
@@ -201,11 +201,11 @@ def confirm_no_shows(slug):
     if not FlaskForm().validate_on_submit():
         abort(400)
     games = _games(slug)
-    n, problem = confirm(games, actor(), now())
-    if problem:
-        flash(problem, "error")
+    out = confirm(games, actor(), now())
+    if not out.ok:
+        flash(outcome_text(out), "error")
     else:
-        flash(_("已确认 %(n)d 个代表团的未报到者；报到后退还的保证金不予退还。", n=n), "success")
+        flash(_("已确认 %(n)d 个代表团的未报到者；报到后退还的保证金不予退还。", n=out.details["recorded"]), "success")
     return redirect(url_for(".desk", slug=slug))
 
 
@@ -245,6 +245,6 @@ def confirm_roll_call(slug, delegation_id):
     d = db.session.get(Delegation, delegation_id)
     if d is None or d.games_id != games.id:
         abort(404)
-    ok, message = confirm(d, request.form.get("attended_by", ""), actor(), now())
-    flash(message, "success" if ok else "error")
+    out = confirm(d, request.form.get("attended_by", ""), actor(), now())
+    flash(outcome_text(out), "success" if out.ok else "error")
     return redirect(url_for(".meeting", slug=slug, delegation=delegation_id))
