@@ -61,3 +61,32 @@ def test_every_uploads_report_speaks_the_readers_language(app, db, no_csrf):
             as_text=True)
     assert "第 2 行：类别“棋院”无效" in units and "unknown kind" not in units and "row 2" not in units
     assert "第 1 行：“不存在的单位”不是本届比赛的参赛单位" in bulk and "is not a unit" not in bulk and "line 1" not in bulk
+
+
+def test_a_workbooks_bad_cells_are_told_in_the_readers_language_only(app, db, no_csrf):
+    """A leader's entry form with a wrong date: the cell and its row in words, the problem in
+    Chinese only on a Chinese page, in English only on an English one (it was "…无效 / invalid …")."""
+    import io
+
+    from openpyxl import load_workbook
+
+    from portal.delegations.excel import write_workbook
+    from portal.delegations.services import export_document
+    from portal.games.services import definition_of, find_games
+    d = stored("nmsg-2019", doc("nmsg-2019", people=[person("p1", year=2019)], entries=[individual("chess.MI", "p1")]),
+               dt.datetime(2019, 5, 1, tzinfo=CHINA))
+    account("lang-excel", "leader", delegation=d)
+    db.session.commit()
+    wb = load_workbook(io.BytesIO(write_workbook(definition_of(find_games("nmsg-2019")), export_document(d))))
+    wb["人员"].cell(row=2, column=4, value="1990/02/30")
+    data = io.BytesIO()
+    wb.save(data)
+    client = logged_in(app, "lang-excel")
+    pages = {}
+    for lang in ("zh", "en"):
+        with app.app_context():
+            client.post("/lang", data={"lang": lang})
+            pages[lang] = client.post(f"/d/{d.id}/upload", content_type="multipart/form-data",
+                                      data={"file": (io.BytesIO(data.getvalue()), "报名表.xlsx")}).get_data(as_text=True)
+    assert "人员!D2（第 2 行）" in pages["zh"] and "日期“1990/02/30”无效" in pages["zh"] and "invalid date" not in pages["zh"]
+    assert "人员!D2 (row 2)" in pages["en"] and "invalid date" in pages["en"] and "无效" not in pages["en"]

@@ -15,10 +15,12 @@ from ..rules.definition import GamesDefinition, document_names, id_type_names
 from ..rules.document import FORMAT, OFFICIAL_ROLES, STAFF_ROLES
 from ..sheets import workbook_bytes
 from ..spreadsheet_formats import SpreadsheetError, as_xlsx, kind_of
+from ..text import Text
 from ..upload_checks import UploadRefused, check_archive, check_size
 
-NOT_A_SPREADSHEET = ("不是 Excel（.xlsx、.xls）或 LibreOffice（.ods）表格文件 / "
-                     "not an Excel (.xlsx, .xls) or LibreOffice (.ods) spreadsheet")
+NOT_A_SPREADSHEET = Text("不是 Excel（.xlsx、.xls）或 LibreOffice（.ods）表格文件",
+                         "not an Excel (.xlsx, .xls) or LibreOffice (.ods) spreadsheet")
+FILE = Text("文件", "file")
 MAX_BYTES = 5 * 1024 * 1024
 MAX_UNPACKED = 60 * 1024 * 1024
 MAX_RATIO = 150
@@ -58,7 +60,10 @@ HEAD_FILL = PatternFill("solid", fgColor="9E1B32")
 
 
 class ExcelError(Exception):
-    def __init__(self, problems: list[tuple[str, str]]):
+    """The workbook's problems, each (where, what): the sheet and cell (or FILE) and the
+    problem in both languages; each reader sees his own."""
+
+    def __init__(self, problems: list[tuple[Text | str, Text]]):  # where: a cell "人员!D2", or FILE
         self.problems = problems
         super().__init__("; ".join(f"{w}: {m}" for w, m in problems))
 
@@ -178,7 +183,7 @@ def _check_container(raw: bytes) -> None:
         check_size(raw, MAX_BYTES)
         check_archive(raw, MAX_UNPACKED, required="xl/workbook.xml", max_ratio=MAX_RATIO)
     except UploadRefused as exc:  # a damaged zip or another kind of zip: not a workbook at all
-        raise ExcelError([("文件 file", NOT_A_SPREADSHEET if exc.unreadable else exc.text)]) from None
+        raise ExcelError([(FILE, NOT_A_SPREADSHEET if exc.unreadable else exc.as_text())]) from None
 
 
 def _career_cells(p: dict) -> list:
@@ -197,7 +202,7 @@ def _career_of(v: dict, cell, date) -> tuple[dict, list[tuple[str, str]]]:
         out["grades"] = [{"system": (system or "").lower() or None, "grade": grade,
                           "awarded_on": date(v.get("grade_on"), "grade_on")}]
         if not system:
-            problems.append((cell("grade_system"), "请填写段级位体系（如 cwa、cxa） / give the grade system (e.g. cwa, cxa)"))
+            problems.append((cell("grade_system"), Text("请填写段级位体系（如 cwa、cxa）", "give the grade system (e.g. cwa, cxa)")))
     region = _text(v.get("residence"))
     if region:
         out["residence"] = {"province": region, "since": date(v.get("residence_since"), "residence_since")}
@@ -206,7 +211,7 @@ def _career_of(v: dict, cell, date) -> tuple[dict, list[tuple[str, str]]]:
     kind = _text(v.get("job_kind"))
     if kind:
         if kind.lower() not in JOB_KINDS and kind not in JOB_KINDS:
-            problems.append((cell("job_kind"), f"身份“{kind}”应为学生、教职工或毕业生 / must be 学生, 教职工 or 毕业生"))
+            problems.append((cell("job_kind"), Text(f"身份“{kind}”应为学生、教职工或毕业生", f"{kind!r} must be 学生 (student), 教职工 (staff) or 毕业生 (graduate)")))
         else:
             out["employment"] = {"kind": JOB_KINDS.get(kind, JOB_KINDS.get(kind.lower())), "unit": _text(v.get("job_unit")),
                                  "since": date(v.get("job_since"), "job_since")}
@@ -222,7 +227,7 @@ def _rows(wb, sheet, columns, problems):
     out = []
     for r, row in enumerate(ws.iter_rows(values_only=True), start=1):
         if r > MAX_ROWS + 1:
-            problems.append((f"{title}", f"行数超过 {MAX_ROWS} / more than {MAX_ROWS} rows"))
+            problems.append((f"{title}", Text(f"行数超过 {MAX_ROWS}", f"more than {MAX_ROWS} rows")))
             break
         if header is None:
             labels = [str(c).strip() if c is not None else "" for c in row]
@@ -237,7 +242,7 @@ def _rows(wb, sheet, columns, problems):
                         continue
                     if match is None:
                         problems.append((f"{title}!{get_column_letter(len(labels) + 1)}1",
-                                         f"缺少列“{label}” / missing column {label!r}"))
+                                         Text(f"缺少列“{label}”", f"missing column {label!r}")))
                         return []
                     header[key] = match
             continue
@@ -265,16 +270,16 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
         try:
             raw = as_xlsx(raw, kind)
         except SpreadsheetError as exc:
-            raise ExcelError([("文件 file", f"{exc.zh} / {exc.en}")]) from None
+            raise ExcelError([(FILE, Text(exc.zh, exc.en))]) from None
     _check_container(raw)
     try:
         wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except Exception:
-        raise ExcelError([("文件 file", "无法读取这个 Excel 文件（可能已损坏）/ the workbook cannot be read (damaged?)")]) from None
+        raise ExcelError([(FILE, Text("无法读取这个 Excel 文件（可能已损坏）", "the workbook cannot be read (damaged?)"))]) from None
     problems: list[tuple[str, str]] = []
 
     def where(sheet, col, r):
-        return f"{sheet}!{col}{r}（第 {r} 行 row {r}）"
+        return f"{sheet}!{col}{r}"  # the upload page adds the row in words (uploads.where_in_words)
 
     def date(v, sheet, col, r):
         if v is None or (isinstance(v, str) and not v.strip()):
@@ -289,7 +294,7 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
                 return dt.datetime.strptime(s, fmt).date().isoformat()
             except ValueError:
                 pass
-        problems.append((where(sheet, col, r), f"日期“{s}”无效，应写成 2005-03-02 / invalid date {s!r}, write 2005-03-02"))
+        problems.append((where(sheet, col, r), Text(f"日期“{s}”无效，应写成 2005-03-02", f"invalid date {s!r}, write 2005-03-02")))
         return None
 
     def integer(v, sheet, col, r):
@@ -301,7 +306,7 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
                 return int(f)
         except (TypeError, ValueError):
             pass
-        problems.append((where(sheet, col, r), f"“{v}”应为整数 / {v!r} must be a whole number"))
+        problems.append((where(sheet, col, r), Text(f"“{v}”应为整数", f"{v!r} must be a whole number")))
         return None
 
     def yesno(v, sheet, col, r):
@@ -310,7 +315,7 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
             return True
         if s in NO:
             return False
-        problems.append((where(sheet, col, r), f"“{v}”应填 是 或 否 / {v!r}: write 是 or 否"))
+        problems.append((where(sheet, col, r), Text(f"“{v}”应填 是 或 否", f"{v!r}: write 是 (yes) or 否 (no)")))
         return None
 
     people, refs = [], set()
@@ -318,37 +323,37 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
         s = PEOPLE[0]
         ref = _text(v["ref"])
         if not ref:
-            problems.append((where(s, cols["ref"], r), "缺少编号 / missing ref"))
+            problems.append((where(s, cols["ref"], r), Text("缺少编号", "missing ref")))
             continue
         if ref in refs:
-            problems.append((where(s, cols["ref"], r), f"编号“{ref}”重复 / ref {ref!r} used twice"))
+            problems.append((where(s, cols["ref"], r), Text(f"编号“{ref}”重复", f"ref {ref!r} used twice")))
             continue
         refs.add(ref)
         number = v["id_number"]
         if isinstance(number, (int, float)) and not isinstance(number, bool):
             problems.append((where(s, cols["id_number"], r),
-                             "证件号码被 Excel 存成了数字（末位 X 或后几位会丢失），请把该列设为文本后重新输入 / "
-                             "the ID number was stored as a number; format the column as text and type it again"))
+                             Text("证件号码被 Excel 存成了数字（末位 X 或后几位会丢失），请把该列设为文本后重新输入",
+                                  "the ID number was stored as a number; format the column as text and type it again")))
             number = None
         gender = _text(v["gender"])
         gender = {"男": "M", "女": "F", "m": "M", "f": "F"}.get(gender.lower() if gender else gender, gender)
         if gender not in (None, "M", "F"):
-            problems.append((where(s, cols["gender"], r), f"性别“{gender}”应为 M 或 F / gender must be M or F"))
+            problems.append((where(s, cols["gender"], r), Text(f"性别“{gender}”应为 M 或 F", "gender must be M or F")))
             gender = None
         id_type = _text(v["id_type"])
         if id_type is not None and id_type not in id_type_names(definition):
-            problems.append((where(s, cols["id_type"], r), f"证件类型“{id_type}”无效 / unknown id_type {id_type!r}"))
+            problems.append((where(s, cols["id_type"], r), Text(f"证件类型“{id_type}”无效", f"unknown id_type {id_type!r}")))
         docs = [d.strip() for d in (_text(v["documents"]) or "").replace("，", ",").split(",") if d.strip()]
         known = document_names(definition)
         for d in docs:
             if d not in known:
-                problems.append((where(s, cols["documents"], r), f"未知的材料“{d}” / unknown document {d!r}"))
+                problems.append((where(s, cols["documents"], r), Text(f"未知的材料“{d}”", f"unknown document {d!r}")))
         p = {"ref": ref, "name": _text(v["name"]), "gender": gender,
              "birth_date": date(v["birth_date"], s, cols["birth_date"], r),
              "id_type": id_type, "id_number": _text(number),
              "club": _text(v["club"]), "documents": [d for d in docs if d in known]}
         if not p["name"]:
-            problems.append((where(s, cols["name"], r), "缺少姓名 / missing name"))
+            problems.append((where(s, cols["name"], r), Text("缺少姓名", "missing name")))
         reg_unit, reg_year = _text(v["reg_unit"]), integer(v["reg_year"], s, cols["reg_year"], r)
         reg_date = date(v["reg_date"], s, cols.get("reg_date", "?"), r) if v.get("reg_date") is not None else None
         p["registration"] = {"unit": reg_unit.lower() if reg_unit else None, "year": reg_year,
@@ -372,16 +377,16 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
     def ref_ok(value, sheet, col, r):
         ref = _text(value)
         if ref is None:
-            problems.append((where(sheet, col, r), "缺少人员编号 / missing person ref"))
+            problems.append((where(sheet, col, r), Text("缺少人员编号", "missing person ref")))
         elif ref not in refs:
-            problems.append((where(sheet, col, r), f"人员编号“{ref}”不在“人员”表中 / ref {ref!r} is not on 人员"))
+            problems.append((where(sheet, col, r), Text(f"人员编号“{ref}”不在“人员”表中", f"ref {ref!r} is not on 人员")))
             return None
         return ref
 
     def event_ok(value, sheet, col, r):
         code = _text(value)
         if code not in events:
-            problems.append((where(sheet, col, r), f"项目代码“{code}”不是本届比赛的项目 / {code!r} is not an event of these Games"))
+            problems.append((where(sheet, col, r), Text(f"项目代码“{code}”不是本届比赛的项目", f"{code!r} is not an event of these Games")))
             return None
         return code
 
@@ -419,21 +424,21 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
         ref = ref_ok(v["person"], s, cols["person"], r)
         role = _text(v["role"])
         if section is None:
-            problems.append((where(s, cols["section"], r), "类别应为 官员、团部 或 随队 / section must be 官员, 团部 or 随队"))
+            problems.append((where(s, cols["section"], r), Text("类别应为 官员、团部 或 随队", "section must be 官员, 团部 or 随队")))
         elif section == "officials":
             if role not in OFFICIAL_ROLES:
-                problems.append((where(s, cols["role"], r), f"职务应为 {'/'.join(OFFICIAL_ROLES)} / role must be one of them"))
+                problems.append((where(s, cols["role"], r), Text(f"职务应为 {'/'.join(OFFICIAL_ROLES)}", f"role must be one of {', '.join(OFFICIAL_ROLES)}")))
             elif ref:
                 officials.append({"person": ref, "role": role, "sport": _text(v["sport"])})
         elif section == "staff":
             if role not in STAFF_ROLES:
-                problems.append((where(s, cols["role"], r), f"职务应为 {'/'.join(STAFF_ROLES)} / role must be one of them"))
+                problems.append((where(s, cols["role"], r), Text(f"职务应为 {'/'.join(STAFF_ROLES)}", f"role must be one of {', '.join(STAFF_ROLES)}")))
             elif ref:
                 staff.append({"person": ref, "role": role})
         elif ref:
             acc = _text(v["accompanies"])
             if acc is not None and acc not in refs:
-                problems.append((where(s, cols["accompanies"], r), f"陪同对象“{acc}”不在“人员”表中 / unknown ref {acc!r}"))
+                problems.append((where(s, cols["accompanies"], r), Text(f"陪同对象“{acc}”不在“人员”表中", f"unknown ref {acc!r}")))
                 acc = None
             companions.append({"person": ref, "accompanies": acc})
     wb.close()

@@ -3,13 +3,25 @@ anything is saved, and kept privately until the leader confirms the changes it s
 from __future__ import annotations
 
 import json
+import re
 import secrets
 
 from .. import file_store
 from ..db_tx import write_transaction
 from ..rules import parse_document
 from ..rules.jsontext import JsonTextError, load_json
+from ..text import Text
 from .excel import ExcelError, read_workbook
+
+
+def where_in_words(where: Text | str, en: bool) -> str:
+    """A workbook's cell with its row in words ("人员!D2（第 2 行）", "人员!D2 (row 2)")."""
+    if isinstance(where, Text):
+        return where.read(en)
+    cell = re.match(r"^(.+![A-Z]+)(\d+)$", where)
+    if cell is None:
+        return where
+    return f"{where} (row {cell.group(2)})" if en else f"{where}（第 {cell.group(2)} 行）"
 
 
 def read_upload(raw: bytes, filename: str, definition, stored: dict, games_slug: str, unit_code: str | None,
@@ -27,7 +39,7 @@ def read_upload(raw: bytes, filename: str, definition, stored: dict, games_slug:
         try:
             new_doc = read_workbook(raw, definition, stored)
         except ExcelError as exc:
-            problems = exc.problems
+            problems = [(where_in_words(w, en), m.read(en) if isinstance(m, Text) else str(m)) for w, m in exc.problems]
     if not problems and not isinstance(new_doc, dict):
         problems = [(filename, "The file must hold a delegation document (a JSON object), nothing else." if en
                      else "文件内容应是一份报名文档（JSON 对象），而不是其他内容。")]
