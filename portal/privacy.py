@@ -18,8 +18,9 @@ from flask_login import current_user
 
 from .audit.services import Actor, record
 from .db_tx import write_transaction
+from .roles import ORGANISERS, Role
 
-FULL_ID_ROLES = ("leader", "organiser", "admin")
+FULL_ID_ROLES = (Role.LEADER, *ORGANISERS)
 # Document kinds an accountant may open: what he reconciles, nothing that identifies.
 ACCOUNTANT_FILE_KINDS = ("insurance_proof",)
 # An 18-character resident ID (or 15-digit old one) inside a longer text, such as a message.
@@ -55,7 +56,7 @@ def birth_date_shown(day) -> str:
 def may_open_file(kind: str | None) -> bool:
     if not current_user.is_authenticated:
         return False
-    return current_user.role in FULL_ID_ROLES or (current_user.role == "accountant" and kind in ACCOUNTANT_FILE_KINDS)
+    return current_user.role in FULL_ID_ROLES or (current_user.role == Role.ACCOUNTANT and kind in ACCOUNTANT_FILE_KINDS)
 
 
 def masked_person(p: dict) -> dict:

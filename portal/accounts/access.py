@@ -9,6 +9,7 @@ from flask_login import current_user
 
 from ..delegations.models import Delegation
 from ..extensions import db
+from ..roles import ORGANISERS, Role
 from . import scope
 
 
@@ -28,7 +29,7 @@ def roles(*allowed: str):
     return decorate
 
 
-def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ("organiser", "admin")):
+def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ORGANISERS):
     """The view takes `delegation_id`: a leader reaches only his own delegation; the
     organising committee's roles listed in staff_roles reach every delegation of the Games
     they serve (scope.py), and only `writers` among them may send a state-changing request
@@ -42,7 +43,7 @@ def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ("o
             d = db.session.get(Delegation, delegation_id)
             if d is None:
                 abort(404)
-            if current_user.role == "leader":
+            if current_user.role == Role.LEADER:
                 if not leader or current_user.delegation_id != d.id or d.games.status == "draft":
                     abort(404)  # do not even confirm that another unit's delegation exists
             else:

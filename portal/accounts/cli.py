@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from ..audit.services import Actor
 from ..extensions import db
+from ..roles import Role
 from . import services
 from .models import User
 from .two_factor import reset
@@ -67,7 +68,7 @@ def create_admin_cmd(username, display_name, invite):
             click.echo(f"密码不行：{problem[0]} / password refused: {problem[1]}", err=True)
             sys.exit(2)
     with write_transaction():
-        _user, token = services.create_account(username, display_name or username, "admin", SHELL, password=password)
+        _user, token = services.create_account(username, display_name or username, Role.ADMIN, SHELL, password=password)
     if token is None:
         click.echo(f"已创建管理员 {username} / administrator {username} created")
         return

@@ -11,15 +11,15 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
+from ..roles import ROLES, STAFF, Role
 
 __all__ = ["User", "GamesStaff"]
 
-ROLES = ("leader", "organiser", "accountant", "admin")
 
 
 class User(UserMixin, db.Model):
     __tablename__ = "user_account"
-    __table_args__ = (CheckConstraint("role IN ('leader', 'organiser', 'accountant', 'admin')", name="role"),)
+    __table_args__ = (CheckConstraint(f"role IN ({', '.join(repr(str(r)) for r in ROLES)})", name="role"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(80), unique=True)
     display_name: Mapped[str] = mapped_column(String(100))
@@ -57,16 +57,16 @@ class User(UserMixin, db.Model):
 
     @property
     def is_leader(self) -> bool:
-        return self.role == "leader"
+        return self.role == Role.LEADER
 
     @property
     def is_staff(self) -> bool:
         """Organising-committee side: an administrator, or the staff of their Games."""
-        return self.role in ("organiser", "accountant", "admin")
+        return self.role in STAFF
 
     @property
     def is_admin(self) -> bool:
-        return self.role == "admin"
+        return self.role == Role.ADMIN
 
 
 class GamesStaff(db.Model):

@@ -10,14 +10,15 @@ from sqlalchemy import ColumnElement, select, true
 
 from ..extensions import db
 from ..games.models import Games
+from ..roles import SCOPED_STAFF, Role
 from .models import GamesStaff, User
 
 
 def games_ids_of(user: User) -> frozenset[int] | None:
     """None: every Games (an administrator); else the ids granted (empty for a leader)."""
-    if user.role == "admin":
+    if user.role == Role.ADMIN:
         return None
-    if user.role not in ("organiser", "accountant"):
+    if user.role not in SCOPED_STAFF:
         return frozenset()
     return frozenset(db.session.scalars(select(GamesStaff.games_id).where(GamesStaff.user_id == user.id)))
 

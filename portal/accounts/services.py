@@ -19,6 +19,7 @@ from ..games.models import Games, machine_utcnow, utcnow
 from ..games.services import definition_of
 from ..header_text import CONTROL_PROBLEM, address_problem, has_control
 from ..outcome import Outcome, Refusal
+from ..roles import SCOPED_STAFF, STAFF
 from ..workflow.services import new_delegation
 from . import throttle
 from .models import GamesStaff, User
@@ -216,8 +217,8 @@ def create_account(username: str, display_name: str, role: str, actor: Actor, *,
     return user, token
 
 
-STAFF_OF_GAMES = ("organiser", "accountant")  # an administrator serves every Games
-STAFF_ROLES = (*STAFF_OF_GAMES, "admin")
+STAFF_OF_GAMES = SCOPED_STAFF  # an administrator serves every Games
+STAFF_ROLES = STAFF
 
 
 def _staff_refusals(role: str, games: list[Games]) -> None:

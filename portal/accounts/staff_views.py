@@ -13,6 +13,7 @@ from ..form_choices import options
 from ..games.models import Games
 from ..links import external_url
 from ..outcome import Refusal
+from ..roles import Role
 from ..web import is_en
 from . import services
 from .access import roles
@@ -23,7 +24,7 @@ from .models import GamesStaff, User
 
 def _form(all_games: list[Games]) -> NewStaffForm:
     form = NewStaffForm()
-    form.role.choices = options([("organiser", _("组委会")), ("accountant", _("财务")), ("admin", _("系统管理员"))])
+    form.role.choices = options([(Role.ORGANISER, _("组委会")), (Role.ACCOUNTANT, _("财务")), (Role.ADMIN, _("系统管理员"))])
     form.games.choices = options((g.slug, g.name_en if is_en() else g.name_zh) for g in all_games)
     return form
 
@@ -34,7 +35,7 @@ def _chosen(all_games: list[Games], slugs: list[str]) -> list[Games]:
 
 
 def _page(form: NewStaffForm, all_games: list[Games], link: str | None = None, status: int = 200):
-    staff = db.session.scalars(select(User).where(User.role != "leader").order_by(User.role, User.username)).all()
+    staff = db.session.scalars(select(User).where(User.role != Role.LEADER).order_by(User.role, User.username)).all()
     grants: dict[int, set[int]] = {}
     for user_id, games_id in db.session.execute(select(GamesStaff.user_id, GamesStaff.games_id)):
         grants.setdefault(user_id, set()).add(games_id)
@@ -43,7 +44,7 @@ def _page(form: NewStaffForm, all_games: list[Games], link: str | None = None, s
 
 
 @bp.route("/org/staff", methods=["GET", "POST"])
-@roles("admin")
+@roles(Role.ADMIN)
 def staff():
     all_games = list(db.session.scalars(select(Games).order_by(Games.slug)))
     form = _form(all_games)
@@ -59,7 +60,7 @@ def staff():
 
 
 @bp.post("/org/staff/<int:user_id>/games")
-@roles("admin")
+@roles(Role.ADMIN)
 def staff_games(user_id):
     if not FlaskForm().validate_on_submit():
         abort(400)

@@ -13,13 +13,13 @@ import pyotp
 
 from ..audit.services import Actor, record
 from ..db_tx import transactional, write_transaction
+from ..roles import STAFF
 from . import throttle
 from .models import User
 from .services import end_sessions, end_tokens
 
 ISSUER = "智力运动会报名系统"
 RECOVERY_CODES = 10
-STAFF = ("organiser", "accountant", "admin")
 # Wrong codes per account from every client together, before all of them wait: six digits
 # are a million guesses, and many addresses must not share them out (throttle.py).
 CODE_CEILING = 10

@@ -20,6 +20,7 @@ from ..games.models import Games
 from ..games.services import definition_of
 from ..links import external_url
 from ..outcome import Refusal
+from ..roles import ORGANISERS, Role
 from ..web import is_en, outcome_text, safe_next
 from ..workflow.stages import stage_at
 from . import scope, second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
@@ -145,7 +146,7 @@ def _new_leader_form() -> NewLeaderForm:
 
 
 @bp.route("/org/accounts", methods=["GET", "POST"])
-@roles("organiser", "admin")
+@roles(*ORGANISERS)
 def leader_accounts():
     form = _new_leader_form()
     all_games = scope.visible_games()
@@ -165,7 +166,7 @@ def leader_accounts():
 
 
 @bp.route("/org/accounts/bulk", methods=["GET", "POST"])
-@roles("organiser", "admin")
+@roles(*ORGANISERS)
 def bulk_leaders():
     """Leader accounts for many units at once, each with its invitation link (shown once)."""
     all_games = scope.visible_games()
@@ -202,7 +203,7 @@ def _accounts_page(form, link=None):
     a flash message, which would travel in the (signed, not encrypted) session cookie."""
     from ..delegations.models import Delegation
     leaders = db.session.scalars(select(User).join(Delegation, User.delegation_id == Delegation.id)
-                                 .where(User.role == "leader", scope.games_clause(Delegation.games_id))
+                                 .where(User.role == Role.LEADER, scope.games_clause(Delegation.games_id))
                                  .options(selectinload(User.delegation).joinedload(Delegation.games))
                                  .order_by(User.username)).all()
     return render_template("accounts/leaders.html", form=form, leaders=leaders, link=link,
@@ -212,7 +213,7 @@ def _accounts_page(form, link=None):
 def _leader_account(user_id) -> User:
     """A leader of a delegation of the Games this account serves; else nothing (404)."""
     user = db.session.get(User, user_id)
-    if user is None or user.role != "leader" or user.delegation is None or not scope.may_see(user.delegation.games_id):
+    if user is None or user.role != Role.LEADER or user.delegation is None or not scope.may_see(user.delegation.games_id):
         abort(404)
     return user
 
@@ -221,13 +222,13 @@ def _managed_account(user_id) -> User:
     """A leader's account of one's own Games for organisers; any account, staff too, for
     administrators."""
     user = db.session.get(User, user_id)
-    if user is not None and user.role != "leader" and current_user.role == "admin":
+    if user is not None and user.role != Role.LEADER and current_user.role == Role.ADMIN:
         return user
     return _leader_account(user_id)
 
 
 @bp.post("/org/accounts/<int:user_id>/invite")
-@roles("organiser", "admin")
+@roles(*ORGANISERS)
 def reinvite(user_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
@@ -237,7 +238,7 @@ def reinvite(user_id):
 
 
 @bp.post("/org/accounts/<int:user_id>/<action>")
-@roles("organiser", "admin")
+@roles(*ORGANISERS)
 def account_action(user_id, action):
     """Disable (ends every session at once), enable, or unlock after failed logins."""
     if not FlaskForm().validate_on_submit() or action not in ("disable", "enable", "unlock", "reset-2fa"):
@@ -246,7 +247,7 @@ def account_action(user_id, action):
     if user.id == current_user.id and action in ("disable", "reset-2fa"):
         abort(400)  # the last way in must not be closed from inside
     if action == "reset-2fa":
-        if current_user.role != "admin" or user.role == "leader":
+        if current_user.role != Role.ADMIN or user.role == Role.LEADER:
             abort(404)
         two_factor.reset(user, actor())
         flash(_("已重置 %(name)s 的两步验证，其下次登录时需重新绑定验证器。", name=user.username), "success")
@@ -257,5 +258,5 @@ def account_action(user_id, action):
         services.set_active(user, action == "enable", actor())
         flash(_("已停用 %(name)s，其登录已全部退出。", name=user.username) if action == "disable"
               else _("已启用 %(name)s。", name=user.username), "success")
-    return redirect(url_for("accounts.leader_accounts") if user.role == "leader" else url_for("accounts.staff"))
+    return redirect(url_for("accounts.leader_accounts") if user.role == Role.LEADER else url_for("accounts.staff"))
 

@@ -30,6 +30,7 @@ from ..extensions import api_limit, csrf, db
 from ..games.models import Games
 from ..games.services import definition_of, read_back_of, unit_names
 from ..privacy import masked_document, record_access, sees_full_ids
+from ..roles import ORGANISERS, Role
 from ..rules.jsontext import JsonTextError, load_json
 from ..rules.violations import report, schema_error
 from ..workflow import services as workflow
@@ -138,7 +139,7 @@ def require_token(scope_name: str) -> None:
 
 
 def api_games() -> list[Games]:
-    if current_user.role == "leader":
+    if current_user.role == Role.LEADER:
         d = current_user.delegation
         return [d.games] if d is not None and d.games.status == "published" else []
     return scope.visible_games()
@@ -149,7 +150,7 @@ def delegation_or_404(delegation_id: int) -> Delegation:
     d = db.session.get(Delegation, delegation_id)
     if d is None:
         abort(problem(404, "Not Found"))
-    if current_user.role == "leader":
+    if current_user.role == Role.LEADER:
         if current_user.delegation_id != d.id or d.games.status == "draft":
             abort(problem(404, "Not Found"))
     elif not scope.may_see(d.games_id):
@@ -249,14 +250,14 @@ def delegations_list():
         games = [x for x in games if x.slug == q.games]
     ids = [x.id for x in games] or [-1]
     base = select(Delegation).where(Delegation.games_id.in_(ids))
-    if current_user.role == "leader":
+    if current_user.role == Role.LEADER:
         base = base.where(Delegation.id == current_user.delegation_id)
     total = db.session.scalar(select(func.count()).select_from(base.subquery()))
     rows = db.session.scalars(base.order_by(Delegation.id).offset((q.page - 1) * q.per_page).limit(q.per_page)).all()
     counts, figures = {}, {}
     for x in games:
         counts.update(delegation_counts(x))
-        if current_user.role != "leader":  # staff: the stored summaries, judged only where they moved
+        if current_user.role != Role.LEADER:  # staff: the stored summaries, judged only where they moved
             figures.update(summaries(x, [d for d in rows if d.games_id == x.id], now()))
     names, names_en = unit_names(), unit_names("en")
     return jsonify({"delegations": [_delegation_item(d, counts, names, names_en, figures=figures.get(d.id))
@@ -306,7 +307,7 @@ def document_put(delegation_id):
     version read (`If-Match: "<version>"`): a change made meanwhile is refused (412)."""
     require_token("write")
     d = delegation_or_404(delegation_id)
-    require_role("leader", "organiser", "admin")
+    require_role(Role.LEADER, *ORGANISERS)
     match = (request.headers.get("If-Match") or "").strip().strip('"')
     if not match.isdigit():
         return problem(428, "Precondition Required", 'Send If-Match: "<version>" (the ETag of the document read).')
@@ -363,7 +364,7 @@ def check():
         return jsonify(rep), 400
     user = current_user if current_user.is_authenticated else None
     rep, status = check_document(data, at, stored=user is not None,
-                                 reveal=user is not None and user.role in ("organiser", "admin"),
+                                 reveal=user is not None and user.role in ORGANISERS,
                                  drafts=user is not None and user.is_admin)
     return jsonify(rep), 400 if status == UNUSABLE else 200
 

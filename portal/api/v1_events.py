@@ -17,10 +17,11 @@ from ..extensions import api_limit, csrf
 from ..games.models import Games
 from ..games.services import definition_of
 from ..results import draws, entrants, services as results
+from ..roles import ORGANISERS, Role
 from .v1 import Problem, Text, games_or_404, gate, problem, require_role, require_token, spec
 from .views import bp
 
-STAFF = ("organiser", "admin")
+STAFF = ORGANISERS  # the API's staff: those who run the Games
 
 
 class EventRef(BaseModel):
@@ -113,7 +114,7 @@ def _event_ref(event) -> dict:
 
 def _own_only() -> int | None:
     """A leader's token sees its own delegation's players only."""
-    return current_user.delegation_id if current_user.role == "leader" else None
+    return current_user.delegation_id if current_user.role == Role.LEADER else None
 
 
 @bp.get("/games/<slug>/events/<event>/entries")

@@ -17,10 +17,11 @@ from ..games.services import unit_names
 from ..money import statement as statements
 from ..money.models import BankLine
 from ..money.services import account_status, payment_reference_of
+from ..roles import STAFF
 from .v1 import PER_PAGE, Problem, Text, delegation_or_404, games_or_404, gate, require_role, require_token, spec
 from .views import bp
 
-READERS = ("accountant", "organiser", "admin")
+READERS = STAFF
 
 
 class LedgerLine(BaseModel):

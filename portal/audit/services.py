@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bulk_insert import insert_rows
 from ..extensions import db
+from ..roles import Role
 from .models import AuditLog
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ class Actor:
 
     @classmethod
     def cli(cls) -> Actor:
-        return cls("命令行 (cli)", role="organiser")
+        return cls("命令行 (cli)", role=Role.ORGANISER)
 
 
 def record(actor: Actor, action: str, object_type: str, object_key: str | None = None, *,

@@ -6,11 +6,12 @@ from flask_babel import gettext as _
 
 from ..accounts.access import delegation_view
 from ..outcome import Status
+from ..roles import STAFF
 from . import edit
 from .blueprint import bp
 from .entry_form import MAX_TEAM_ROWS, individual_refs, role_rows, team_lineup
 from .forms import VersionedForm
-from .workspace import STAFF, Workspace, conflict_page, refusal_text, render, row_count, save_edit, unknown_people_text
+from .workspace import Workspace, conflict_page, refusal_text, render, row_count, save_edit, unknown_people_text
 
 MAX_BASE_PEOPLE = 2000  # a national delegation's people, at most, were shown
 

@@ -23,11 +23,12 @@ from ..audit.services import Actor, record
 from ..db_types import UTCDateTime
 from ..extensions import db
 from ..privacy import mask_id
+from ..roles import STAFF
 from ..rules.idnumber import normalise
 from .models import Delegation, DelegationStatus, Person
 
 DEFAULT_PER_DAY = 200
-STAFF_ROLES = ("organiser", "accountant", "admin")
+STAFF_ROLES = STAFF
 
 
 class IdentityCheck(db.Model):

@@ -18,6 +18,7 @@ from ..file_store import stored_download
 from ..games.services import definition_of
 from ..outcome import Refusal
 from ..privacy import mask_id, may_open_file, record_access, sees_full_ids
+from ..roles import STAFF
 from ..rules import idnumber
 from ..rules.definition import RegistrationRule
 from ..rules.eligibility import eligible
@@ -32,7 +33,6 @@ from .names import VIOLATION_LABELS, document_names_of
 from .services import export_document
 from .workspace import (
     EDITORS,
-    STAFF,
     Workspace,
     conflict_page,
     person_form,

@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 
 from ..accounts.access import delegation_view
 from ..privacy import mask_id, masked_document, record_access, sees_full_ids
+from ..roles import STAFF
 from ..rules import parse_document
 from ..rules.violations import dedupe
 from ..web import is_en
@@ -19,7 +20,7 @@ from .excel import write_workbook
 from .forms import ConfirmForm, FileUploadForm
 from .services import export_document, judge
 from .uploads import forget_pending, keep_pending, pending, read_upload
-from .workspace import EDITORS, STAFF, Workspace, refusal_text, render, save_edit, sees_other_delegations
+from .workspace import EDITORS, Workspace, refusal_text, render, save_edit, sees_other_delegations
 
 PENDING_KEPT = 5  # uploads a session may have waiting for confirmation
 

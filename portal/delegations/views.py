@@ -23,6 +23,7 @@ from ..games.models import GamesVersion
 from ..games.services import read_back_of, regulation_clauses
 from ..money.services import entry_valid, totals
 from ..outcome import Status
+from ..roles import STAFF, Role
 from ..web import time_left
 from ..workflow import services as workflow
 from ..workflow.models import Place, Substitution
@@ -32,7 +33,7 @@ from .entry_form import declaration_counts
 from .files import MAX_BYTES
 from .forms import SubstitutionForm, VersionedForm
 from .names import document_names_of
-from .workspace import EDITORS, STAFF, Workspace, conflict_page, person_form, refusal_text, render, save_edit
+from .workspace import EDITORS, Workspace, conflict_page, person_form, refusal_text, render, save_edit
 
 __all__ = ["bp"]
 
@@ -145,7 +146,7 @@ def substitutions(d):
     form.out_ref.choices = options((r, ws.people[r]["name"]) for r in ws.people if r in entered)
     form.in_ref.choices = options([("", _("（新人员，填写下方信息）"))] + [(r, p["name"]) for r, p in ws.people.items()])
     new_person = person_form(ws.definition, prefix="new")
-    if request.method == "POST" and current_user.role in ("leader",) + EDITORS and form.validate_on_submit():
+    if request.method == "POST" and current_user.role in (Role.LEADER, *EDITORS) and form.validate_on_submit():
         if form.in_ref.data:
             incoming = dict(ws.people[form.in_ref.data])
         elif new_person.name.data:

@@ -18,6 +18,7 @@ from ..extensions import db
 from ..form_choices import options
 from ..games.services import definition_of
 from ..outcome import Outcome, Status
+from ..roles import ORGANISERS, Role
 from ..rules import parse_document
 from ..rules.checks.entries import declared_max
 from ..rules.definition import BoardRule, QuotaRule, TeamMakeupRule
@@ -35,8 +36,7 @@ from .models import Delegation, DelegationStatus
 from .names import NOTE_ITEMS, ROLE_NAMES, document_names_of
 from .services import judge
 
-STAFF = ("organiser", "admin", "accountant")
-EDITORS = ("organiser", "admin")  # organisers may enter on a unit's behalf (paper forms)
+EDITORS = ORGANISERS  # organisers may enter on a unit's behalf (paper forms)
 
 
 def sees_other_delegations() -> bool:
@@ -105,7 +105,7 @@ class Workspace:
     def editable(self) -> bool:
         # An approved entry stays editable until the names close: a change submits it again.
         return (may_edit_names(self.stage) and self.d.status != DelegationStatus.WITHDRAWN
-                and (current_user.role == "leader" or current_user.role in EDITORS))
+                and (current_user.role == Role.LEADER or current_user.role in EDITORS))
 
     def approved_notice(self) -> str | None:
         """What an approved entry still allows before the names close, as the stage says."""
@@ -121,7 +121,7 @@ class Workspace:
     @property
     def documents_editable(self) -> bool:
         """Documents due at check-in may be added whatever the stage."""
-        return self.d.status != DelegationStatus.WITHDRAWN and (current_user.role == "leader" or current_user.role in EDITORS)
+        return self.d.status != DelegationStatus.WITHDRAWN and (current_user.role == Role.LEADER or current_user.role in EDITORS)
 
     @property
     def declarations_editable(self) -> bool:
@@ -129,7 +129,7 @@ class Workspace:
 
     def locked_reason(self) -> str | None:
         """Why the names cannot be edited now, and what to do instead."""
-        if self.editable or self.d.status == DelegationStatus.WITHDRAWN or current_user.role == "accountant":
+        if self.editable or self.d.status == DelegationStatus.WITHDRAWN or current_user.role == Role.ACCOUNTANT:
             return None
         if self.d.status == DelegationStatus.APPROVED and self.stage.stage == "substitutions":
             return _("报名已经组委会批准，名单已截止。如需更换运动员，请在“更换运动员”中提出申请。")

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from ..accounts.access import roles
 from ..audit.current import actor
 from ..extensions import db
+from ..roles import ORGANISERS, STAFF, Role
 from .models import Unit
 from .services import national_units, read_back_of, regulation_clauses
 from .unit_sheet import known_kinds, read_units_sheet, save_units
@@ -19,7 +20,7 @@ MAX_BYTES = 2 * 1024 * 1024
 
 
 @bp.route("/org/units", methods=["GET", "POST"])
-@roles("organiser", "admin")
+@roles(*ORGANISERS)
 def units():
     form = FlaskForm()
     problems = []
@@ -52,7 +53,7 @@ def refused_unit_changes(lines) -> list[str]:
 
     from ..accounts import scope
     from ..delegations.models import Delegation
-    if current_user.role == "admin":
+    if current_user.role == Role.ADMIN:
         return []
     existing = {u.code: u for u in db.session.scalars(select(Unit).where(Unit.code.in_([x.code for x in lines])))}
     national = {u["code"] for u in national_units()}
@@ -70,7 +71,7 @@ def refused_unit_changes(lines) -> list[str]:
 
 
 @bp.get("/org/games/<slug>/regulation")
-@roles("organiser", "accountant", "admin")
+@roles(*STAFF)
 def regulation(slug):
     """The regulation read back (规程解读): every rule in a sentence with its clause, for the
     organiser to proof-read against the regulation's text."""

@@ -15,10 +15,11 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from ..accounts.access import delegation_view
 from ..audit.current import actor
 from ..delegations import picker
-from ..delegations.workspace import STAFF as READERS, Workspace
+from ..delegations.workspace import Workspace
 from ..extensions import db
 from ..form_choices import options
 from ..outcome import Status
+from ..roles import STAFF as READERS
 from ..web import is_en, outcome_text
 from . import services, statement as statements
 from .blueprint import bp

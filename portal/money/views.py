@@ -23,13 +23,14 @@ from ..form_choices import options
 from ..games.models import Games
 from ..games.services import definition_of
 from ..ids import db_id
+from ..roles import STAFF, Role
 from ..sheets import to_xlsx
 from ..web import is_en, outcome_text
 from . import import_jobs, services, statement as statements, statement_views  # noqa: F401  (its routes)
 from .blueprint import bp
 from .models import BankLine, RoomRequest
 
-READERS = ("accountant", "organiser", "admin")
+READERS = STAFF
 
 
 class StatementForm(FlaskForm):
@@ -94,7 +95,7 @@ def overview():
 
 
 @bp.route("/money/import", methods=["GET", "POST"])
-@roles("accountant")
+@roles(Role.ACCOUNTANT)
 def statement_import():
     form = StatementForm()
     all_games = scope.visible_games()
@@ -171,7 +172,7 @@ def lines():
 
 
 @bp.post("/money/lines/<int:line_id>/undo")
-@roles("accountant")
+@roles(Role.ACCOUNTANT)
 def undo(line_id):
     """Undo a match, by hand or by the import (audited; the payment is reversed in the
     ledger, the leaders told); the line can then be matched to the right delegation."""
@@ -188,7 +189,7 @@ def undo(line_id):
 
 
 @bp.post("/money/lines/<int:line_id>/duplicate")
-@roles("accountant")
+@roles(Role.ACCOUNTANT)
 def duplicate(line_id):
     """The accountant's word on a possible duplicate: "same payment" or "a payment of its own"."""
     if not FlaskForm().validate_on_submit():
@@ -214,7 +215,7 @@ def _slug(games_id):
 
 
 @bp.post("/money/lines/<int:line_id>/assign")
-@roles("accountant")
+@roles(Role.ACCOUNTANT)
 def assign(line_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
@@ -237,7 +238,7 @@ def assign(line_id):
 
 
 @bp.post("/money/entries")
-@roles("accountant")
+@roles(Role.ACCOUNTANT)
 def post_entry():
     form = EntryForm()
     if not form.validate_on_submit():
@@ -259,7 +260,7 @@ def post_entry():
 
 
 @bp.post("/money/deposits/settle")
-@roles("accountant", "organiser", "admin")
+@roles(*STAFF)
 def settle_deposits():
     """After play: return each deposit the regulation returns then, keeping what it keeps."""
     if not FlaskForm().validate_on_submit():

@@ -14,12 +14,13 @@ from ..accounts.access import roles
 from ..audit.current import actor
 from ..db_tx import write_transaction
 from ..extensions import db
+from ..roles import ORGANISERS
 from .models import OutboxMessage
 from .sender import retry
 from .services import WEBHOOK_EVENTS
 
 bp = Blueprint("notify", __name__)
-ORG = ("organiser", "admin")
+ORG = ORGANISERS
 SHOWN = 200
 STATES = ("pending", "sending", "sent", "failed")
 

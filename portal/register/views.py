@@ -14,6 +14,7 @@ from ..accounts.access import roles
 from ..audit.current import actor
 from ..games.services import definition_of
 from ..privacy import record_access
+from ..roles import ORGANISERS
 from ..rules.definition import QualifiedRule
 from ..rules.grades import grade_systems, rating_lists
 from ..web import is_en, outcome_text
@@ -21,7 +22,7 @@ from . import queries, services
 from .career_page import career_of
 
 bp = Blueprint("register", __name__)
-ORG = ("organiser", "admin")
+ORG = ORGANISERS
 MAX_LIST_BYTES = services.MAX_LIST_BYTES
 
 

@@ -21,13 +21,14 @@ from ..games.models import Games, Unit
 from ..games.services import definition_of
 from ..ids import db_id
 from ..jobs.views import start
+from ..roles import ORGANISERS, STAFF
 from ..rules.standings import places_awarded
 from ..sheets import csv_chunks
 from ..web import in_language, is_en, outcome_text
 from . import draws, entrants, pairing, programme, services  # noqa: F401  (programme registers its job kind)
 
 bp = Blueprint("results", __name__)
-ORG = ("organiser", "admin")
+ORG = ORGANISERS
 MAX_BYTES = 2 * 1024 * 1024
 
 
@@ -174,7 +175,7 @@ def outside_medal(slug):
 
 
 @bp.get("/d/<int:delegation_id>/standing")
-@delegation_view("organiser", "admin", "accountant")
+@delegation_view(*STAFF)
 def standing(d):
     st = services.games_standings(d.games)
     mine = next((u for u in st.table if u.unit == str(d.id)), None)

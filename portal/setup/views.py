@@ -29,6 +29,7 @@ from ..games.views import refused_unit_changes
 from ..jobs.models import Job
 from ..jobs.services import submit
 from ..outcome import Refusal
+from ..roles import ORGANISERS, Role
 from ..rules.checks.eligibility import unit_kind_names
 from ..rules.clauses import split
 from ..rules.jsontext import JsonTextError, load_json
@@ -44,11 +45,11 @@ from .sample import sample_document, with_person, with_team
 from .sections import ADVANCED_KEYS, SectionProblem, as_day_and_hour, read_section, sessions_text
 from .traps import rule_traps
 
-ORG = ("organiser", "admin")
+ORG = ORGANISERS
 
 
 @bp.route("/org/games/new", methods=["GET", "POST"])
-@roles("admin")
+@roles(Role.ADMIN)
 def new_games():
     all_games = list(db.session.scalars(select(Games).order_by(Games.slug)))
     errors: dict[str, str] = {}

@@ -5,6 +5,7 @@ from flask import Blueprint, Flask, redirect, render_template, request, send_fro
 from flask_login import current_user
 
 from ..accounts import scope
+from ..roles import SCOPED_STAFF, Role
 from ..web import LANGS, safe_next
 
 bp = Blueprint("site", __name__)
@@ -31,14 +32,14 @@ def init(app: Flask) -> None:
     def home():
         if not current_user.is_authenticated:
             return redirect(url_for("accounts.login"))
-        if current_user.role == "leader":
+        if current_user.role == Role.LEADER:
             if current_user.delegation is not None and current_user.delegation.games.status == "draft":
                 return render_template("errors/not_published.html")  # made early, before publication
             if current_user.delegation_id:
                 return redirect(url_for("delegations.dashboard", delegation_id=current_user.delegation_id))
             return render_template("errors/no_delegation.html")
-        if current_user.role in ("organiser", "accountant") and not scope.visible_games_ids():
+        if current_user.role in SCOPED_STAFF and not scope.visible_games_ids():
             return render_template("errors/no_games.html")  # an account no Games was given yet
-        if current_user.role == "accountant":
+        if current_user.role == Role.ACCOUNTANT:
             return redirect(url_for("money.overview"))
         return redirect(url_for("workflow.overview"))

@@ -10,8 +10,8 @@ from flask_babel import Babel
 from flask_login import LoginManager, current_user, logout_user
 
 from ..accounts.models import User
-from ..accounts.two_factor import STAFF as STAFF_ROLES
 from ..extensions import db
+from ..roles import STAFF as STAFF_ROLES
 from ..web import select_locale
 
 _form_messages: dict[str, Translations] = {}  # wtforms' own messages, per language, once per process

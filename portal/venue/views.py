@@ -23,13 +23,14 @@ from ..games.services import definition_of, unit_names
 from ..ids import db_id
 from ..jobs.views import start
 from ..privacy import record_access
+from ..roles import ORGANISERS
 from ..web import is_en, outcome_text
 from . import cards as card_service, meeting as meetings
 from .checkin import check_in as mark_arrived, confirm_no_shows as confirm, desk_summary, documents_due, no_shows
 from .models import CheckIn
 
 bp = Blueprint("venue", __name__)
-ORG = ("organiser", "admin")
+ORG = ORGANISERS
 
 
 def _games(slug):

@@ -16,11 +16,12 @@ from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import Games, Unit
 from ..ids import db_id
+from ..roles import ORGANISERS
 from ..rules.engine import CHINA
 from ..web import is_en
 from .blueprint import bp
 
-ORG = ("organiser", "admin")
+ORG = ORGANISERS
 
 
 AUDIT_PAGE = 100

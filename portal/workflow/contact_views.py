@@ -10,6 +10,7 @@ from wtforms.validators import Length, Optional
 from ..accounts.access import delegation_view
 from ..accounts.forms import EMAIL, stripped
 from ..audit.current import actor
+from ..roles import ORGANISERS
 from ..web import outcome_text
 from .blueprint import bp
 from .contact import set_contact_email
@@ -21,7 +22,7 @@ class ContactForm(FlaskForm):
 
 
 @bp.post("/org/d/<int:delegation_id>/contact")
-@delegation_view("organiser", "admin", leader=False)
+@delegation_view(*ORGANISERS, leader=False)
 def contact(d):
     form = ContactForm()
     if not form.validate_on_submit():

@@ -14,12 +14,13 @@ from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
 from ..jobs.views import start
+from ..roles import ORGANISERS
 from ..sheets import csv_chunks, to_xlsx
 from ..web import is_en
 from . import export_jobs, exports  # noqa: F401  (export_jobs registers its job kind)
 from .blueprint import bp
 
-ORG = ("organiser", "admin")
+ORG = ORGANISERS
 
 
 @bp.post("/org/games/<slug>/export/workbook")

@@ -7,6 +7,7 @@ from flask_wtf import FlaskForm
 
 from ..accounts.access import delegation_view
 from ..audit.current import actor
+from ..roles import ORGANISERS
 from ..web import is_en, outcome_text
 from .blueprint import bp
 from .joint import admit_joint_team, institution_names, withdraw_joint_team
@@ -20,7 +21,7 @@ def _fields() -> tuple[str, str, str]:
 
 
 @bp.post("/org/d/<int:delegation_id>/joint")
-@delegation_view("organiser", "admin", leader=False)
+@delegation_view(*ORGANISERS, leader=False)
 def admit_joint(d):
     institution, name, reason = _fields()
     out = admit_joint_team(d, institution, reason, actor())
@@ -29,7 +30,7 @@ def admit_joint(d):
 
 
 @bp.post("/org/d/<int:delegation_id>/joint/withdraw")
-@delegation_view("organiser", "admin", leader=False)
+@delegation_view(*ORGANISERS, leader=False)
 def withdraw_joint(d):
     institution, name, reason = _fields()
     out = withdraw_joint_team(d, institution, reason, actor())

@@ -22,6 +22,7 @@ from ..games.models import Games
 from ..games.services import definition_of, unit_names
 from ..money.services import totals_by_delegation
 from ..notify.services import queue, recipients_of, tell_delegation
+from ..roles import Role
 from ..web import china_time
 from .services import extensions_of
 from .stages import DECLARATION, NAMES, closes_at, stage_name
@@ -89,7 +90,7 @@ def _digest(games: Games, definition, delegations: list[Delegation], at: dt.date
     if closes is None or not (closes - dt.timedelta(days=DIGEST_DAYS) <= at < closes):
         return 0
     staff = db.session.scalars(select(User).join(GamesStaff, GamesStaff.user_id == User.id).where(
-        GamesStaff.games_id == games.id, User.role == "organiser", User.active.is_(True),
+        GamesStaff.games_id == games.id, User.role == Role.ORGANISER, User.active.is_(True),
         User.email.is_not(None))).all()
     if not staff:
         return 0

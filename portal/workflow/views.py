@@ -28,6 +28,7 @@ from ..form_choices import options
 from ..games.models import Games, Unit
 from ..games.services import definition_of, unit_names
 from ..money.services import account_status, entry_valid, totals, totals_by_delegation
+from ..roles import ORGANISERS
 from ..rules.engine import CHINA
 from ..web import is_en, outcome_text
 from . import audit_views, contact_views, export_views, joint_views, registration, services  # noqa: F401  (their routes)
@@ -38,7 +39,7 @@ from .joint import joint_card
 from .models import ExtensionRequest, Place, Substitution
 from .stages import stage_at, stage_name
 
-ORG = ("organiser", "admin")
+ORG = ORGANISERS
 
 
 def _stage_label(games: Games, at):
