@@ -6,7 +6,7 @@ import datetime as dt
 import json
 import re
 
-from builders import account, doc, individual, logged_in, person, stored
+from builders import account, csrf_token, doc, individual, logged_in, person, stored
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -15,7 +15,7 @@ def _token_for(app, username, scope="read"):
     client = logged_in(app, username)
     with app.app_context():
         page = client.get("/account/tokens").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    token = csrf_token(page)
     with app.app_context():
         made = client.post("/account/tokens", data={"csrf_token": token, "name": "省体育局系统", "scope": scope,
                                                     "days": "30"}).get_data(as_text=True)
@@ -64,7 +64,7 @@ def test_a_token_is_shown_once_stored_hashed_and_answers_only_with_a_bearer(app,
     client = logged_in(app, "api-leader")
     with app.app_context():
         page = client.get("/account/tokens").get_data(as_text=True)
-    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    csrf = csrf_token(page)
     with app.app_context():
         assert client.post(f"/account/tokens/{row.id}/revoke", data={"csrf_token": csrf}).status_code == 302
     assert _call(app, "GET", "/api/v1/games", token).status_code == 401

@@ -23,6 +23,7 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
+from builders import csrf_token
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -105,10 +106,8 @@ class Browser:
 
     def token(self, url: str) -> str:
         status, _url, page, _h = self.open(url)
-        found = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page) or \
-            re.search(rb'name="csrf_token" value="([^"]+)"', page)
-        assert found, (url, status, page[-600:])
-        return found.group(1).decode()
+        assert b'name="csrf_token"' in page, (url, status, page[-600:])
+        return csrf_token(page)
 
     def post(self, url: str, fields: dict, files: dict | None = None, token_from: str | None = None):
         fields = {"csrf_token": self.token(token_from or url), **fields}

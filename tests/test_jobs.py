@@ -6,13 +6,12 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os
-import re
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from builders import account
+from builders import account, csrf_token
 from openpyxl import load_workbook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -57,16 +56,14 @@ class _Client:
 def _client(app, username):
     client = _Client(app)
     page = client.get("/login").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    token = csrf_token(page)
     assert client.post("/login", data={"csrf_token": token, "username": username,
                                        "password": PASSWORD}).status_code == 302
     return client
 
 
 def _token(client, url):
-    m = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"',
-                  client.get(url).get_data(as_text=True))
-    return m.group(1) or m.group(2)
+    return csrf_token(client.get(url).get_data(as_text=True))
 
 
 def _start(app, client):

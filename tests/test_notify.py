@@ -9,7 +9,7 @@ import re
 import socket
 
 import pytest
-from builders import account, doc, individual, logged_in, person, stored
+from builders import account, csrf_token, doc, individual, logged_in, person, stored
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 
@@ -138,10 +138,9 @@ def test_a_mail_server_that_is_down_is_tried_again_then_shown_to_the_organisers(
     other = logged_in(app, "other-org")
     with app.app_context():
         assert "chenming@example.cn" not in other.get("/org/outbox").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    token = csrf_token(page)
     with app.app_context():
-        other_token = re.search(r'name="csrf_token" value="([^"]+)"',  # the language form's
-                                other.get("/org/outbox").get_data(as_text=True)).group(1)
+        other_token = csrf_token(other.get("/org/outbox").get_data(as_text=True))  # the language form's
     with app.app_context():
         assert other.post(f"/org/outbox/{rows[0].id}/retry", data={"csrf_token": other_token}).status_code == 404
     with app.app_context():
@@ -256,7 +255,7 @@ def test_a_webhook_receives_signed_posts_and_a_failing_one_is_tried_again(app, d
         organiser = logged_in(app, "hook-org")
         with app.app_context():
             page = organiser.get("/org/games/nmsg-2019/webhooks").get_data(as_text=True)
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        token = csrf_token(page)
         url = f"http://127.0.0.1:{server.server_port}/events"
         with app.app_context():
             made = organiser.post("/org/games/nmsg-2019/webhooks", data={"csrf_token": token, "url": url})

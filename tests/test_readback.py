@@ -8,7 +8,7 @@ import typing
 
 import pytest
 import yaml
-from builders import doc, logged_in, stored
+from builders import csrf_token, doc, logged_in, stored
 
 from portal.config import FIXTURES
 from portal.rules import definition as d
@@ -104,7 +104,7 @@ def test_organisers_try_a_sample_delegation_against_the_rules(app, db):
     with app.app_context():
         page = client.get("/org/games/nmsg-2019/try").get_data(as_text=True)
     assert "示例1号" in page and "chess.MI" in page
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    token = csrf_token(page)
     sample = json.loads(html.unescape(re.search(r'<textarea id="document" name="document"[^>]*>(.*?)</textarea>', page, re.S).group(1)))
     # Five men in the men's individual event, where four are allowed (五(二)).
     first = sample["people"][0]

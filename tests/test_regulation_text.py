@@ -1,9 +1,8 @@
 """The regulation's own text kept with its Games (issue 26, 2): pasted or read from Word,
 PDF or text, cut into its clauses, each addressable, and each rule's clause linked to it."""
 import io
-import re
 
-from builders import account, logged_in
+from builders import account, csrf_token, logged_in
 
 from portal.config import FIXTURES
 from portal.rules.clauses import refs_in, split
@@ -32,8 +31,7 @@ def test_every_numbering_real_regulations_use(app):
 
 def _post(app, client, url, data, page):
     with app.app_context():
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"',
-                          client.get(page).get_data(as_text=True)).group(1)
+        token = csrf_token(client.get(page).get_data(as_text=True))
     with app.app_context():
         return client.post(url, data={"csrf_token": token, **data}, content_type="multipart/form-data")
 

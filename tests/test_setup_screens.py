@@ -5,7 +5,7 @@ amendment previewed (its words, whom it affects) and kept as a version."""
 import datetime as dt
 import re
 
-from builders import account, doc, logged_in, person
+from builders import account, csrf_token, doc, logged_in, person
 from test_results_entry import season  # noqa: F401  (the fixture: four clubs of youth-gomoku-2015)
 
 PASSWORD = "password-123"
@@ -15,7 +15,7 @@ EDITION_2015 = 2015  # youth-gomoku-2015 numbers its edition by its year
 def _token(app, client, url):
     with app.app_context():
         page = client.get(url).get_data(as_text=True)
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    return csrf_token(page)
 
 
 def _get(app, client, url):
@@ -387,7 +387,7 @@ def test_a_national_games_amendment_is_judged_in_the_background(app, db, season,
     import time
 
     from portal.jobs.models import Job
-    monkeypatch.setattr("portal.setup.views.IN_REQUEST_PEOPLE", 0)
+    monkeypatch.setattr("portal.setup.page.IN_REQUEST_PEOPLE", 0)
     account("yg-root2", "admin", name="管理员")
     db.session.commit()
     admin = logged_in(app, "yg-root2")

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from builders import account, doc, logged_in, person, stored
+from builders import account, csrf_token, doc, logged_in, person, stored
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "password-123"
@@ -22,8 +22,8 @@ def _get(app, client, url):
 
 def _post(app, client, url, data):
     with app.app_context():
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', client.get(url if "/games" not in url
-                          else "/org/staff").get_data(as_text=True)).group(1)
+        token = csrf_token(client.get(url if "/games" not in url
+                          else "/org/staff").get_data(as_text=True))
     with app.app_context():
         return client.post(url, data={"csrf_token": token, **data})
 

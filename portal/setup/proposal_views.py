@@ -9,7 +9,7 @@ from ..accounts.access import roles
 from ..games.services import definition_of
 from . import proposals
 from .blueprint import bp
-from .views import ORG, _save
+from .page import ORG, _save
 
 
 @bp.get("/org/games/<slug>/setup/proposals")
