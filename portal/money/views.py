@@ -20,17 +20,14 @@ from ..audit.current import actor
 from ..delegations.models import Delegation, DelegationStatus, Person
 from ..extensions import db
 from ..form_choices import options
-from ..games.models import Games
 from ..games.services import definition_of
-from ..ids import db_id
 from ..roles import STAFF, Role
 from ..sheets import to_xlsx
 from ..web import is_en, outcome_text
-from . import import_jobs, services, statement as statements, statement_views  # noqa: F401  (its routes)
+from . import import_jobs, line_views, services, statement as statements, statement_views  # noqa: F401  (their routes)
 from .blueprint import bp
 from .models import BankLine, RoomRequest
-
-READERS = STAFF
+from .page_args import READERS, _games_arg
 
 
 class StatementForm(FlaskForm):
@@ -47,25 +44,6 @@ class EntryForm(FlaskForm):
         ("appeal_upheld", _l("申诉成立，退还申诉费")), ("checkin", _l("已报到：退还保证金")), ("sync", _l("按规程重新计算费用"))]))
     amount = StringField(_l("金额（元）"), validators=[Optional()])
     memo = StringField(_l("说明"), validators=[Optional()])
-
-
-def _games_arg():
-    """The Games asked for, else the current one by its dates (under way, else the next to
-    begin, else the latest to have ended), not the first in the alphabet. Only the Games
-    this account serves; another Games' slug finds nothing."""
-    slug = request.args.get("games")
-    all_games = scope.visible_games()
-    games = next((g for g in all_games if g.slug == slug), None)
-    if games is None and slug is None and all_games:
-        from ..clock import now
-        from ..rules.engine import CHINA
-        today = now().astimezone(CHINA).date()
-        dates = {g.id: definition_of(g).dates for g in all_games}
-        under_way = [g for g in all_games if dates[g.id].start <= today <= dates[g.id].end]
-        coming = sorted((g for g in all_games if dates[g.id].start > today), key=lambda g: dates[g.id].start)
-        past = sorted((g for g in all_games if dates[g.id].end < today), key=lambda g: dates[g.id].end, reverse=True)
-        games = (under_way or coming or past)[0]
-    return games, all_games
 
 
 UNMATCHED_ON_OVERVIEW = 30
@@ -127,114 +105,6 @@ def statement_import():
         else:
             flash(_("文件没有导入。"), "error")
     return render_template("money/import.html", form=form, result=result)
-
-
-LINES_PAGE = 100
-LINE_FILTERS = {"": None, "matched": "matched", "unmatched": "unmatched", "duplicates": "duplicates"}
-
-
-@bp.get("/money/lines")
-@roles(*READERS)
-def lines():
-    """The bank lines of a Games (or of one imported file): matched ones with the delegation
-    they went to and how, the unmatched, and possible duplicates; filtered and paginated."""
-    from sqlalchemy import func, or_
-    games, all_games = _games_arg()
-    if games is None:
-        abort(404)
-    show = request.args.get("show", "")
-    show = show if show in LINE_FILTERS else ""
-    statement_name = (request.args.get("statement") or "").strip()[:200]
-    page = max(1, min(request.args.get("page", 1, type=int) or 1, 10_000))
-    q = select(BankLine).where(BankLine.games_id == games.id)
-    if statement_name:
-        q = q.where(BankLine.statement_name == statement_name)
-    counts = {method or "unmatched": n for method, n in db.session.execute(
-        select(BankLine.match_method, func.count()).where(q.whereclause).group_by(BankLine.match_method))}
-    if show == "matched":
-        q = q.where(BankLine.matched_delegation_id.is_not(None))
-    elif show == "unmatched":
-        q = q.where(BankLine.matched_delegation_id.is_(None), BankLine.duplicate_of_id.is_(None))
-    elif show == "duplicates":
-        q = q.where(or_(BankLine.duplicate_of_id.is_not(None), BankLine.match_method == "duplicate_confirmed"))
-    rows = db.session.scalars(q.order_by(BankLine.booked_on.desc(), BankLine.id.desc())
-                              .offset((page - 1) * LINES_PAGE).limit(LINES_PAGE + 1)).all()
-    twins = {b.id: b for b in db.session.scalars(select(BankLine).where(
-        BankLine.id.in_({r.duplicate_of_id for r in rows if r.duplicate_of_id})))}
-    delegations = services.reconciliation_names(games)
-    statements_ = db.session.scalars(select(BankLine.statement_name).where(BankLine.games_id == games.id)
-                                     .distinct().order_by(BankLine.statement_name)).all()
-    return render_template("money/lines.html", games=games, all_games=all_games, rows=rows[:LINES_PAGE],
-                           payer_fits=services.payer_fits,
-                           more=len(rows) > LINES_PAGE, page=page, show=show, statement=statement_name,
-                           statements=statements_, counts=counts, twins=twins, delegations=delegations,
-                           form=FlaskForm())
-
-
-@bp.post("/money/lines/<int:line_id>/undo")
-@roles(Role.ACCOUNTANT)
-def undo(line_id):
-    """Undo a match, by hand or by the import (audited; the payment is reversed in the
-    ledger, the leaders told); the line can then be matched to the right delegation."""
-    if not FlaskForm().validate_on_submit():
-        abort(400)
-    line = db.session.get(BankLine, line_id) or abort(404)
-    scope.require(line.games_id)
-    out = services.undo_match(line, actor())
-    flash(_("已撤销匹配；该笔到账已从原代表团的账上冲回，并已通知其领队。现在可以把它匹配到正确的代表团。") if out.ok
-          else outcome_text(out),
-          "success" if out.ok else "error")
-    return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
-                    else url_for(".lines", games=_slug(line.games_id)))
-
-
-@bp.post("/money/lines/<int:line_id>/duplicate")
-@roles(Role.ACCOUNTANT)
-def duplicate(line_id):
-    """The accountant's word on a possible duplicate: "same payment" or "a payment of its own"."""
-    if not FlaskForm().validate_on_submit():
-        abort(400)
-    line = db.session.get(BankLine, line_id) or abort(404)
-    scope.require(line.games_id)
-    decision = request.form.get("decision")
-    if decision not in ("same", "own"):
-        abort(400)
-    out = services.decide_duplicate(line, decision == "same", actor())
-    if out.ok:
-        flash(_("已确认为重复，不记账。") if decision == "same" else
-              _("已确认不是重复；请为这笔到账指定代表团。"), "success")
-    else:
-        flash(outcome_text(out), "error")
-    return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
-                    else url_for(".lines", games=_slug(line.games_id)))
-
-
-def _slug(games_id):
-    games = db.session.get(Games, games_id) if games_id else None
-    return games.slug if games else None
-
-
-@bp.post("/money/lines/<int:line_id>/assign")
-@roles(Role.ACCOUNTANT)
-def assign(line_id):
-    if not FlaskForm().validate_on_submit():
-        abort(400)
-    line = db.session.get(BankLine, line_id) or abort(404)
-    scope.require(line.games_id)
-    d = db.session.get(Delegation, request.form.get("delegation", type=db_id) or 0)
-    if d is None or d.games_id != line.games_id:
-        flash(_("请选择同一比赛的代表团。"), "error")
-    elif not (out := services.assign_line(line, d, actor())).ok:
-        flash(outcome_text(out), "error")
-    else:
-        balance = services.totals(d)["balance"]
-        if balance < 0:  # matched onto a delegation that had paid already: the excess is owed back
-            excess = f"{-balance:,.2f}"
-            flash(_("已匹配。该代表团原已结清，现多付 ¥%(amount)s，状态为“应退款”。", amount=excess), "warning")
-        else:
-            flash(_("已匹配。"), "success")
-    games = db.session.get(Games, line.games_id)
-    return redirect(url_for(".overview", games=games.slug if games else None))
 
 
 @bp.post("/money/entries")
