@@ -9,6 +9,7 @@ from flask_login import current_user
 
 from ..delegations.models import Delegation
 from ..extensions import db
+from ..games.models import GamesStatus
 from ..roles import ORGANISERS, Role
 from . import scope
 
@@ -44,7 +45,7 @@ def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ORG
             if d is None:
                 abort(404)
             if current_user.role == Role.LEADER:
-                if not leader or current_user.delegation_id != d.id or d.games.status == "draft":
+                if not leader or current_user.delegation_id != d.id or d.games.status == GamesStatus.DRAFT:
                     abort(404)  # do not even confirm that another unit's delegation exists
             else:
                 scope.require(d.games_id)  # the staff of another Games find nothing here

@@ -16,7 +16,7 @@ from ..audit.services import Actor
 from ..clock import now
 from ..extensions import db, login_limits, rate_limit
 from ..form_choices import options
-from ..games.models import Games
+from ..games.models import Games, GamesStatus
 from ..games.services import definition_of
 from ..links import external_url
 from ..outcome import Refusal
@@ -58,7 +58,7 @@ def login():
             remember_device(response, result.user, result.device)
             return response
     open_games = []
-    for g in db.session.scalars(select(Games).where(Games.status == "published").order_by(Games.slug)):
+    for g in db.session.scalars(select(Games).where(Games.status == GamesStatus.PUBLISHED).order_by(Games.slug)):
         definition = definition_of(g)
         if definition.participation.individuals and not definition.participation.unit_kinds \
                 and stage_at(definition.stages, now()).stage in ("declaration", "names"):

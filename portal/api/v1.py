@@ -27,7 +27,7 @@ from ..delegations.models import Delegation
 from ..delegations.services import UNUSABLE, check_document, export_document
 from ..delegations.summary import summaries
 from ..extensions import api_limit, csrf, db
-from ..games.models import Games
+from ..games.models import Games, GamesStatus
 from ..games.services import definition_of, read_back_of, unit_names
 from ..privacy import masked_document, record_access, sees_full_ids
 from ..roles import ORGANISERS, Role
@@ -141,7 +141,7 @@ def require_token(scope_name: str) -> None:
 def api_games() -> list[Games]:
     if current_user.role == Role.LEADER:
         d = current_user.delegation
-        return [d.games] if d is not None and d.games.status == "published" else []
+        return [d.games] if d is not None and d.games.status == GamesStatus.PUBLISHED else []
     return scope.visible_games()
 
 
@@ -151,7 +151,7 @@ def delegation_or_404(delegation_id: int) -> Delegation:
     if d is None:
         abort(problem(404, "Not Found"))
     if current_user.role == Role.LEADER:
-        if current_user.delegation_id != d.id or d.games.status == "draft":
+        if current_user.delegation_id != d.id or d.games.status == GamesStatus.DRAFT:
             abort(problem(404, "Not Found"))
     elif not scope.may_see(d.games_id):
         abort(problem(404, "Not Found"))

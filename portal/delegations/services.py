@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from ..config import universities_csv
 from ..extensions import db
-from ..games.models import Games
+from ..games.models import Games, GamesStatus
 from ..games.services import (
     definition_at,
     definition_of,
@@ -224,7 +224,7 @@ def check_document(data: Any, at: dt.datetime | None = None,
     if doc is None:
         return report(games_slug, unit, problems), UNUSABLE
     games = find_or_load_games(doc.games) if doc.games else None
-    if games is not None and games.status == "draft" and not drafts:
+    if games is not None and games.status == GamesStatus.DRAFT and not drafts:
         games = None  # not open yet: as if it did not exist
     if games is None:
         if doc.games:

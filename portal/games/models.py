@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 
-from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..append_only import append_only
@@ -11,7 +12,7 @@ from ..clock import now as portal_now
 from ..db_types import UTCDateTime
 from ..extensions import db
 
-__all__ = ["Unit", "University", "Games", "Sport", "Event", "GamesVersion"]
+__all__ = ["Unit", "University", "Games", "GamesStatus", "Sport", "Event", "GamesVersion"]
 
 
 def utcnow() -> dt.datetime:
@@ -52,8 +53,16 @@ class University(db.Model):
     ownership: Mapped[str] = mapped_column(String(20))
 
 
+class GamesStatus(StrEnum):
+    """draft: being set up, invisible to leaders; published: open (every change after it is
+    an amendment, kept in games_version)."""
+    DRAFT = "draft"
+    PUBLISHED = "published"
+
+
 class Games(db.Model):
     __tablename__ = "games"
+    __table_args__ = (CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in GamesStatus)), name="status"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(60), unique=True)
     series: Mapped[str] = mapped_column(String(60))
@@ -65,9 +74,7 @@ class Games(db.Model):
     # (definition_of, keyed by loaded_at), so the tens of KB are fetched only when it moved.
     definition: Mapped[dict] = mapped_column(JSON, deferred=True)
     loaded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
-    # draft: being set up, invisible to leaders; published: open (every change after it is
-    # an amendment, kept in games_version).
-    status: Mapped[str] = mapped_column(String(20), default="published", server_default="published")
+    status: Mapped[str] = mapped_column(String(20), default=GamesStatus.PUBLISHED, server_default="published")
     # The regulation's own text (pasted, or read from its Word or PDF file), shown to leaders
     # with each clause addressable (rules/clauses.py).
     regulation_text: Mapped[str | None] = mapped_column(Text, deferred=True)

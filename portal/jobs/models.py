@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 
-from sqlalchemy import JSON, ForeignKey, Index, String
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..db_types import UTCDateTime
@@ -11,15 +12,23 @@ from ..extensions import db
 from ..games.models import utcnow
 
 
+class JobStatus(StrEnum):
+    """queued -> running -> done | failed."""
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
 class Job(db.Model):
     __tablename__ = "job"
-    __table_args__ = (Index("ix_job_user_created", "user_id", "created_at"),)
+    __table_args__ = (Index("ix_job_user_created", "user_id", "created_at"),
+                      CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in JobStatus)), name="status"))
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(40))
     params: Mapped[dict] = mapped_column(JSON, default=dict)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"), index=True)
-    # queued -> running -> done | failed
-    status: Mapped[str] = mapped_column(String(20), default="queued")
+    status: Mapped[str] = mapped_column(String(20), default=JobStatus.QUEUED)
     done_count: Mapped[int] = mapped_column(default=0)
     total_count: Mapped[int | None]
     title: Mapped[str] = mapped_column(String(200), default="")
@@ -35,7 +44,7 @@ class Job(db.Model):
 
     @property
     def percent(self) -> int:
-        if self.status == "done":
+        if self.status == JobStatus.DONE:
             return 100
         if not self.total_count:
             return 0

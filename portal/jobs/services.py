@@ -22,7 +22,7 @@ from ..db_tx import write_transaction
 from ..extensions import db
 from ..games.models import machine_utcnow, utcnow
 from ..games.services import find_games
-from .models import Job
+from .models import Job, JobStatus
 
 if TYPE_CHECKING:
     from ..games.models import Games
@@ -77,7 +77,7 @@ def submit(kind: str, params: dict, user_id: int | None, title: str) -> Job:
             current_app.logger.error("job %s not queued: %s", job_id, exc)
             with write_transaction():
                 job = db.session.get(Job, job_id)
-                job.status, job.finished_at = "failed", utcnow()
+                job.status, job.finished_at = JobStatus.FAILED, utcnow()
                 job.error = QUEUE_UNAVAILABLE
     else:
         app = current_app._get_current_object()
@@ -160,8 +160,8 @@ def run(job_id: int) -> None:
     worker), exactly one runs it."""
     with db.engine.begin() as conn:  # started: as people read it; the heartbeat: the machine's
         claimed = conn.execute(update(Job.__table__).where(Job.__table__.c.id == job_id,
-                                                           Job.__table__.c.status == "queued")
-                               .values(status="running", started_at=utcnow(), heartbeat_at=machine_utcnow())).rowcount
+                                                           Job.__table__.c.status == JobStatus.QUEUED)
+                               .values(status=JobStatus.RUNNING, started_at=utcnow(), heartbeat_at=machine_utcnow())).rowcount
     if claimed != 1:
         return
     job = db.session.get(Job, job_id)
@@ -186,14 +186,14 @@ def run(job_id: int) -> None:
             file_store.put(f"jobs/{stored}", content, mimetype)
             job = db.session.get(Job, job_id)
             job.params = {**(job.params or {}), "_file": stored}
-            job.status, job.file_name, job.mimetype, job.finished_at = "done", name, mimetype, utcnow()
+            job.status, job.file_name, job.mimetype, job.finished_at = JobStatus.DONE, name, mimetype, utcnow()
             job.done_count = job.total_count or job.done_count
     except Exception as exc:
         current_app.logger.exception("job %s failed", job_id)
         db.session.rollback()
         with write_transaction():
             job = db.session.get(Job, job_id)
-            job.status, job.finished_at = "failed", utcnow()
+            job.status, job.finished_at = JobStatus.FAILED, utcnow()
             job.error = f"{type(exc).__name__}: {exc}"[:500]
 
 
@@ -204,7 +204,7 @@ STOPPED = ("后台任务中断了（运行它的服务器停止了），请重�
 
 def is_stale(job: Job, at: dt.datetime | None = None) -> bool:
     beat = job.heartbeat_at or job.started_at
-    return job.status == "running" and beat is not None and (at or machine_utcnow()) - beat > STALE_AFTER
+    return job.status == JobStatus.RUNNING and beat is not None and (at or machine_utcnow()) - beat > STALE_AFTER
 
 
 SWEEPERS: list[tuple[str, Callable]] = []
@@ -233,9 +233,9 @@ def sweep_stale(at: dt.datetime | None = None) -> int:
     table = Job.__table__
     with write_transaction():  # joins the caller's (a new job's) when there is one
         return db.session.execute(update(table).where(
-            table.c.status == "running",
+            table.c.status == JobStatus.RUNNING,
             or_(table.c.heartbeat_at < limit, table.c.heartbeat_at.is_(None) & (table.c.started_at < limit)))
-            .values(status="failed", error=STOPPED, finished_at=utcnow())).rowcount
+            .values(status=JobStatus.FAILED, error=STOPPED, finished_at=utcnow())).rowcount
 
 
 def jobs_of(user_id: int, limit: int = 10) -> list[Job]:

@@ -14,7 +14,7 @@ from ..db_tx import write_transaction
 from ..extensions import db
 from ..file_store import stored_download
 from ..games.models import Games
-from .models import Job
+from .models import Job, JobStatus
 from .services import STOPPED, file_key, is_stale, submit
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
@@ -38,11 +38,11 @@ def start(kind: str, params: dict, title: str):
 
 def status_of(job: Job) -> dict:
     if is_stale(job):  # its worker died: say so now (a worker or the next job writes it down)
-        return {"id": job.id, "status": "failed", "percent": job.percent, "done": job.done_count,
+        return {"id": job.id, "status": JobStatus.FAILED, "percent": job.percent, "done": job.done_count,
                 "total": job.total_count, "error": STOPPED, "download": None}
     return {"id": job.id, "status": job.status, "percent": job.percent, "done": job.done_count,
-            "total": job.total_count, "error": job.error if job.status == "failed" else None,
-            "download": url_for("jobs.download", job_id=job.id) if job.status == "done" else None}
+            "total": job.total_count, "error": job.error if job.status == JobStatus.FAILED else None,
+            "download": url_for("jobs.download", job_id=job.id) if job.status == JobStatus.DONE else None}
 
 
 @bp.get("/<int:job_id>")
@@ -63,7 +63,7 @@ def status(job_id):
 def download(job_id):
     job = _own(job_id)
     key = file_key(job)
-    if job.status != "done" or key is None or not file_store.exists(key):
+    if job.status != JobStatus.DONE or key is None or not file_store.exists(key):
         abort(404)
     with write_transaction():
         record(actor(), "export.download", "job", str(job.id), after={"kind": job.kind, "file": job.file_name,

@@ -2,20 +2,30 @@
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 
-from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
 
-__all__ = ["OutboxMessage", "Webhook"]
+__all__ = ["OutboxMessage", "OutboxStatus", "Webhook"]
+
+
+class OutboxStatus(StrEnum):
+    """pending -> sending -> sent | (pending again, later) | failed."""
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    FAILED = "failed"
 
 
 class OutboxMessage(db.Model):
     __tablename__ = "outbox_message"
-    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),
+                      CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in OutboxStatus)), name="status"))
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(40))  # submitted, returned, approved, ...
     # The same message is never queued twice (a reminder a scheduler runs twice).
@@ -27,8 +37,7 @@ class OutboxMessage(db.Model):
     lang: Mapped[str] = mapped_column(String(5), default="zh")
     subject: Mapped[str] = mapped_column(String(300))
     body: Mapped[str] = mapped_column(Text)  # plain text, the recipient's language
-    # pending -> sending -> sent | (pending again, later) | failed
-    status: Mapped[str] = mapped_column(String(20), default="pending")
+    status: Mapped[str] = mapped_column(String(20), default=OutboxStatus.PENDING)
     attempts: Mapped[int] = mapped_column(default=0)
     next_attempt_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_error: Mapped[str | None] = mapped_column(String(500))

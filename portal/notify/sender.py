@@ -19,7 +19,7 @@ from sqlalchemy import select, update
 from .. import outbound
 from ..extensions import db, mail
 from ..games.models import utcnow
-from .models import OutboxMessage
+from .models import OutboxMessage, OutboxStatus
 
 BACKOFF = (dt.timedelta(minutes=1), dt.timedelta(minutes=5), dt.timedelta(minutes=30), dt.timedelta(hours=2),
            dt.timedelta(hours=6))
@@ -32,7 +32,7 @@ def send_due(at: dt.datetime | None = None, limit: int = BATCH) -> dict[str, int
     slow receiver delays neither the mail nor any other receiver."""
     at = at or utcnow()
     due = db.session.execute(select(OutboxMessage.id, OutboxMessage.kind)
-                             .where(OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= at)
+                             .where(OutboxMessage.status == OutboxStatus.PENDING, OutboxMessage.next_attempt_at <= at)
                              .order_by(OutboxMessage.id).limit(limit)).all()
     db.session.rollback()
     counts = {"sent": 0, "retry": 0, "failed": 0}
@@ -62,25 +62,25 @@ def _claim(message_id: int) -> bool:
     """Claimed by one sender only."""
     table = OutboxMessage.__table__
     with db.engine.begin() as conn:
-        return conn.execute(update(table).where(table.c.id == message_id, table.c.status == "pending")
-                            .values(status="sending", attempts=table.c.attempts + 1)).rowcount == 1
+        return conn.execute(update(table).where(table.c.id == message_id, table.c.status == OutboxStatus.PENDING)
+                            .values(status=OutboxStatus.SENDING, attempts=table.c.attempts + 1)).rowcount == 1
 
 
 def _settle(message_id: int, attempts: int, error: str | None, at: dt.datetime, counts: dict[str, int], *,
             kind: str) -> None:
     """Sent, or tried again later (1, 5, 30 minutes, 2 and 6 hours), or failed."""
     if error is None:
-        values = {"status": "sent", "sent_at": utcnow(), "last_error": None}
+        values = {"status": OutboxStatus.SENT, "sent_at": utcnow(), "last_error": None}
         if kind == "invitation":
             values["body"] = ""  # its one-time link is the person's alone: not kept once sent
         counts["sent"] += 1
     else:
         values = {"last_error": error[:500]}
         if attempts > len(BACKOFF):
-            values["status"] = "failed"
+            values["status"] = OutboxStatus.FAILED
             counts["failed"] += 1
         else:
-            values.update(status="pending", next_attempt_at=at + BACKOFF[attempts - 1])
+            values.update(status=OutboxStatus.PENDING, next_attempt_at=at + BACKOFF[attempts - 1])
             counts["retry"] += 1
         current_app.logger.warning("message %s not sent: %s", message_id, values["last_error"])
     db.session.rollback()
@@ -95,7 +95,7 @@ def _postpone(message_id: int, at: dt.datetime, why: str) -> None:
     table = OutboxMessage.__table__
     with db.engine.begin() as conn:
         conn.execute(update(table).where(table.c.id == message_id).values(
-            status="pending", attempts=table.c.attempts - 1, next_attempt_at=at + BACKOFF[0], last_error=why[:500]))
+            status=OutboxStatus.PENDING, attempts=table.c.attempts - 1, next_attempt_at=at + BACKOFF[0], last_error=why[:500]))
 
 
 def _send_mail(message_ids: list[int], at: dt.datetime, counts: dict[str, int]) -> None:
@@ -201,4 +201,4 @@ def _address(message: OutboxMessage) -> str:
 
 def retry(message: OutboxMessage) -> None:
     """An organiser sends a failed message again (after fixing the address, say)."""
-    message.status, message.next_attempt_at, message.attempts = "pending", utcnow(), 0
+    message.status, message.next_attempt_at, message.attempts = OutboxStatus.PENDING, utcnow(), 0

@@ -15,14 +15,14 @@ from ..audit.current import actor
 from ..db_tx import write_transaction
 from ..extensions import db
 from ..roles import ORGANISERS
-from .models import OutboxMessage
+from .models import OutboxMessage, OutboxStatus
 from .sender import retry
 from .services import WEBHOOK_EVENTS
 
 bp = Blueprint("notify", __name__)
 ORG = ORGANISERS
 SHOWN = 200
-STATES = ("pending", "sending", "sent", "failed")
+STATES = tuple(OutboxStatus)
 
 
 @bp.get("/org/outbox")
@@ -48,11 +48,11 @@ def retry_message(message_id):
     message = db.session.get(OutboxMessage, message_id)
     if message is None or not scope.may_see(message.games_id):
         abort(404)
-    if message.status == "failed":
+    if message.status == OutboxStatus.FAILED:
         with write_transaction():
             retry(db.session.get(OutboxMessage, message_id))
         flash(_("将重新发送。"), "success")
-    return redirect(url_for(".outbox", status="failed"))
+    return redirect(url_for(".outbox", status=OutboxStatus.FAILED))
 
 
 @bp.route("/org/games/<slug>/webhooks", methods=["GET", "POST"])

@@ -12,6 +12,8 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..games.models import Games
+from ..games.services import definition_of
+from ..rules.definition import RatingRule
 from ..rules.document import GradeHeld, ParsedPerson, RatingHeld
 from ..rules.idnumber import normalise
 from .models import (
@@ -61,11 +63,13 @@ def _players(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
     return out
 
 
-def add_career(people: list[ParsedPerson], unit, unit_of=None) -> dict[int, list[ParsedPerson]]:
+def add_career(people: list[ParsedPerson], unit, unit_of=None, by_name: bool = True) -> dict[int, list[ParsedPerson]]:
     """Add the register's grades and ratings to the people (in place) of `unit` (a code, a
     callable giving each person's, or ANY_UNIT; `unit_of` then gives each person's own for
-    the ratings published by name and unit); returns who matched by identity number."""
-    _named_ratings(people, unit_of or (unit if callable(unit) else None if unit is ANY_UNIT else (lambda _p: unit)))
+    the ratings published by name and unit, read unless `by_name` is False: no rule reads
+    a rating); returns who matched by identity number."""
+    if by_name:
+        _named_ratings(people, unit_of or (unit if callable(unit) else None if unit is ANY_UNIT else (lambda _p: unit)))
     players = _players(people, unit)
     if not players:
         return players
@@ -160,5 +164,6 @@ class Known:
 def known_to_register(people: list[ParsedPerson], games, unit) -> Known:
     """add_career() (grades and ratings added to the people of `unit`), then who of them
     qualified for these Games and who is barred from them."""
-    players = add_career(people, unit)
+    # Ratings listed by name are read only where a rule reads a rating (one query saved elsewhere).
+    players = add_career(people, unit, by_name=bool(definition_of(games).rules_of(RatingRule)))
     return Known(qualified_among(players, games.slug, games.series), barred_among(players, games.series, games.edition))

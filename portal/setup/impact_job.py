@@ -7,6 +7,7 @@ import datetime as dt
 import json
 
 from .. import file_store
+from ..jobs.models import JobStatus
 from ..jobs.services import file_key, games_of, job_kind
 from ..rules.definition import GamesDefinition
 from .impact import impact
@@ -23,7 +24,7 @@ def amendment_impact(job, progress):
 def impact_of(job) -> list[dict] | None:
     """The impact a finished job worked out (None while it runs or if it failed)."""
     key = file_key(job)
-    if job.status != "done" or key is None:
+    if job.status != JobStatus.DONE or key is None:
         return None
     data = file_store.read(key)
     return json.loads(data)["impact"] if data else None

@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 
 from ..audit.current import actor
 from ..clock import now
-from ..games.models import Games
+from ..games.models import Games, GamesStatus
 from ..games.services import definition_of, games_names, unit_names
 from ..jobs.services import submit
 from ..outcome import Refusal
@@ -62,7 +62,7 @@ MAX_SHEET = 2 * 1024 * 1024
 def _save(games: Games, data: dict, section: str, form=None, action: str | None = None):
     """Save (or, for a published Games, first preview) the definition `data`; `form`: the
     fields a confirmed preview posts again (to `action`), when not the request's own."""
-    published = games.status == "published"
+    published = games.status == GamesStatus.PUBLISHED
     if published and request.form.get("do") != "confirm":
         try:
             after = services.validate(data)

@@ -17,7 +17,7 @@ from ..audit.services import Actor, record
 from ..clock import now
 from ..db_tx import lock_row, transactional, write_transaction
 from ..extensions import db
-from ..games.models import Games, GamesVersion
+from ..games.models import Games, GamesStatus, GamesVersion
 from ..games.services import _fixture_problems, definition_of, store_definition
 from ..outcome import Outcome, Refusal, RefusalCode
 from ..rules.definition import GamesDefinition
@@ -99,7 +99,7 @@ def create_games(slug: str, name_zh: str, name_en: str, actor: Actor, *, copy_of
                 raise Refusal.of_field("end", "结束日期早于开始日期", "The last day is before the first")
             data = blank_definition(slug, name_zh, name_en or name_zh, start, end)
         definition = validate(data)
-        games = Games(slug=slug, status="draft")
+        games = Games(slug=slug, status=GamesStatus.DRAFT)
         db.session.add(games)
         store_definition(games, definition)
         db.session.flush()
@@ -126,7 +126,7 @@ def save_definition(games: Games, data: dict, actor: Actor, *, amendment: str | 
     if data.get("slug") != games.slug:
         raise Refusal.of_field("slug", "网址代码创建后不能修改", "The slug cannot change once the Games exists")
     amendment, reason = (amendment or "").strip()[:100], (reason or "").strip()[:1000]
-    if games.status == "published" and (not amendment or not reason):
+    if games.status == GamesStatus.PUBLISHED and (not amendment or not reason):
         raise Refusal.of_field("amendment", "比赛已发布：修改须作为补充通知，请填写通知编号和修改理由",
                       "The Games is published: a change is an amendment; give its number and the reason")
     before = definition_of(games)
@@ -137,7 +137,7 @@ def save_definition(games: Games, data: dict, actor: Actor, *, amendment: str | 
     at = at or now()
     in_force_since = min(at, games.loaded_at) if games.loaded_at else at
     store_definition(games, after)
-    if games.status == "published":
+    if games.status == GamesStatus.PUBLISHED:
         number = 1 + (db.session.scalar(select(func.max(GamesVersion.number)).where(
             GamesVersion.games_id == games.id)) or 0)
         if number == 1:  # published from a fixture: what was in force until now is version 1
@@ -148,9 +148,9 @@ def save_definition(games: Games, data: dict, actor: Actor, *, amendment: str | 
         db.session.add(GamesVersion(games_id=games.id, number=number, definition=games.definition,
                                     amendment=amendment, reason=reason, created_by=actor.label,
                                     created_at=at))
-    if games.status == "published":  # every delegation's leaders are told, in their language
+    if games.status == GamesStatus.PUBLISHED:  # every delegation's leaders are told, in their language
         _tell_amendment(games, amendment, reason, diff)
-    record(actor, "games.amend" if games.status == "published" else "games.edit", "games", games.slug,
+    record(actor, "games.amend" if games.status == GamesStatus.PUBLISHED else "games.edit", "games", games.slug,
            before={"removed": [x[0] for x in diff["removed"]]}, after={"added": [x[0] for x in diff["added"]]},
            reason=" ".join(x for x in (amendment, reason) if x) or None).games_slug = games.slug
     return Outcome(ok=True, details=diff)
@@ -170,12 +170,12 @@ def _tell_amendment(games: Games, amendment: str, reason: str, diff: dict) -> No
 def publish(games: Games, actor: Actor, at: dt.datetime | None = None) -> Outcome:
     """Open a draft Games to leaders; its definition as it stands is version 1."""
     games = lock_row(Games, games.id)
-    if games.status != "draft":
+    if games.status != GamesStatus.DRAFT:
         raise Refusal("state", "这届比赛已经发布", "These Games are already published")
     definition = definition_of(games)
     if not definition.events:
         raise Refusal.of_field("events", "还没有设置任何比赛项目，发布后领队无项可报", "No events yet: leaders would have nothing to enter")
-    games.status = "published"
+    games.status = GamesStatus.PUBLISHED
     db.session.add(GamesVersion(games_id=games.id, number=1, definition=games.definition, amendment=None,
                                 reason="发布 / published", created_by=actor.label, created_at=at or now()))
     record(actor, "games.publish", "games", games.slug).games_slug = games.slug

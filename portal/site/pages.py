@@ -5,6 +5,7 @@ from flask import Blueprint, Flask, redirect, render_template, request, send_fro
 from flask_login import current_user
 
 from ..accounts import scope
+from ..games.models import GamesStatus
 from ..roles import SCOPED_STAFF, Role
 from ..web import LANGS, safe_next
 
@@ -33,7 +34,7 @@ def init(app: Flask) -> None:
         if not current_user.is_authenticated:
             return redirect(url_for("accounts.login"))
         if current_user.role == Role.LEADER:
-            if current_user.delegation is not None and current_user.delegation.games.status == "draft":
+            if current_user.delegation is not None and current_user.delegation.games.status == GamesStatus.DRAFT:
                 return render_template("errors/not_published.html")  # made early, before publication
             if current_user.delegation_id:
                 return redirect(url_for("delegations.dashboard", delegation_id=current_user.delegation_id))

@@ -53,10 +53,10 @@ def _reference(app: Flask) -> None:
     """Every open Games' definition, and the universities list, as the engine reads them."""
     from ..config import universities_csv
     from ..extensions import db
-    from ..games.models import Games
+    from ..games.models import Games, GamesStatus
     from ..games.services import definition_of, universities_map
     try:
-        for games in db.session.scalars(select(Games).where(Games.status != "draft")):
+        for games in db.session.scalars(select(Games).where(Games.status != GamesStatus.DRAFT)):
             definition_of(games)
         universities_map(fallback_csv=universities_csv())
     finally:

@@ -24,7 +24,7 @@ from ..delegations.forms import PersonForm
 from ..delegations.services import judge
 from ..extensions import db, rate_limit
 from ..form_choices import options
-from ..games.models import utcnow
+from ..games.models import GamesStatus, utcnow
 from ..games.services import definition_of, find_games
 from ..rules import parse_document
 from ..rules.document import FORMAT
@@ -99,7 +99,7 @@ def _rule_errors_on_fields(games, document: dict, form, problems: list) -> bool:
 @rate_limit("RATE_LIMIT_REGISTER")
 def register(slug):
     games = find_games(slug)
-    if games is None or games.status == "draft":  # a Games being set up is not open yet
+    if games is None or games.status == GamesStatus.DRAFT:  # a Games being set up is not open yet
         abort(404)
     definition = definition_of(games)
     if not definition.participation.individuals:

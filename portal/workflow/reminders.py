@@ -18,7 +18,7 @@ from ..accounts.models import GamesStaff, User
 from ..delegations.judged import stored_document, stored_violations
 from ..delegations.models import Delegation, DelegationStatus
 from ..extensions import db
-from ..games.models import Games
+from ..games.models import Games, GamesStatus
 from ..games.services import definition_of, unit_names
 from ..money.services import totals_by_delegation
 from ..notify.services import queue, recipients_of, tell_delegation
@@ -57,7 +57,7 @@ def work_left(d: Delegation, at: dt.datetime) -> list[tuple[str, str]]:
 def due(at: dt.datetime) -> dict[str, int]:
     """Queue every reminder and digest due at `at`; how many of each were queued."""
     counts = {"reminders": 0, "digests": 0}
-    for games in db.session.scalars(select(Games).where(Games.status == "published").order_by(Games.id)):
+    for games in db.session.scalars(select(Games).where(Games.status == GamesStatus.PUBLISHED).order_by(Games.id)):
         definition = definition_of(games)
         hours = sorted(set(definition.stages.reminder_hours))
         delegations = db.session.scalars(select(Delegation).where(
