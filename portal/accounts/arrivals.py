@@ -31,7 +31,7 @@ from ..outcome import Outcome, Refusal, Status
 from ..rules import parse_document
 from ..rules.idnumber import normalise
 from ..sealed import seal, unseal
-from ..workflow.models import ArrivalTicket, Place
+from ..workflow.models import ArrivalTicket, Place, TicketStatus
 from ..workflow.services import new_delegation, release_place, save, submit, take_place
 from .models import User
 from .services import create_account, hash_password
@@ -91,7 +91,7 @@ def _take_ticket(games_id: int, document: dict, username: str, password: str, ac
         db.session.flush()
     people = document.get("people", [])
     number = normalise(people[0]["id_number"]) if people and people[0].get("id_number") else None
-    ticket = ArrivalTicket(games_id=games.id, place_id=place.id if place else None, status="pending",
+    ticket = ArrivalTicket(games_id=games.id, place_id=place.id if place else None, status=TicketStatus.PENDING,
                            answer="waitlisted" if position else "submitted", position=position,
                            display_name=actor.label, username=username, email=email, id_number=number, document=document,
                            sealed_password=seal(password, SEAL_PURPOSE), address=actor.ip, created_at=at)
@@ -188,7 +188,7 @@ def _drain() -> None:
     tried: set[int] = set()  # one that fails is left for the sweep, not retried in a loop
     for _ in range(DRAIN):
         next_id = db.session.scalar(select(func.min(ArrivalTicket.id)).where(
-            ArrivalTicket.status == "pending", ArrivalTicket.id.not_in(tried) if tried else true()))
+            ArrivalTicket.status == TicketStatus.PENDING, ArrivalTicket.id.not_in(tried) if tried else true()))
         db.session.rollback()
         if next_id is None:
             return
@@ -212,7 +212,7 @@ def hand_over_lost_tickets(at: dt.datetime | None = None) -> int:
     it starts and by `flask jobs sweep`."""
     limit = (at or now()) - RESUBMIT_AFTER  # the portal's clock, as the tickets' arrivals
     lost, oldest = db.session.execute(select(func.count(ArrivalTicket.id), func.min(ArrivalTicket.id)).where(
-        ArrivalTicket.status == "pending", ArrivalTicket.created_at < limit)).one()
+        ArrivalTicket.status == TicketStatus.PENDING, ArrivalTicket.created_at < limit)).one()
     db.session.rollback()
     if oldest is not None:
         hand_to_worker(oldest, again=True)
@@ -223,7 +223,7 @@ def finish(ticket_id: int) -> None:
     """Make the ticket's delegation and account (run by the worker; a ticket already
     finished is left alone, so a queue delivering twice does no harm)."""
     ticket = db.session.get(ArrivalTicket, ticket_id)
-    if ticket is None or ticket.status != "pending":
+    if ticket is None or ticket.status != TicketStatus.PENDING:
         return
     # The slow hash first, holding no lock: a worker at low priority must never keep a row
     # that the pages are waiting for.
@@ -233,7 +233,7 @@ def finish(ticket_id: int) -> None:
     try:
         with write_transaction():
             ticket = lock_row(ArrivalTicket, ticket_id)
-            if ticket is None or ticket.status != "pending":
+            if ticket is None or ticket.status != TicketStatus.PENDING:
                 return
             _make(ticket, password_hash)
     except Refusal as refusal:
@@ -280,7 +280,7 @@ def _refuse(ticket_id: int, refusal: Refusal) -> None:
     """The ticket could not be finished: it says why, and its place goes to the next."""
     with write_transaction():
         ticket = lock_row(ArrivalTicket, ticket_id)
-        if ticket is None or ticket.status != "pending":
+        if ticket is None or ticket.status != TicketStatus.PENDING:
             return
         games = db.session.get(Games, ticket.games_id)
         messages = [{"zh": v.zh, "en": v.en, "code": v.code} for v in refusal.violations if v.is_error]
@@ -304,7 +304,7 @@ def ticket_of(games: Games, ticket_id: int | None, at: dt.datetime) -> ArrivalTi
     ticket = db.session.get(ArrivalTicket, ticket_id)
     if ticket is None or ticket.games_id != games.id:
         return None
-    if ticket.status == "pending" and at - ticket.created_at > RESUBMIT_AFTER:
+    if ticket.status == TicketStatus.PENDING and at - ticket.created_at > RESUBMIT_AFTER:
         hand_to_worker(ticket.id, again=True)
     return ticket
 
@@ -323,4 +323,4 @@ def claim_login(ticket: ArrivalTicket, at: dt.datetime) -> bool:
 def ahead_of(ticket: ArrivalTicket) -> int:
     """Tickets still waiting for the worker that arrived before this one."""
     return db.session.scalar(select(func.count(ArrivalTicket.id)).where(
-        ArrivalTicket.status == "pending", ArrivalTicket.id < ticket.id)) or 0
+        ArrivalTicket.status == TicketStatus.PENDING, ArrivalTicket.id < ticket.id)) or 0

@@ -20,7 +20,7 @@ from ..games.services import (
     units_info,
     universities_map,
 )
-from ..money.models import RoomRequest
+from ..money.models import RoomRequest, RoomStatus
 from ..register.career import known_to_register
 from ..rules import check_delegation, parse_document, report
 from ..rules.document import FORMAT, ParsedDelegation
@@ -137,7 +137,7 @@ def booked_people(games: Games, delegation_id: int | None) -> set[str] | None:
     if delegation_id is None or definition_of(games).rooms_required_for is None:
         return None
     rows = db.session.scalars(select(RoomRequest.occupants).where(
-        RoomRequest.delegation_id == delegation_id, RoomRequest.status == "allocated"))
+        RoomRequest.delegation_id == delegation_id, RoomRequest.status == RoomStatus.ALLOCATED))
     return {ref for occupants in rows for ref in occupants or []}
 
 
@@ -158,7 +158,7 @@ def booked_by_delegation(games: Games, delegation_ids: list[int]) -> dict[int, s
     booked: dict[int, set[str]] = {}
     for delegation_id, occupants in db.session.execute(
             select(RoomRequest.delegation_id, RoomRequest.occupants).where(
-                RoomRequest.delegation_id.in_(delegation_ids or [-1]), RoomRequest.status == "allocated")):
+                RoomRequest.delegation_id.in_(delegation_ids or [-1]), RoomRequest.status == RoomStatus.ALLOCATED)):
         booked.setdefault(delegation_id, set()).update(occupants or [])
     return booked
 

@@ -26,7 +26,7 @@ from ..outcome import Status
 from ..roles import STAFF, Role
 from ..web import time_left
 from ..workflow import services as workflow
-from ..workflow.models import Place, Substitution
+from ..workflow.models import Place, PlaceStatus, Substitution
 from . import edit, entry_views, people_views, transfer_views  # noqa: F401  (their routes)
 from .blueprint import bp
 from .entry_form import declaration_counts
@@ -50,9 +50,9 @@ def dashboard(d):
                      "problems": len([v for v in ws.by_event(code) if v.is_error])})
     place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
     position = None
-    if place is not None and place.status == "waitlisted":
+    if place is not None and place.status == PlaceStatus.WAITLISTED:
         position = 1 + db.session.scalar(select(func.count(Place.id)).where(
-            Place.games_id == place.games_id, Place.status == "waitlisted", Place.seq < place.seq))
+            Place.games_id == place.games_id, Place.status == PlaceStatus.WAITLISTED, Place.seq < place.seq))
     # The amendments of the regulation since it was published, newest first (issue 26, 3).
     amendments = db.session.scalars(select(GamesVersion).where(
         GamesVersion.games_id == d.games_id, GamesVersion.number > 1).order_by(GamesVersion.number.desc()).limit(5)).all()

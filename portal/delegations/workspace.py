@@ -26,7 +26,7 @@ from ..rules.engine import format_deadline
 from ..rules.violations import dedupe
 from ..web import is_en, outcome_text
 from ..workflow import services as workflow
-from ..workflow.models import ExtensionRequest, ReviewNote
+from ..workflow.models import ExtensionRequest, RequestStatus, ReviewNote
 from ..workflow.stages import NAMES, closes_at, may_edit_declarations, may_edit_names, stage_name
 from . import edit, picker
 from .forms import PersonForm, UploadForm
@@ -199,7 +199,7 @@ class Workspace:
         """A closed stage with nothing approved yet: the leader can ask for more time."""
         return (not self.editable and self.d.status in (DelegationStatus.DRAFT, DelegationStatus.RETURNED)
                 and self.stage.stage in ("substitutions", "closed")
-                and (self.extension_request is None or self.extension_request.status != "pending"))
+                and (self.extension_request is None or self.extension_request.status != RequestStatus.PENDING))
 
     def note_subject(self, note) -> str:
         """What a review note is about, by name: the person, the event, the delegation."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, Numeric, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -13,7 +14,7 @@ from ..db_types import UTCDateTime
 from ..extensions import db
 from ..games.models import utcnow
 
-__all__ = ["LedgerEntry", "BankLine", "RoomRequest"]
+__all__ = ["LedgerEntry", "BankLine", "RoomRequest", "RoomStatus"]
 
 Money = Numeric(12, 2)
 # reversal: a bank payment booked to the wrong delegation, taken back (append-only ledger).
@@ -74,13 +75,19 @@ class BankLine(db.Model):
     imported_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class RoomStatus(StrEnum):
+    ALLOCATED = "allocated"
+    WAITLISTED = "waitlisted"
+    CANCELLED = "cancelled"
+
+
 class RoomRequest(db.Model):
     """Rooms a delegation asked for, per room type and night; allocated first come first
     served against the fixture's inventory."""
 
     __tablename__ = "room_request"
     __table_args__ = (
-        CheckConstraint("status IN ('allocated', 'waitlisted', 'cancelled')", name="status"),
+        CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in RoomStatus)), name="status"),
         CheckConstraint("people > 0", name="people_positive"),
         Index("ix_room_request_type_night", "games_id", "room_type", "night"),
     )

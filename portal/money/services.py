@@ -34,9 +34,9 @@ from ..rules.checks.delegation import staff_beyond_allowance
 from ..rules.engine import CHINA
 from ..rules.stay import person_window, widest
 from ..rules.violations import Violation
-from ..workflow.models import Place
+from ..workflow.models import Place, PlaceStatus
 from .bank import StatementError, match, read_statement
-from .models import BankLine, LedgerEntry, RoomRequest
+from .models import BankLine, LedgerEntry, RoomRequest, RoomStatus
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -153,7 +153,7 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
     room nights."""
     definition = definition_of(d.games)
     rows = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id,
-                                                        RoomRequest.status == "allocated")).all()
+                                                        RoomRequest.status == RoomStatus.ALLOCATED)).all()
     return fees_under(definition, export_document(d), definition.capacity is None or _holds_a_place(d), rows)
 
 
@@ -222,7 +222,7 @@ def _teams(definition, entries) -> int:
 
 
 def _holds_a_place(d: Delegation) -> bool:
-    return db.session.scalar(select(Place.status).where(Place.delegation_id == d.id)) == "accepted"
+    return db.session.scalar(select(Place.status).where(Place.delegation_id == d.id)) == PlaceStatus.ACCEPTED
 
 
 def posted_by_fee(d: Delegation) -> dict[str, Decimal]:
@@ -349,7 +349,7 @@ def entries_valid(games: Games, delegations: list[Delegation]) -> dict[int, bool
             select(Entry.delegation_id, Entry.event_code, Entry.is_lineup).where(Entry.delegation_id.in_(ids))):
         entries.setdefault(delegation_id, []).append((event, is_lineup))
     accepted = set(db.session.scalars(select(Place.delegation_id).where(
-        Place.delegation_id.in_(ids), Place.status == "accepted"))) if definition.capacity is not None else None
+        Place.delegation_id.in_(ids), Place.status == PlaceStatus.ACCEPTED))) if definition.capacity is not None else None
     q = (select(LedgerEntry.delegation_id, func.coalesce(func.sum(LedgerEntry.amount), 0))
          .where(LedgerEntry.delegation_id.in_(ids), LedgerEntry.kind == "payment"))
     closes = definition.stages.names_closes
@@ -503,8 +503,8 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
         while night <= last_night:
             taken = db.session.scalar(select(func.coalesce(func.sum(RoomRequest.rooms), 0)).where(
                 RoomRequest.games_id == d.games_id, RoomRequest.room_type == room_type, RoomRequest.night == night,
-                RoomRequest.status == "allocated"))
-            status = "allocated" if room.inventory is None or taken + rooms <= room.inventory else "waitlisted"
+                RoomRequest.status == RoomStatus.ALLOCATED))
+            status = RoomStatus.ALLOCATED if room.inventory is None or taken + rooms <= room.inventory else RoomStatus.WAITLISTED
             db.session.add(RoomRequest(games_id=d.games_id, delegation_id=d.id, room_type=room_type, night=night,
                                        rooms=rooms, people=len(occupants) if occupants else people,
                                        occupants=list(occupants or []), status=status))
@@ -515,7 +515,7 @@ def request_rooms(d: Delegation, room_type: str, first_night: dt.date, last_nigh
                after={"from": first_night.isoformat(), "to": last_night.isoformat(), "rooms": rooms,
                       "people": people, "occupants": list(occupants or []), "statuses": statuses})
         sync_charges(d, actor)
-        ok = all(s == "allocated" for s in statuses)
+        ok = all(s == RoomStatus.ALLOCATED for s in statuses)
         return Outcome(True, status=Status.ALLOCATED if ok else Status.WAITLISTED, delegation=d,
                        message=None if ok else ("部分日期该房型已满，已列入候补。", "Some nights are full; wait-listed."))
     return run()

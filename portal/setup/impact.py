@@ -20,12 +20,12 @@ from ..delegations.services import export_documents
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of, unit_names, units_info, universities_map
-from ..money.models import RoomRequest
+from ..money.models import RoomRequest, RoomStatus
 from ..money.services import fees_under
 from ..rules.definition import GamesDefinition
 from ..rules.document import parse_document
 from ..rules.engine import check_delegation
-from ..workflow.models import Place
+from ..workflow.models import Place, PlaceStatus
 
 IN_REQUEST_PEOPLE = 1500  # above this many people in the Games, the impact is a job
 CHINA = dt.timezone(dt.timedelta(hours=8))
@@ -81,10 +81,10 @@ def impact(games: Games, after: GamesDefinition, at: dt.datetime, progress=None)
     names = unit_names()
     universities = universities_map(fallback_csv=universities_csv())
     places = {did for did, in db.session.execute(select(Place.delegation_id).where(
-        Place.delegation_id.in_(ids), Place.status == "accepted"))}
+        Place.delegation_id.in_(ids), Place.status == PlaceStatus.ACCEPTED))}
     rooms: dict[int, list] = {}
     for row in db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id.in_(ids),
-                                                            RoomRequest.status == "allocated")):
+                                                            RoomRequest.status == RoomStatus.ALLOCATED)):
         rooms.setdefault(row.delegation_id, []).append(row)
     out = []
     for i, d in enumerate(delegations):

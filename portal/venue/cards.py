@@ -25,7 +25,7 @@ from ..games.models import Games
 from ..games.services import definition_of, unit_names
 from ..jobs.services import games_of, job_kind
 from ..pdf_fonts import chinese_font
-from ..workflow.models import Substitution
+from ..workflow.models import Substitution, SubstitutionStatus
 from ..workflow.plays import why_not_playing
 
 ROLES = {  # role -> (zh, en, colour)
@@ -314,7 +314,7 @@ def scan(code: str) -> dict:
         person = next((p for p in export_document(d)["people"] if p["ref"] == ref), None)
     if person is None:
         sub = db.session.scalar(select(Substitution).where(
-            Substitution.delegation_id == d.id, Substitution.out_ref == ref, Substitution.status == "approved")
+            Substitution.delegation_id == d.id, Substitution.out_ref == ref, Substitution.status == SubstitutionStatus.APPROVED)
             .order_by(Substitution.id.desc()).limit(1))
         return {"status": "void", "why": "substituted" if sub else "not_registered", "delegation": d,
                 "name": sub.out_name if sub else None, "replaced_by": (sub.in_person or {}).get("name") if sub else None}

@@ -3,6 +3,7 @@ places under a capacity cap."""
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -12,7 +13,37 @@ from ..extensions import db
 from ..games.models import utcnow
 
 __all__ = ["Extension", "ExtensionRequest", "ReviewNote", "Substitution", "Withdrawal", "Sanction", "Place",
-           "ArrivalTicket"]
+           "ArrivalTicket", "RequestStatus", "SubstitutionStatus", "PlaceStatus", "TicketStatus"]
+
+
+class RequestStatus(StrEnum):
+    PENDING = "pending"
+    GRANTED = "granted"
+    DECLINED = "declined"
+
+
+class SubstitutionStatus(StrEnum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    CANCELLED = "cancelled"
+
+
+class PlaceStatus(StrEnum):
+    ACCEPTED = "accepted"
+    WAITLISTED = "waitlisted"
+    RELEASED = "released"
+
+
+class TicketStatus(StrEnum):
+    PENDING = "pending"
+    DONE = "done"
+    REFUSED = "refused"
+
+
+def status_check(states) -> CheckConstraint:
+    """The CHECK constraint of a status column: its enum's values, nothing else."""
+    return CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in states)), name="status")
 
 
 class ExtensionRequest(db.Model):
@@ -20,14 +51,14 @@ class ExtensionRequest(db.Model):
     see it in their queue and answer it (an extension granted, or declined with a reason)."""
 
     __tablename__ = "extension_request"
-    __table_args__ = (CheckConstraint("status IN ('pending', 'granted', 'declined')", name="status"),)
+    __table_args__ = (status_check(RequestStatus),)
     id: Mapped[int] = mapped_column(primary_key=True)
     delegation_id: Mapped[int] = mapped_column(ForeignKey("delegation.id", ondelete="CASCADE"), index=True)
     stage: Mapped[str] = mapped_column(String(20))
     reason: Mapped[str] = mapped_column(String(1000))
     requested_by: Mapped[str] = mapped_column(String(100))
     requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
-    status: Mapped[str] = mapped_column(String(20), default="pending")
+    status: Mapped[str] = mapped_column(String(20), default=RequestStatus.PENDING)
     answer: Mapped[str | None] = mapped_column(String(1000))
     answered_by: Mapped[str | None] = mapped_column(String(100))
     answered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
@@ -66,7 +97,7 @@ class Substitution(db.Model):
 
     __tablename__ = "substitution"
     __table_args__ = (
-        CheckConstraint("status IN ('pending', 'approved', 'rejected', 'cancelled')", name="status"),
+        status_check(SubstitutionStatus),
         Index("ix_substitution_status", "status"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -77,7 +108,7 @@ class Substitution(db.Model):
     out_name: Mapped[str | None] = mapped_column(String(100))
     in_person: Mapped[dict] = mapped_column(JSON)  # the incoming person, as in the document
     reason: Mapped[str] = mapped_column(String(1000))
-    status: Mapped[str] = mapped_column(String(20), default="pending")
+    status: Mapped[str] = mapped_column(String(20), default=SubstitutionStatus.PENDING)
     requested_by: Mapped[str] = mapped_column(String(100))
     requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     decided_by: Mapped[str | None] = mapped_column(String(100))
@@ -120,7 +151,7 @@ class Place(db.Model):
     __tablename__ = "place"
     __table_args__ = (
         UniqueConstraint("delegation_id"),
-        CheckConstraint("status IN ('accepted', 'waitlisted', 'released')", name="status"),
+        status_check(PlaceStatus),
         Index("ix_place_games_status", "games_id", "status", "seq"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -142,7 +173,7 @@ class ArrivalTicket(db.Model):
 
     __tablename__ = "arrival_ticket"
     __table_args__ = (
-        CheckConstraint("status IN ('pending', 'done', 'refused')", name="status"),
+        status_check(TicketStatus),
         UniqueConstraint("username"),
         Index("ix_arrival_ticket_number", "games_id", "id_number"),
         Index("ix_arrival_ticket_status", "status", "created_at"),
@@ -150,7 +181,7 @@ class ArrivalTicket(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     games_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     place_id: Mapped[int | None] = mapped_column(ForeignKey("place.id", ondelete="SET NULL"), index=True)
-    status: Mapped[str] = mapped_column(String(20), default="pending")
+    status: Mapped[str] = mapped_column(String(20), default=TicketStatus.PENDING)
     # The answer given at arrival: "submitted" (a place, or no cap) or "waitlisted".
     answer: Mapped[str] = mapped_column(String(20))
     position: Mapped[int | None]  # on the wait list, at arrival

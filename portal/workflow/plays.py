@@ -10,7 +10,7 @@ from ..delegations.models import Delegation, DelegationStatus
 from ..extensions import db
 from ..games.services import definition_of
 from ..money.services import entries_valid
-from .models import Place
+from .models import Place, PlaceStatus
 
 STATUS_WHY = {
     "draft": ("报名尚未提交", "the entry has not been submitted"),
@@ -28,7 +28,7 @@ def why_not_playing(games, delegations: list[Delegation]) -> dict[int, tuple[str
     definition = definition_of(games)
     ids = [d.id for d in delegations]
     waitlisted = set(db.session.scalars(select(Place.delegation_id).where(
-        Place.delegation_id.in_(ids), Place.status == "waitlisted"))) if definition.capacity and ids else set()
+        Place.delegation_id.in_(ids), Place.status == PlaceStatus.WAITLISTED))) if definition.capacity and ids else set()
     valid = entries_valid(games, delegations) if definition.money.entry_valid_when_paid and ids else {}
     out = {}
     for d in delegations:

@@ -30,6 +30,7 @@ from ..rules import parse_document
 from ..rules.document import FORMAT
 from ..web import is_en, outcome_text
 from .blueprint import bp
+from .models import TicketStatus
 from .services import stage_at
 
 
@@ -150,7 +151,7 @@ def arrival(slug):
     ticket = ticket_of(games, session.get(ARRIVAL), now()) if games is not None else None
     if ticket is None:
         return redirect(url_for(".register", slug=slug)) if games is not None else abort(404)
-    if ticket.status == "done":
+    if ticket.status == TicketStatus.DONE:
         session.pop(ARRIVAL, None)
         if current_user.is_authenticated and current_user.id != ticket.user_id:
             # Someone logged in registered another person (a parent, a coach): his own
@@ -172,7 +173,7 @@ def arrival(slug):
 def _arrival_page(games, ticket):
     return render_template("registration/arrival.html", games=games, ticket=ticket,
                            capacity=definition_of(games).capacity,
-                           ahead=ahead_of(ticket) if ticket.status == "pending" else 0)
+                           ahead=ahead_of(ticket) if ticket.status == TicketStatus.PENDING else 0)
 
 
 @bp.route("/register/<slug>/arrival/state")

@@ -35,7 +35,18 @@ from ..rules.definition import DocumentsRule, TeamMakeupRule, document_names
 from ..rules.engine import CHINA, format_deadline
 from ..rules.violations import Violation, dedupe
 from . import messages
-from .models import Extension, ExtensionRequest, Place, ReviewNote, Sanction, Substitution, Withdrawal
+from .models import (
+    Extension,
+    ExtensionRequest,
+    Place,
+    PlaceStatus,
+    RequestStatus,
+    ReviewNote,
+    Sanction,
+    Substitution,
+    SubstitutionStatus,
+    Withdrawal,
+)
 from .stages import (
     CLOSED,
     DECLARATION,
@@ -321,20 +332,20 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
 def _take_place(d: Delegation, games: Games, capacity: int, entrants: int, when) -> tuple[str, list]:
     lock_row(Games, games.id)  # the cap is the limited thing: lock it, count, write
     place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
-    if place is not None and place.status == "accepted":
+    if place is not None and place.status == PlaceStatus.ACCEPTED:
         return "submitted", []
     place, position = take_place(games, capacity, entrants, when, place, delegation_id=d.id)
-    if place.status == "accepted":
+    if place.status == PlaceStatus.ACCEPTED:
         return "submitted", []
     return "waitlisted", [capacity_full(capacity, position)]
 
 
 def _given_place(d: Delegation, capacity: int) -> tuple[str, list]:
     place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
-    if place.status == "accepted":
+    if place.status == PlaceStatus.ACCEPTED:
         return "submitted", []
     ahead = db.session.scalar(select(func.count(Place.id)).where(
-        Place.games_id == place.games_id, Place.status == "waitlisted", Place.seq < place.seq))
+        Place.games_id == place.games_id, Place.status == PlaceStatus.WAITLISTED, Place.seq < place.seq))
     return "waitlisted", [capacity_full(capacity, ahead + 1)]
 
 
@@ -343,10 +354,10 @@ def take_place(games: Games, capacity: int, entrants: int, when, place: Place | 
     """A place under the cap, or one on the wait list, in order of arrival; with its
     position on the wait list. The caller holds the Games' lock."""
     taken, waiting, last = db.session.execute(select(
-        func.coalesce(func.sum(case((Place.status == "accepted", Place.entrants), else_=0)), 0),
-        func.count(case((Place.status == "waitlisted", 1))), func.max(Place.seq)).where(
+        func.coalesce(func.sum(case((Place.status == PlaceStatus.ACCEPTED, Place.entrants), else_=0)), 0),
+        func.count(case((Place.status == PlaceStatus.WAITLISTED, 1))), func.max(Place.seq)).where(
         Place.games_id == games.id)).one()  # one statement: the rush takes this for every arrival
-    accepted = taken + entrants <= capacity and (waiting == 0 or (place is not None and place.status == "waitlisted"))
+    accepted = taken + entrants <= capacity and (waiting == 0 or (place is not None and place.status == PlaceStatus.WAITLISTED))
     if place is None:
         seq = (last or 0) + 1
         place = Place(games_id=games.id, delegation_id=delegation_id, seq=seq, requested_at=when)
@@ -355,7 +366,7 @@ def take_place(games: Games, capacity: int, entrants: int, when, place: Place | 
     else:
         position = waiting
     place.entrants = entrants
-    place.status = "accepted" if accepted else "waitlisted"
+    place.status = PlaceStatus.ACCEPTED if accepted else PlaceStatus.WAITLISTED
     return place, None if accepted else position
 
 
@@ -370,9 +381,9 @@ def capacity_full(capacity: int, position: int | None) -> Violation:
 def release_place(place: Place, games: Games, actor: Actor) -> None:
     """A place given back (a withdrawal, a registration that could not be finished): the
     wait list moves up into it."""
-    was, place.status = place.status, "released"
+    was, place.status = place.status, PlaceStatus.RELEASED
     capacity = definition_of(games).capacity
-    if was == "accepted" and capacity is not None:
+    if was == PlaceStatus.ACCEPTED and capacity is not None:
         lock_row(Games, games.id)
         _promote(games, capacity, actor)
 
@@ -382,12 +393,12 @@ def _promote(games: Games, capacity: int, actor: Actor) -> list[Delegation]:
     promoted = []
     while True:
         taken = db.session.scalar(select(func.coalesce(func.sum(Place.entrants), 0)).where(
-            Place.games_id == games.id, Place.status == "accepted"))
-        nxt = db.session.scalar(select(Place).where(Place.games_id == games.id, Place.status == "waitlisted")
+            Place.games_id == games.id, Place.status == PlaceStatus.ACCEPTED))
+        nxt = db.session.scalar(select(Place).where(Place.games_id == games.id, Place.status == PlaceStatus.WAITLISTED)
                                 .order_by(Place.seq).limit(1))
         if nxt is None or taken + nxt.entrants > capacity:
             return promoted
-        nxt.status = "accepted"
+        nxt.status = PlaceStatus.ACCEPTED
         if nxt.delegation_id is None:
             continue  # an arrival ticket's place: its delegation, when made, finds it accepted
         d = db.session.get(Delegation, nxt.delegation_id)
@@ -463,8 +474,8 @@ def grant_extension(delegation: Delegation, stage: str, until: dt.datetime, reas
     # Whatever the leader asked for this stage is answered by it.
     for req in db.session.scalars(select(ExtensionRequest).where(
             ExtensionRequest.delegation_id == d.id, ExtensionRequest.stage == stage,
-            ExtensionRequest.status == "pending")):
-        req.status, req.answered_by, req.answered_at = "granted", actor.label, utcnow()
+            ExtensionRequest.status == RequestStatus.PENDING)):
+        req.status, req.answered_by, req.answered_at = RequestStatus.GRANTED, actor.label, utcnow()
         req.answer = reason.strip()[:1000]
     messages.extension_granted(d, stage, until, reason.strip())
     return Outcome(True, status=Status.EXTENDED, delegation=d)
@@ -480,7 +491,7 @@ def request_extension(delegation: Delegation, stage: str, reason: str, actor: Ac
         raise Refusal("input", "请说明需要延期的原因。", "Say why more time is needed.", delegation=delegation)
     d = lock_row(Delegation, delegation.id)
     waiting = db.session.scalar(select(ExtensionRequest.id).where(
-        ExtensionRequest.delegation_id == d.id, ExtensionRequest.stage == stage, ExtensionRequest.status == "pending"))
+        ExtensionRequest.delegation_id == d.id, ExtensionRequest.stage == stage, ExtensionRequest.status == RequestStatus.PENDING))
     if waiting:
         raise Refusal("state", "已有一份延期申请等待组委会答复。", "A request is already waiting for the organisers' answer.", delegation=d)
     db.session.add(ExtensionRequest(delegation_id=d.id, stage=stage, reason=reason[:1000], requested_by=actor.label))
@@ -495,9 +506,9 @@ def decline_extension(req: ExtensionRequest, reason: str, actor: Actor) -> Outco
     if not reason:
         raise Refusal("input", "拒绝延期须说明理由。", "Give a reason when declining.", delegation=d)
     req = lock_row(ExtensionRequest, req.id)
-    if req.status != "pending":
+    if req.status != RequestStatus.PENDING:
         raise Refusal("state", "该申请已答复。", "This request has been answered.", delegation=d)
-    req.status, req.answer, req.answered_by, req.answered_at = "declined", reason[:1000], actor.label, utcnow()
+    req.status, req.answer, req.answered_by, req.answered_at = RequestStatus.DECLINED, reason[:1000], actor.label, utcnow()
     record(actor, "extension.decline", "delegation", str(d.id), delegation=d, after={"stage": req.stage}, reason=reason)
     return Outcome(True, status=Status.DECLINED, delegation=d)
 
@@ -632,12 +643,12 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
                         reason: str | None = None) -> Outcome:
     d = lock_row(Delegation, sub.delegation_id)
     sub = lock_row(Substitution, sub.id)
-    if sub.status != "pending":
+    if sub.status != SubstitutionStatus.PENDING:
         raise Refusal("state", "该申请已处理。", "This request has already been decided.", delegation=d)
     if not approve_it:
         if not reason or not reason.strip():
             raise Refusal("input", "驳回时须说明理由。", "Give a reason when rejecting.", delegation=d)
-        sub.status, sub.decided_by, sub.decided_at, sub.decision_reason = "rejected", actor.label, at, reason.strip()
+        sub.status, sub.decided_by, sub.decided_at, sub.decision_reason = SubstitutionStatus.REJECTED, actor.label, at, reason.strip()
         record(actor, "substitution.reject", "substitution", str(sub.id), delegation=d,
                before={"status": "pending"}, after={"status": "rejected"}, reason=reason.strip())
         messages.substitution_decided(d, sub.event_code, sub.out_name or sub.out_ref, sub.in_person.get("name", ""),
@@ -654,7 +665,7 @@ def decide_substitution(sub: Substitution, approve_it: bool, actor: Actor, at: d
     after = replace_contents(d, doc)
     compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number], actor, at)
     d.version += 1
-    sub.status, sub.decided_by, sub.decided_at = "approved", actor.label, at
+    sub.status, sub.decided_by, sub.decided_at = SubstitutionStatus.APPROVED, actor.label, at
     sub.decision_reason = (reason or "").strip() or None
     record(actor, "substitution.approve", "substitution", str(sub.id), delegation=d,
            before={"changes": document_changes(before, after)}, after={"status": "approved"})

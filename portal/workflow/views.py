@@ -35,7 +35,7 @@ from .blueprint import bp
 from .counts import delegation_counts
 from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm
 from .joint import joint_card
-from .models import ExtensionRequest, Place, Substitution
+from .models import ExtensionRequest, Place, PlaceStatus, RequestStatus, Substitution, SubstitutionStatus
 from .review import _returnable_people, _roster, _stage_label, _unit_filter
 from .stages import stage_name
 
@@ -52,14 +52,14 @@ def overview():
         counts = dict(db.session.execute(select(Delegation.status, func.count()).where(Delegation.games_id == g.id)
                                          .group_by(Delegation.status)).all())
         pending = db.session.scalar(select(func.count(Substitution.id)).join(Delegation).where(
-            Delegation.games_id == g.id, Substitution.status == "pending"))
+            Delegation.games_id == g.id, Substitution.status == SubstitutionStatus.PENDING))
         info, names = _stage_label(g, at)
         rows.append({"games": g, "counts": counts, "pending": pending, "stage": names, "closes": info.closes,
                      "capacity": definition_of(g).capacity,
                      "accepted": db.session.scalar(select(func.count(Place.id)).where(
-                         Place.games_id == g.id, Place.status == "accepted")),
+                         Place.games_id == g.id, Place.status == PlaceStatus.ACCEPTED)),
                      "waiting": db.session.scalar(select(func.count(Place.id)).where(
-                         Place.games_id == g.id, Place.status == "waitlisted"))})
+                         Place.games_id == g.id, Place.status == PlaceStatus.WAITLISTED))})
     return render_template("organiser/overview.html", rows=rows, at=at)
 
 
@@ -124,7 +124,7 @@ def queue():
             items.append({"kind": "delegation", "d": d, "at": d.submitted_at, "what": _("报名待审核"),
                           "summary": figures.get(d.id)})
     if f_kind in ("", "substitution"):
-        q = select(Substitution).join(Delegation).where(Substitution.status == "pending",
+        q = select(Substitution).join(Delegation).where(Substitution.status == SubstitutionStatus.PENDING,
                                                         scope.games_clause(Delegation.games_id))
         if f_games:
             q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
@@ -137,7 +137,7 @@ def queue():
         subs = []
     if f_kind in ("", "extension"):
         from .models import ExtensionRequest
-        q = select(ExtensionRequest, Delegation).join(Delegation).where(ExtensionRequest.status == "pending",
+        q = select(ExtensionRequest, Delegation).join(Delegation).where(ExtensionRequest.status == RequestStatus.PENDING,
                                                                          scope.games_clause(Delegation.games_id))
         if f_games:
             q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
