@@ -3,6 +3,12 @@
 Why these:
 - sync workers: each request runs on its worker's main thread; the pages are short
   database work, and one slow page cannot stall another worker's requests.
+  Measured 2026-12-03 (benchmarks/deadline_night.py, PostgreSQL, 100 leaders each saving
+  every 5 s for 60 s, a 2-core machine at load 1-1.5 before): 2 sync workers 1,100 saves a
+  minute, p95 3.98 s, 112 ms of web CPU per save cycle; 4 sync workers 1,000, p95 4.74 s,
+  142 ms; 2 gthread workers x 4 threads 982, p95 7.12 s, 129 ms. The cycle is CPU-bound
+  there: threads add contention, not throughput, so sync stays. GUNICORN_WORKER_CLASS and
+  GUNICORN_THREADS let the choice be measured again (deadline_night.py --worker-class).
 - no preload: each worker imports the app itself after the fork, so no database engine,
   connection pool, open socket or C-extension state is shared between processes. Should
   preload ever be turned on, post_fork below still disposes the inherited pools.
@@ -20,7 +26,8 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "4"))
-worker_class = "sync"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "10000"))

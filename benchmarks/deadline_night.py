@@ -110,6 +110,8 @@ def main() -> int:
     ap.add_argument("--leaders", type=int, default=50)
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--worker-class", default="sync", help="gunicorn's worker class (sync, gthread)")
+    ap.add_argument("--threads", type=int, default=1, help="threads per worker (gthread)")
     ap.add_argument("--pace", type=float, default=5.0,
                     help="seconds between one leader's saves (typing time); 0 for back-to-back saves")
     a = ap.parse_args()
@@ -130,6 +132,7 @@ def main() -> int:
         os.environ["RATE_LIMIT_LOGIN_ADDRESS"] = "100000 per minute"
         # The night before nmsg-2009's names deadline: saves are open.
         os.environ["PORTAL_CLOCK"] = "2009-08-20T22:00:00+08:00"
+        os.environ["GUNICORN_WORKER_CLASS"], os.environ["GUNICORN_THREADS"] = a.worker_class, str(a.threads)
         proc = soak.start_gunicorn(url, port, a.workers, workdir / "gunicorn.log")
         results, lock = [], threading.Lock()
         until = a.seconds
@@ -147,7 +150,8 @@ def main() -> int:
         errors = sum(1 for outcome, _ in results if outcome == "error")
         if saves:
             p50, p95 = saves[len(saves) // 2], saves[int(len(saves) * 0.95)]
-            print(f"{a.db}: {len(pairs)} leaders, one save every {a.pace:g} s each, {a.workers} workers, {a.seconds} s: {len(saves) * 60 / a.seconds:.0f} "
+            print(f"{a.db}: {len(pairs)} leaders, one save every {a.pace:g} s each, {a.workers} {a.worker_class} workers"
+                  f"{f' x {a.threads} threads' if a.threads > 1 else ''}, {a.seconds} s: {len(saves) * 60 / a.seconds:.0f} "
                   f"saves a minute, p50 {p50:.2f} s, p95 {p95:.2f} s, errors {errors}, "
                   f"stale forms refused and redone {conflicts}; the errors: {results_errors or 'none'}")
             print(f"  load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after; CPU per save "
