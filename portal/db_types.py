@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import DateTime
+from sqlalchemy import CheckConstraint, DateTime
 from sqlalchemy.types import TypeDecorator
 
 
@@ -25,3 +25,9 @@ class UTCDateTime(TypeDecorator):
         if value is None:
             return None
         return value.replace(tzinfo=dt.UTC)
+
+
+def status_check(states, column: str = "status") -> CheckConstraint:
+    """The CHECK constraint of a named-state column: its enum's values, nothing else (the
+    constraint is named after the column, as the migrations name it)."""
+    return CheckConstraint(f"{column} IN ({', '.join(repr(str(s)) for s in states)})", name=column)

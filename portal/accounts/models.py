@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, String, UniqueConstraint, true as sa_true
+from sqlalchemy import JSON, BigInteger, ForeignKey, String, UniqueConstraint, true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..db_types import UTCDateTime
+from ..db_types import UTCDateTime, status_check
 from ..extensions import db
 from ..games.models import utcnow
 from ..roles import ROLES, STAFF, Role
@@ -19,7 +19,7 @@ __all__ = ["User", "GamesStaff"]
 
 class User(UserMixin, db.Model):
     __tablename__ = "user_account"
-    __table_args__ = (CheckConstraint(f"role IN ({', '.join(repr(str(r)) for r in ROLES)})", name="role"),)
+    __table_args__ = (status_check(ROLES, "role"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(80), unique=True)
     display_name: Mapped[str] = mapped_column(String(100))

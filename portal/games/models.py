@@ -4,12 +4,12 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..append_only import append_only
 from ..clock import now as portal_now
-from ..db_types import UTCDateTime
+from ..db_types import UTCDateTime, status_check
 from ..extensions import db
 
 __all__ = ["Unit", "University", "Games", "GamesStatus", "Sport", "Event", "GamesVersion"]
@@ -62,7 +62,7 @@ class GamesStatus(StrEnum):
 
 class Games(db.Model):
     __tablename__ = "games"
-    __table_args__ = (CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in GamesStatus)), name="status"),)
+    __table_args__ = (status_check(GamesStatus),)
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(60), unique=True)
     series: Mapped[str] = mapped_column(String(60))

@@ -4,10 +4,10 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String
+from sqlalchemy import JSON, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..db_types import UTCDateTime
+from ..db_types import UTCDateTime, status_check
 from ..extensions import db
 from ..games.models import utcnow
 
@@ -23,7 +23,7 @@ class JobStatus(StrEnum):
 class Job(db.Model):
     __tablename__ = "job"
     __table_args__ = (Index("ix_job_user_created", "user_id", "created_at"),
-                      CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in JobStatus)), name="status"))
+                      status_check(JobStatus))
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(40))
     params: Mapped[dict] = mapped_column(JSON, default=dict)

@@ -10,7 +10,7 @@ from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, Numeric, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..append_only import append_only
-from ..db_types import UTCDateTime
+from ..db_types import UTCDateTime, status_check
 from ..extensions import db
 from ..games.models import utcnow
 
@@ -87,7 +87,7 @@ class RoomRequest(db.Model):
 
     __tablename__ = "room_request"
     __table_args__ = (
-        CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in RoomStatus)), name="status"),
+        status_check(RoomStatus),
         CheckConstraint("people > 0", name="people_positive"),
         Index("ix_room_request_type_night", "games_id", "room_type", "night"),
     )

@@ -4,10 +4,10 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..db_types import UTCDateTime
+from ..db_types import UTCDateTime, status_check
 from ..extensions import db
 from ..games.models import utcnow
 
@@ -25,7 +25,7 @@ class OutboxStatus(StrEnum):
 class OutboxMessage(db.Model):
     __tablename__ = "outbox_message"
     __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),
-                      CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in OutboxStatus)), name="status"))
+                      status_check(OutboxStatus))
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(40))  # submitted, returned, approved, ...
     # The same message is never queued twice (a reminder a scheduler runs twice).

@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..db_types import UTCDateTime
+from ..db_types import UTCDateTime, status_check
 from ..extensions import db
 from ..games.models import utcnow
 
@@ -39,11 +39,6 @@ class TicketStatus(StrEnum):
     PENDING = "pending"
     DONE = "done"
     REFUSED = "refused"
-
-
-def status_check(states) -> CheckConstraint:
-    """The CHECK constraint of a status column: its enum's values, nothing else."""
-    return CheckConstraint("status IN ({})".format(", ".join(f"'{s}'" for s in states)), name="status")
 
 
 class ExtensionRequest(db.Model):
