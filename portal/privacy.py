@@ -48,9 +48,10 @@ def birth_year_only(day) -> str:
     return str(day)[:4] if day else ""
 
 
-def birth_date_shown(day) -> str:
-    return (day.isoformat() if hasattr(day, "isoformat") else str(day)) if day and sees_full_ids() \
-        else birth_year_only(day)
+def birth_date_shown(day, full_ids: bool | None = None) -> str:
+    """The whole date for a reader who sees whole numbers (`full_ids`, when the page knows it)."""
+    full = sees_full_ids() if full_ids is None else full_ids
+    return (day.isoformat() if hasattr(day, "isoformat") else str(day)) if day and full else birth_year_only(day)
 
 
 def may_open_file(kind: str | None) -> bool:

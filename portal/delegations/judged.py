@@ -179,9 +179,11 @@ def deadlines_passed(games, at: dt.datetime) -> int:
     return sum(1 for t in _all_deadlines(games) if at >= t)
 
 
-def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -> list[Violation]:
+def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool,
+                      parsed_as: tuple | None = None) -> list[Violation]:
     """Parse problems and violations of the stored delegation `d` (whose stored document is
-    `doc`), as judge() gives them, from memory while nothing it depends on has changed."""
+    `doc`), as judge() gives them, from memory while nothing it depends on has changed.
+    (`parsed_as`: parse_document(doc), when the caller has it: a save parsed what it stored.)"""
     games = d.games
     version, definition = definition_in_force(games, at)
     universities = universities_map(fallback_csv=universities_csv())
@@ -207,7 +209,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool) -
         violations = pickle.loads(blob)
         _keep(_judgements, key, (violations, universities), JUDGEMENTS_KEPT)
         return list(violations)
-    parsed, problems = parse_document(doc)
+    parsed, problems = parsed_as if parsed_as is not None else parse_document(doc)
     if parsed is None:
         return problems
     known = known_to_register(parsed.people, games, parsed.unit_code)

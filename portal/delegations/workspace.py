@@ -101,9 +101,10 @@ class Workspace:
     def warnings(self) -> list:
         return [v for v in self.violations if not v.is_error]
 
-    @property
+    @cached_property
     def editable(self) -> bool:
         # An approved entry stays editable until the names close: a change submits it again.
+        # Read once per page: the people page asks for every row.
         return (may_edit_names(self.stage) and self.d.status != DelegationStatus.WITHDRAWN
                 and (current_user.role == Role.LEADER or current_user.role in EDITORS))
 
@@ -186,7 +187,7 @@ class Workspace:
         if e is None:
             return code
         sport = self.sports.get(e.sport)
-        lang_en = is_en()
+        lang_en = self.en
         return f"{sport.name.en if lang_en else sport.name.zh} {e.name.en if lang_en else e.name.zh}"
 
     @cached_property
@@ -352,7 +353,7 @@ def role_name(ws: Workspace, role: str) -> str:
     if role in ws.events:
         return ws.event_label(role)
     zh, en = ROLE_NAMES.get(role, (role, role))
-    return en if is_en() else zh
+    return en if ws.en else zh
 
 
 def unknown_people_text(texts) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, g
+from flask import Flask, g, url_for
 from flask_babel import get_locale
 from jinja2 import FileSystemBytecodeCache
 from sqlalchemy import select
@@ -31,7 +31,8 @@ def init(app: Flask) -> None:
     os.makedirs(compiled, mode=0o700, exist_ok=True)
     app.jinja_env.bytecode_cache = FileSystemBytecodeCache(compiled)
     app.jinja_env.filters["mask_id"] = mask_id
-    app.jinja_env.filters["birth_shown"] = birth_date_shown  # the year only beside a masked number
+    # The year only beside a masked number (a page of rows passes full_ids, read once for the page).
+    app.jinja_env.filters["birth_shown"] = birth_date_shown
     app.jinja_env.globals["may_open_file"] = may_open_file
     app.jinja_env.filters["china_time"] = china_time
     app.jinja_env.filters["deadline"] = lambda v: format_deadline(v) if v else ""
@@ -53,11 +54,21 @@ def init(app: Flask) -> None:
             row = g.unit_names.get(d.unit_code) if d.unit_code else None
             return getattr(row, field) if row else (d.unit_name or d.unit_code or "")
 
+        full_ids = sees_full_ids()
+
         def msg(v):
             text = v.en if lang == "en" else v.zh
             # Messages quote identity numbers; an accountant reads them masked.
-            return text if sees_full_ids() else mask_ids_in(text)
-        return {"lang": lang, "msg": msg, "full_ids": sees_full_ids(),
+            return text if full_ids else mask_ids_in(text)
+        def delegation_links(did: int) -> dict[str, str]:
+            # Built once per page: the problems list links every one of its violations.
+            links = g.setdefault("delegation_links", {})
+            if did not in links:
+                links[did] = {"regulation": url_for("delegations.regulation", delegation_id=did),
+                              "entries": url_for("delegations.entries", delegation_id=did),
+                              "person": url_for("delegations.person", delegation_id=did, ref="__REF__")}
+            return links[did]
+        return {"lang": lang, "msg": msg, "full_ids": full_ids, "delegation_links": delegation_links,
                 "t": lambda zh, en: en if lang == "en" else zh,
                 "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en"),
                 "unit_label": lambda d: unit_name(d, "name_en" if lang == "en" else "name_zh")}

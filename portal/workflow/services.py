@@ -178,7 +178,8 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     # Judged as the next page will judge it, and remembered for it (judged.py): the page a
     # save leads to does not judge the delegation a second time.
     remember_document(d, after)
-    violations = stored_violations(d, after, at, reveal=False)
+    # What was stored is, nearly always, exactly what was parsed: then it is not parsed again.
+    violations = stored_violations(d, after, at, reveal=False, parsed_as=(doc, []) if after == data else None)
     return Outcome(True, dedupe(violations), status=Status.SAVED, delegation=d, message=compared.notice())
 
 
