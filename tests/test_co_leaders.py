@@ -181,3 +181,38 @@ def test_two_leaders_correcting_different_fields_of_one_person_both_keep_theirs(
         assert a.post(f"/d/{did}/people/p1", data={**form_a, "club": "三亚棋社"}).status_code == 302
         r = b.post(f"/d/{did}/people/p1", data={**form_b, "club": "儋州棋社"})
     assert 'id="conflict"' in r.get_data(as_text=True) and _stored(db, did)["people"][0]["club"] == "三亚棋社"
+
+
+def test_a_team_lineup_changed_by_both_is_a_small_page_with_that_team_only(app, db, unit):
+    """Issue 41, 3: both reorder the same team from the same page; the second is refused
+    with a page of that event alone (not every event, not the whole judgement), what was
+    typed still in its rows, and saving again from it keeps it."""
+    from builders import team
+
+    from portal.audit.services import Actor
+    from portal.delegations.models import Delegation
+    from portal.workflow.services import save
+    did, a, b = unit
+    stored = _stored(db, did)
+    stored["declarations"].append({"event": "chess.MTR", "count": 1})
+    stored["entries"].append(team("chess.MTR", ("p1", 1), ("p2", 2)))
+    save(db.session.get(Delegation, did), stored, Actor("t"), dt.datetime(2019, 5, 2, tzinfo=CHINA))
+    db.session.commit()
+    form_a = _form(app, a, f"/d/{did}/entries?event=chess.MTR&team=A", event="chess.MTR")
+    form_b = _form(app, b, f"/d/{did}/entries?event=chess.MTR&team=A", event="chess.MTR")
+    rows = lambda first, second: {"event": "chess.MTR", "team": "A", "person-0": first, "board-0": "1",
+                                  "person-1": second, "board-1": "2", "rows": "2"}
+    with app.app_context():
+        assert a.post(f"/d/{did}/entries", data={**form_a, **rows("王一", "李二"), "board-0": "2",
+                                                 "board-1": "1"}).status_code == 302
+        r = b.post(f"/d/{did}/entries", data={**form_b, **rows("李二", "王一")})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409 and 'id="conflict"' in page
+    assert 'value="chess.MTR"' in page and 'value="chess.MI"' not in page  # that event alone
+    assert 'class="problems"' not in page  # not judged: the two versions are the point
+    lineup = lambda: [(s["person"], s.get("board")) for s in _stored(db, did)["entries"][-1]["lineup"]]
+    assert lineup() == [("p1", 2), ("p2", 1)]  # A's, nothing overwritten
+    again = _form_from(page[page.index('name="event" value="chess.MTR"') - 300:])
+    with app.app_context():
+        assert b.post(f"/d/{did}/entries", data={**again, **rows("李二", "王一")}).status_code == 302
+    assert lineup() == [("p2", 1), ("p1", 2)]

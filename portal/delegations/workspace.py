@@ -47,10 +47,13 @@ def sees_other_delegations() -> bool:
 class Workspace:
     """What every workspace page shows: the document, the stage, the violations."""
 
-    def __init__(self, d, at=None, doc=None):
+    def __init__(self, d, at=None, doc=None, judged: bool = True, only_event: str | None = None):
         """`doc`: what the leader typed, when a save was refused, so that the page shows it
-        (and what would be wrong with it) instead of losing it."""
+        (and what would be wrong with it) instead of losing it. A conflict's page is not
+        `judged` (the two versions are the point; the problems come with the save) and
+        shows `only_event`, the event both changed: a small page, however large the entry."""
         self.d = d
+        self.judged, self.only_event = judged, only_event
         self.at = at or now()
         self.definition = definition_of(d.games)
         self.stored = doc is None  # the stored delegation: its judgement may come from memory
@@ -87,6 +90,8 @@ class Workspace:
     @cached_property
     def violations(self) -> list:
         """Judged when a page shows them (a save that redirects never needs them)."""
+        if not self.judged:
+            return []
         if self.stored:
             return stored_violations(self.d, self.doc, self.at, reveal=sees_other_delegations())
         parsed, problems = parse_document(self.doc)
@@ -279,6 +284,8 @@ class Workspace:
         return size
 
     def shown_events(self) -> list[str]:
+        if self.only_event in self.events:
+            return [self.only_event]
         declared = [x["event"] for x in self.doc["declarations"] if x["count"]]
         entered = [e["event"] for e in self.doc["entries"]]
         if self.definition.stages.declaration_closes is None or self.stage.stage == "declaration":
@@ -336,7 +343,7 @@ def conflict_page(d: Delegation, out: Outcome, change: Callable[[dict], dict]) -
         return None
     current, key = out.details["current"], out.details["key"]
     mine = change(current)
-    ws = Workspace(d, doc=mine)
+    ws = Workspace(d, doc=mine, judged=False, only_event=key[1] if key[0] in ("event", "team") else None)
     names = {p["ref"]: p.get("name") or "" for doc in (current, mine) for p in doc["people"]}
     theirs = describe(current, key, names, ws.event_label, ws.en)
     ours = describe(mine, key, names, ws.event_label, ws.en)
