@@ -56,11 +56,40 @@ def prepare(url: str, leaders: int) -> list[tuple[str, int, str]]:
         return out
 
 
+class _Done(Exception):
+    """The co-leaders' save is done (leaves the person form's steps)."""
+
+
+def one_event_save(c, base: str, delegation_id: int, ref: str) -> str:
+    """Co-leaders on one event: open the entries page, take this leader's own player (`ref`)
+    off the delegation's first individual event, or enter him, as the event's form shows it
+    (the people it lists, ticked). Returns the outcome."""
+    status, page = c.get(f"/d/{delegation_id}/entries")
+    token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
+    form = re.search(rb'<form[^>]*>(?:(?!</form>).)*?name="base_people" value="([^"]*)"(?:(?!</form>).)*?</form>',
+                     page, re.S)
+    if form is None:
+        return "error"
+    body = form.group(0)
+    event = re.search(rb'name="event" value="([^"]+)"', body).group(1).decode()
+    version = re.search(rb'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"', body)
+    shown = [r for r in form.group(1).decode().split(",") if r]
+    people = [r for r in shown if r != ref] if ref in shown else shown + [ref]
+    data = urllib.parse.urlencode([("csrf_token", token), ("version", next(g for g in version.groups() if g).decode()),
+                                   ("event", event), ("base_people", ",".join(shown))]
+                                  + [("people", r) for r in people if r != ref or ref in shown]
+                                  + ([("add", ref)] if ref not in shown else [])).encode()
+    with c.opener.open(f"{base}/d/{delegation_id}/entries", data=data, timeout=60) as r:
+        r.read()
+        return "saved" if r.status == 200 and urllib.parse.urlsplit(r.geturl()).path.endswith("/entries") else "error"
+
+
 def leader(base: str, username: str, delegation_id: int, ref: str, until: float, results: list,
-           lock: threading.Lock, pace: float = 0.0):
+           lock: threading.Lock, pace: float = 0.0, same_event: bool = False):
     """Open the person's form, save a change; when another leader of the unit saved in
     between (the optimistic lock refuses a stale form), open it again and save again, as
-    the page tells a user to."""
+    the page tells a user to. `same_event`: enter or withdraw one's own player in the
+    event co-leaders of the unit are all entering (one_event_save)."""
     from benchmarks.soak import Client
     c = Client(base)
     c.login(username)
@@ -73,6 +102,11 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
         started = time.time()
         outcome = "error"
         try:
+            if same_event:
+                t = time.perf_counter()
+                outcome = one_event_save(c, base, delegation_id, ref)
+                took = time.perf_counter() - t
+                raise _Done
             status, page = c.get(f"/d/{delegation_id}/people/{ref}")
             token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
             version = re.search(rb'name="version" type="hidden" value="(\d+)"', page).group(1).decode()
@@ -91,6 +125,8 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
                 elif "已在其他窗口或由其他人修改过".encode() in body or b'id="conflict"' in body:
                     outcome = "conflict"
             took = time.perf_counter() - t
+        except _Done:
+            pass
         except Exception as exc:
             took = 0.0
             with lock:
@@ -112,6 +148,8 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--worker-class", default="sync", help="gunicorn's worker class (sync, gthread)")
     ap.add_argument("--threads", type=int, default=1, help="threads per worker (gthread)")
+    ap.add_argument("--same-event", action="store_true",
+                    help="co-leaders of a unit all entering their own players in one event (issue 41, 3)")
     ap.add_argument("--pace", type=float, default=5.0,
                     help="seconds between one leader's saves (typing time); 0 for back-to-back saves")
     a = ap.parse_args()
@@ -137,7 +175,7 @@ def main() -> int:
         results, lock = [], threading.Lock()
         until = a.seconds
         threads = [threading.Thread(target=leader, args=(f"http://127.0.0.1:{port}", name, did, ref, until,
-                                                         results, lock, a.pace))
+                                                         results, lock, a.pace, a.same_event))
                    for name, did, ref in pairs]
         load_before, cpu_before = os.getloadavg()[0], soak.cpu_seconds(web=proc.pid)
         for t in threads:

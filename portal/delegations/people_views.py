@@ -176,7 +176,7 @@ def person(d, ref):
                 form.version.data = d.version  # saving again keeps what was typed
             for v in out.violations:
                 if v.path and ".birth_date" in v.path:
-                    form.birth_date.errors.append(v.zh)
+                    form.birth_date.errors.append(v.en if is_en() else v.zh)  # one reader, one language
     files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
                                                           UploadedFile.person_ref == ref)).all() if ref else []
     upload = upload_form(ws)
