@@ -13,6 +13,9 @@ class Text(NamedTuple):
     def __str__(self) -> str:  # where one string must carry both (a log, the API's "problems")
         return f"{self.zh} / {self.en}"
 
+    def __contains__(self, part: object) -> bool:  # as a message: what either language says
+        return isinstance(part, str) and (part in self.zh or part in self.en)
+
     def prefixed(self, where: Text) -> Text:
         """This text after `where` ("第 3 行（丁）：…" / "row 3: …")."""
         return Text(f"{where.zh}：{self.zh}", f"{where.en}: {self.en}")

@@ -25,6 +25,7 @@ from ..games.models import Games
 from ..games.services import definition_of, unit_names
 from ..jobs.services import games_of, job_kind
 from ..pdf_fonts import chinese_font
+from ..text import Text
 from ..workflow.models import Substitution, SubstitutionStatus
 from ..workflow.plays import why_not_playing
 
@@ -46,7 +47,7 @@ class Card:
     role: str
     events: list[str] = field(default_factory=list)
     photo_key: str | None = None  # the photo in the file store (delegations/files.py)
-    photo_problem: str | None = None
+    photo_problem: Text | None = None
     code: str = ""
 
 
@@ -127,9 +128,9 @@ def cards_for(games, delegation_id: int | None = None, photos_read: dict[str, by
                         code=card_code(d.id, p["ref"], serials.get((d.id, p["ref"])) or ""))
             f = photos.get((d.id, p["ref"]))
             if f is None:
-                card.photo_problem = "没有照片 / no photo"
+                card.photo_problem = Text("没有照片", "no photo")
             elif f.content_type not in ("image/jpeg", "image/png"):
-                card.photo_problem = "照片不是图片文件（JPG 或 PNG）/ the photo is not an image"
+                card.photo_problem = Text("照片不是图片文件（JPG 或 PNG）", "the photo is not an image (JPG or PNG)")
             else:
                 key = key_of(f)
                 card.photo_problem = _photo_problem(key, photos_read)
@@ -139,34 +140,35 @@ def cards_for(games, delegation_id: int | None = None, photos_read: dict[str, by
     return out
 
 
-def _photo_problem(key: str, photos_read: dict[str, bytes] | None = None) -> str | None:
+def _photo_problem(key: str, photos_read: dict[str, bytes] | None = None) -> Text | None:
     """Why a stored photo cannot go on a card, or None: missing, unreadable, too many pixels
     to decode safely (a photo stored before uploads were checked for it), or too small."""
     if key in _photo_problems:
         return _photo_problems[key]
     data = photos_read.get(key) if photos_read is not None else file_store.read(key)
-    problem = "照片文件不见了，请重新上传 / the photo's file is missing: upload it again" if data is None \
+    problem = Text("照片文件不见了，请重新上传", "the photo's file is missing: upload it again") if data is None \
         else _image_problem(data)
     if len(_photo_problems) < 20_000:  # keys name the content (its SHA-256): an answer never changes
         _photo_problems[key] = problem
     return problem
 
 
-_photo_problems: dict[str, str | None] = {}
+_photo_problems: dict[str, Text | None] = {}
 
 
-def _image_problem(data: bytes) -> str | None:
+def _image_problem(data: bytes) -> Text | None:
     from PIL import Image
     problem = image_problem(io.BytesIO(data))
     if problem is not None:
-        return f"{problem[0]} / {problem[1]}"
+        return Text(*problem)
     try:
         with Image.open(io.BytesIO(data)) as im:
             w, h = im.size
     except OSError:
-        return "照片文件损坏或无法读取 / the photo cannot be read"
+        return Text("照片文件损坏或无法读取", "the photo cannot be read")
     if w < MIN_PHOTO[0] or h < MIN_PHOTO[1]:
-        return f"照片太小（{w}×{h} 像素，至少 {MIN_PHOTO[0]}×{MIN_PHOTO[1]}）/ the photo is too small ({w}×{h} px)"
+        return Text(f"照片太小（{w}×{h} 像素，至少 {MIN_PHOTO[0]}×{MIN_PHOTO[1]}）",
+                    f"the photo is too small ({w}×{h} px, at least {MIN_PHOTO[0]}×{MIN_PHOTO[1]})")
     return None
 
 
