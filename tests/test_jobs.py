@@ -231,7 +231,8 @@ def test_a_big_bank_statement_is_imported_in_the_background(app, db):
     status = _wait(client, job_id)
     assert status["status"] == "done", status
     text = client.get(status["download"]).get_data().decode("utf-8-sig")
-    assert "已导入 imported: 9001" in text and "按参考码匹配 by reference: 1" in text
+    # One reader, one language: the report speaks the accountant's (issue 40, 1).
+    assert "已导入：9001" in text and "按参考码匹配：1" in text and "imported" not in text
     page = client.get(f"/jobs/{job_id}").get_data(as_text=True)
     assert "statement=icbc-big.csv" in page
     with app.app_context():
@@ -336,3 +337,15 @@ def test_a_big_delegations_cards_are_a_background_job_too(app, games_with_entrie
     assert status["status"] == "done", status
     data = client.get(status["download"]).get_data()
     assert data[:5] == b"%PDF-" and data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") == 60 // 8 + 1
+
+
+def test_the_import_report_speaks_the_language_of_who_started_it():
+    from portal.money.import_jobs import report
+    from portal.money.services import StatementImport
+    result = StatementImport(ok=True, imported=3, duplicates=1, reference=2, name_amount=0, unmatched=1, possible_duplicates=0,
+                             problems=[("第 4 行：金额不是数字", "row 4: the amount is not a number")])
+    english = report(result, "icbc.csv", en=True)
+    assert "imported: 3" in english and "row 4: the amount is not a number" in english
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in english)
+    chinese = report(result, "icbc.csv")
+    assert "已导入：3" in chinese and "第 4 行" in chinese and "imported" not in chinese

@@ -27,19 +27,19 @@ def keep_upload(data: bytes) -> str:
     return name
 
 
-def report(result: StatementImport, filename: str) -> str:
-    lines = [f"银行流水 {filename} 导入报告 / import report",
-             f"已导入 imported: {result.imported}", f"重复跳过 already imported: {result.duplicates}",
-             f"按参考码匹配 by reference: {result.reference}",
-             f"按户名和金额匹配 by payer and amount: {result.name_amount}",
-             f"未匹配 unmatched: {result.unmatched}",
-             f"疑似重复 possible duplicates: {result.possible_duplicates}"]
-    if result.read_as:
-        lines.insert(1, f"识别为 {result.read_as[0]} / read as {result.read_as[1]}")
+def report(result: StatementImport, filename: str, en: bool = False) -> str:
+    """The import's report file, in the language of the accountant who started it."""
+    counts = [(result.imported, "已导入", "imported"), (result.duplicates, "重复跳过", "already imported"),
+              (result.reference, "按参考码匹配", "matched by reference"),
+              (result.name_amount, "按户名和金额匹配", "matched by payer and amount"),
+              (result.unmatched, "未匹配", "unmatched"), (result.possible_duplicates, "疑似重复", "possible duplicates")]
+    lines = [f"Bank statement {filename}: import report" if en else f"银行流水 {filename} 导入报告"]
     if not result.ok:
-        lines.insert(1, "文件没有导入 / nothing was imported")
-    for zh, en in result.problems:
-        lines.append(f"{zh} / {en}")
+        lines.append("Nothing was imported" if en else "文件没有导入")
+    if result.read_as:
+        lines.append(f"Read as {result.read_as[1]}" if en else f"识别为 {result.read_as[0]}")
+    lines += [f"{label_en}: {n}" if en else f"{label_zh}：{n}" for n, label_zh, label_en in counts]
+    lines += [en_text if en else zh for zh, en_text in result.problems]
     return "\n".join(lines) + "\n"
 
 
@@ -60,5 +60,5 @@ def bank_import(job, progress):
         with write_transaction():
             file_store.delete(key)
     progress(2, 2, force=True)
-    return report(result, params["name"]).encode("utf-8-sig"), f"{os.path.splitext(params['name'])[0]}-report.txt", \
+    return report(result, params["name"], bool(params.get("en"))).encode("utf-8-sig"), f"{os.path.splitext(params['name'])[0]}-report.txt", \
         "text/plain; charset=utf-8"

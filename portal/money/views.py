@@ -87,7 +87,7 @@ def statement_import():
             from ..jobs.views import start
             name = (storage.filename or "statement")[:200]
             return start("bank_import", {"games": games.slug, "upload": import_jobs.keep_upload(data), "name": name,
-                                         "all_or_nothing": form.on_error.data == "all"},
+                                         "all_or_nothing": form.on_error.data == "all", "en": is_en()},
                          _("导入银行流水 %(name)s", name=name))
         result = services.import_statement(games, data, storage.filename or "statement", actor(),
                                            all_or_nothing=form.on_error.data == "all")
