@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 results_errors: dict[str, int] = {}  # what the failed saves met, by kind
 
 
-def prepare(url: str, leaders: int) -> list[tuple[str, int, str]]:
-    """One delegation per unit (43 at most); beyond that, a unit's second and third
+def prepare(url: str, leaders: int, units: int = 43, sizes: tuple[int, int] = (30, 150)) -> list[tuple[str, int, str]]:
+    """One delegation per unit (`units` at most); beyond that, a unit's second and third
     leaders, each editing a different person of the same delegation."""
     os.environ["DATABASE_URL"] = url
     from portal import create_app
@@ -41,7 +41,7 @@ def prepare(url: str, leaders: int) -> list[tuple[str, int, str]]:
         from portal.games.services import load_units
         load_units()
         out = []
-        delegations = [o.delegation for o in load(documents(leaders, (30, 150)), submit_every=10**9)]
+        delegations = [o.delegation for o in load(documents(min(leaders, units), sizes), submit_every=10**9)]
         for i in range(leaders):
             name, d = f"night-{i}", delegations[i % len(delegations)]
             create_account(name, name, "leader", Actor("b"), delegation=d, password="night-passphrase-1")
@@ -140,7 +140,7 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
             time.sleep(max(0.0, pace - (time.time() - started)))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", choices=["sqlite", "postgres"], default="postgres")
     ap.add_argument("--leaders", type=int, default=50)
@@ -148,11 +148,14 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--worker-class", default="sync", help="gunicorn's worker class (sync, gthread)")
     ap.add_argument("--threads", type=int, default=1, help="threads per worker (gthread)")
+    ap.add_argument("--units", type=int, default=43, help="delegations (leaders beyond them are co-leaders)")
+    ap.add_argument("--sizes", type=lambda v: tuple(int(x) for x in v.split(",")), default=(30, 150),
+                    help="smallest,largest delegation")
     ap.add_argument("--same-event", action="store_true",
                     help="co-leaders of a unit all entering their own players in one event (issue 41, 3)")
     ap.add_argument("--pace", type=float, default=5.0,
                     help="seconds between one leader's saves (typing time); 0 for back-to-back saves")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     from benchmarks import soak
     workdir = Path(tempfile.mkdtemp(prefix="night-"))
     url = soak.database(a.db, workdir)
@@ -161,7 +164,7 @@ def main() -> int:
         soak.PASSWORD = "night-passphrase-1"
         accounts = subprocess.run([sys.executable, "-c", (
             f"import json,sys; sys.path.insert(0, {str(ROOT)!r}); from benchmarks.deadline_night import prepare; "
-            f"print(json.dumps(prepare({url!r}, {int(a.leaders)})))")], cwd=ROOT, capture_output=True,
+            f"print(json.dumps(prepare({url!r}, {int(a.leaders)}, {int(a.units)}, ({int(a.sizes[0])}, {int(a.sizes[1])}))))")], cwd=ROOT, capture_output=True,
             text=True, env={**os.environ, "DATABASE_URL": url}, timeout=1800)
         import json
         pairs = json.loads(accounts.stdout.strip().splitlines()[-1])
@@ -200,7 +203,7 @@ def main() -> int:
         if errors:  # what the server said, for the reader to see why
             log = (workdir / "gunicorn.log").read_text(errors="replace")
             print("gunicorn log, last lines:\n" + "\n".join(log.splitlines()[-15:]))
-        return 0
+        return 1 if errors or not saves else 0  # a failed save is a failed run
     finally:
         if proc is not None:
             os.killpg(proc.pid, signal.SIGTERM)
