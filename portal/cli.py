@@ -9,7 +9,7 @@ import click
 from flask import Flask, current_app
 
 from .accounts.cli import accounts_cli
-from .cli_support import ensure_schema, parse_instant
+from .cli_support import ensure_schema, parse_instant, say
 from .clock import now
 from .config import universities_csv
 from .delegations.services import UNUSABLE, check_document
@@ -23,6 +23,7 @@ from .notify.cli import notify_cli
 from .retention import apply_retention, purge_pending
 from .rules.jsontext import JsonTextError, load_json
 from .rules.violations import report, report_text, schema_error
+from .text import Text
 from .workflow import cli as workflow_cli
 
 
@@ -54,10 +55,11 @@ def register_cli(app: Flask) -> None:
         from .demo import accounts_with_published_passwords
         found = accounts_with_published_passwords()
         if found:
-            click.echo("这些演示账号的密码是公开的，请停用或改密码后再启动 / these demo accounts have the published "
-                       f"password; disable them or change their passwords first: {', '.join(found)}", err=True)
+            say(Text(f"这些演示账号的密码是公开的，请停用或改密码后再启动：{'、'.join(found)}",
+                     "these demo accounts have the published password; disable them or change their passwords "
+                     f"first: {', '.join(found)}"), err=True)
             sys.exit(1)
-        click.echo("没有使用公开密码的演示账号 / no demo account with its published password")
+        say(Text("没有使用公开密码的演示账号", "no demo account with its published password"))
 
     @app.cli.command("check")
     @click.argument("file", type=click.Path(dir_okay=False))

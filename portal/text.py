@@ -10,7 +10,7 @@ class Text(NamedTuple):
     zh: str
     en: str
 
-    def __str__(self) -> str:  # where one string must carry both (a log, the API's "problems")
+    def __str__(self) -> str:  # where one string must carry both: a log, an exception's message
         return f"{self.zh} / {self.en}"
 
     def __contains__(self, part: object) -> bool:  # as a message: what either language says
@@ -22,3 +22,12 @@ class Text(NamedTuple):
 
     def read(self, en: bool) -> str:
         return self.en if en else self.zh
+
+
+class TextError(ValueError):
+    """A check that refuses in both languages (a pydantic validator's ValueError): its
+    Text, and where, when the check knows better than pydantic ("rules[3].list")."""
+
+    def __init__(self, text: Text, where: str = ""):
+        self.text, self.where = text, where
+        super().__init__(f"{where}: {text}" if where else str(text))

@@ -26,11 +26,6 @@ class UploadRefused(Exception):
         super().__init__(en)
         self.zh, self.en, self.unreadable = zh, en, unreadable
 
-    @property
-    def text(self) -> str:
-        """The refusal in one "zh / en" string, where a message must carry both."""
-        return f"{self.zh} / {self.en}"
-
     def as_text(self) -> Text:
         """The refusal as the readers' problem lists hold it: each reader sees his language."""
         return Text(self.zh, self.en)

@@ -3,7 +3,6 @@ service's outcome in it, China time, safe redirects. Below the areas: imports no
 from __future__ import annotations
 
 import datetime as dt
-import re
 from urllib.parse import urlsplit
 
 from flask import session
@@ -13,7 +12,6 @@ from .rules.engine import CHINA
 from .text import Text
 
 LANGS = ("zh", "en")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def select_locale() -> str:
@@ -63,17 +61,11 @@ def time_left(closes: dt.datetime | None, now: dt.datetime) -> str:
 
 
 def in_language(text) -> str:
-    """A service message written "中文 / English" (check-in, meeting, photos): the half
-    in the reader's language; any other text as it is."""
+    """A service's Text in the reader's language; any other text (a name, a reason someone
+    typed) as it is, never split."""
     if isinstance(text, Text):
         return text.read(str(get_locale()) == "en")
-    text = str(text or "")
-    if " / " not in text:
-        return text
-    zh, en = text.split(" / ", 1)
-    if not _CJK.search(zh) or _CJK.search(en):
-        return text
-    return en if str(get_locale()) == "en" else zh
+    return str(text or "")
 
 
 def outcome_text(out, errors_only: bool = False) -> str:

@@ -87,6 +87,9 @@ def test_results_sent_with_mistakes_are_refused_whole_with_every_line_named(app,
     assert "第 4 行" in text and "无名" in text
     assert "第 5 行" in text and "六分" in text
     assert "第 6 行" in text and "elo" in text
+    english = _call(app, "PUT", f"{MJA}/results", writer, json={"results": bad}, headers={"Accept-Language": "en"})
+    text = "\n".join(english.get_json()["problems"])  # one language a client (issue 40, 1)
+    assert "row 3" in text and "第 3 行" not in text and " / " not in text, text
     db.session.rollback()
     assert db.session.query(EventResult).count() == 0        # nothing stored
     # Read scope, a leader's or an accountant's token: refused before anything is read.

@@ -46,3 +46,22 @@ def test_universities_import_refuses_a_bad_file(cli, db, tmp_path):
     assert result.exit_code == 2 and "row 3, column code" in result.output
     from portal.games.models import University
     assert db.session.query(University).count() > 2000  # nothing changed
+
+
+def test_a_bad_fixture_is_refused_in_the_terminals_language(cli, db, tmp_path, monkeypatch):
+    data = yaml.safe_load((FIXTURES / "games" / "nmsg-2019.yaml").read_text(encoding="utf-8"))
+    typo, rating = tmp_path / "typo.yaml", tmp_path / "rating.yaml"
+    data["rules"].append({"kind": "rating", "events": ["chess.MI"], "list": "elo-mars", "min_rating": 1800})
+    rating.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")  # a check of the whole definition
+    data["rules"][3]["maxx"] = 3
+    typo.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")  # pydantic's own
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    english = cli.invoke(args=["games", "load", str(typo)]).output + cli.invoke(args=["games", "load", str(rating)]).output
+    assert "rules[3].maxx: unknown key 'maxx'" in english and "没有这一项" not in english, english
+    assert "rules[18].list: unknown rating list 'elo-mars'" in english and "等级分名单" not in english, english
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    chinese = cli.invoke(args=["games", "load", str(typo)]).output + cli.invoke(args=["games", "load", str(rating)]).output
+    assert "rules[3].maxx: 没有这一项" in chinese and "unknown key" not in chinese, chinese
+    assert "rules[18].list: 没有“elo-mars”这个等级分名单" in chinese and "unknown rating" not in chinese, chinese

@@ -45,15 +45,19 @@ def test_pages_switch_to_english(app, client, db):
     assert "Log in" in page and "登录" not in page
 
 
-def test_service_messages_written_in_both_languages_show_the_readers_half(app):
-    """Check-in, meeting and draw messages are written "中文 / English": a reader sees one."""
+def test_service_messages_in_both_languages_show_the_readers_and_typed_words_stay_whole(app):
+    """A service's Text shows its reader's language (issue 40, 1: the "中文 / English"
+    convention retired); words someone typed are shown as typed, never split at " / "."""
     from flask import session
     from flask_babel import refresh
-    text = "已确认 3 名运动员的名单 / 3 names confirmed"
+
+    from portal.text import Text
+    text = Text("已确认 3 名运动员的名单", "3 names confirmed")
+    typed = "补充通知（一）第 3 条 / 附件 2"
     pick = app.jinja_env.filters["in_language"]
     with app.test_request_context("/"):
-        assert pick(text) == "已确认 3 名运动员的名单"
+        assert pick(text) == "已确认 3 名运动员的名单" and pick(typed) == typed
         session["lang"] = "en"
         refresh()
-        assert pick(text) == "3 names confirmed"
-        assert pick("no slash here") == "no slash here" and pick("a / b") == "a / b"
+        assert pick(text) == "3 names confirmed" and pick(typed) == typed
+        assert pick("no slash here") == "no slash here" and pick(None) == ""

@@ -349,3 +349,27 @@ def test_the_import_report_speaks_the_language_of_who_started_it():
     assert not any("\u4e00" <= ch <= "\u9fff" for ch in english)
     chinese = report(result, "icbc.csv")
     assert "已导入：3" in chinese and "第 4 行" in chinese and "imported" not in chinese
+
+
+def test_a_stopped_job_is_told_in_its_readers_language_only(app, games_with_entries):
+    """Issue 40 (1): the job stores why it failed by name; each reader reads his language."""
+    import datetime as dt
+
+    from portal.extensions import db
+    from portal.jobs.models import Job
+    with app.app_context():
+        owner = db.session.execute(db.text("SELECT id FROM user_account WHERE username = 'jobs-org'")).scalar()
+        job = Job(kind="games_workbook", params={"games": "nmsg-2009"}, user_id=owner, status="failed", title="t",
+                  error="stopped", finished_at=dt.datetime.now(dt.UTC))
+        db.session.add(job)
+        db.session.commit()
+        job_id = job.id
+    client = _client(app, "jobs-org")
+    chinese = client.get(f"/jobs/{job_id}/status").get_json()["error"]
+    assert chinese.startswith("后台任务中断了") and "went away" not in chinese and " / " not in chinese
+    with app.app_context(), client.client.session_transaction() as s:
+        s["lang"] = "en"
+    english = client.get(f"/jobs/{job_id}/status").get_json()["error"]
+    assert english.startswith("The job stopped") and "后台" not in english
+    page = client.get(f"/jobs/{job_id}").get_data(as_text=True)
+    assert "The job stopped" in page and "后台任务中断了" not in page

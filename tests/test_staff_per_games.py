@@ -209,3 +209,15 @@ def test_a_unit_another_games_uses_is_not_changed_by_this_games_organisers(app, 
             db.session.delete(d)
         db.session.query(Unit).filter_by(code="hzqy").delete()
         db.session.commit()
+
+
+def test_the_shell_speaks_the_terminals_language(app, db, cli, monkeypatch):
+    """Issue 40 (1): one reader, one language, at the command line too (LANG)."""
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    english = cli.invoke(args=["accounts", "unlock", "nobody-here"])
+    assert english.exit_code == 2 and english.output.strip() == "no account named nobody-here"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    chinese = cli.invoke(args=["accounts", "unlock", "nobody-here"])
+    assert chinese.exit_code == 2 and chinese.output.strip() == "没有用户名为 nobody-here 的账号"

@@ -9,8 +9,10 @@ from flask.cli import AppGroup
 from sqlalchemy import select
 
 from ..audit.services import Actor
+from ..cli_support import say, terminal_en
 from ..extensions import db
 from ..roles import Role
+from ..text import Text
 from . import services
 from .models import User
 from .two_factor import reset
@@ -22,7 +24,7 @@ SHELL = Actor("服务器命令行 (server shell)")
 def _user(username: str) -> User:
     user = db.session.scalar(select(User).where(User.username == username.strip()))
     if user is None:
-        click.echo(f"没有用户名为 {username} 的账号 / no account named {username}", err=True)
+        say(Text(f"没有用户名为 {username} 的账号", f"no account named {username}"), err=True)
         sys.exit(2)
     return user
 
@@ -33,7 +35,7 @@ def unlock_cmd(username):
     """Let every client try USERNAME again at once (after failed logins)."""
     user = _user(username)
     services.unlock(user, SHELL)
-    click.echo(f"已解锁 {user.username} / {user.username} unlocked")
+    say(Text(f"已解锁 {user.username}", f"{user.username} unlocked"))
 
 
 @accounts_cli.command("reset-2fa")
@@ -42,7 +44,7 @@ def reset_two_factor_cmd(username):
     """USERNAME enrols a new authenticator at the next login (a lost phone)."""
     user = _user(username)
     reset(user, SHELL)
-    click.echo(f"已重置 {user.username} 的两步验证 / two-factor login of {user.username} reset")
+    say(Text(f"已重置 {user.username} 的两步验证", f"two-factor login of {user.username} reset"))
 
 
 @accounts_cli.command("create-admin")
@@ -59,23 +61,26 @@ def create_admin_cmd(username, display_name, invite):
     from .passwords import password_problem
     username = username.strip()
     if db.session.scalar(select(User.id).where(User.username == username)):
-        click.echo(f"用户名 {username} 已被使用 / the username {username} is taken", err=True)
+        say(Text(f"用户名 {username} 已被使用", f"the username {username} is taken"), err=True)
         sys.exit(2)
     password = None
     if not invite:
-        password = click.prompt("密码 / password", hide_input=True, confirmation_prompt="再输一次 / again")
+        en = terminal_en()
+        password = click.prompt("password" if en else "密码", hide_input=True,
+                                confirmation_prompt="again" if en else "再输一次")
         if problem := password_problem(password, username=username, names=(display_name or "",)):
-            click.echo(f"密码不行：{problem[0]} / password refused: {problem[1]}", err=True)
+            say(Text(f"密码不行：{problem[0]}", f"password refused: {problem[1]}"), err=True)
             sys.exit(2)
     with write_transaction():
         _user, token = services.create_account(username, display_name or username, Role.ADMIN, SHELL, password=password)
     if token is None:
-        click.echo(f"已创建管理员 {username} / administrator {username} created")
+        say(Text(f"已创建管理员 {username}", f"administrator {username} created"))
         return
     base = (current_app.config.get("PUBLIC_URL") or "").rstrip("/")
     link = f"{base}/invite/{token}"
-    click.echo(f"已创建管理员 {username}；请在 {services.INVITATION_DAYS} 天内打开这个一次性链接设置密码 / "
-               f"administrator {username} created; open this one-time link within {services.INVITATION_DAYS} days "
-               f"to set the password:")
-    click.echo(link if base else f"{link}   (在前面加上门户的地址 / prefix the portal's address; set PUBLIC_URL)")
+    days = services.INVITATION_DAYS
+    say(Text(f"已创建管理员 {username}；请在 {days} 天内打开这个一次性链接设置密码：",
+             f"administrator {username} created; open this one-time link within {days} days to set the password:"))
+    say(link if base else Text(f"{link}   （在前面加上门户的地址；或设置 PUBLIC_URL）",
+                               f"{link}   (prefix the portal's address; set PUBLIC_URL)"))
 

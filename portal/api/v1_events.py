@@ -199,6 +199,7 @@ def event_results_put(slug, event):
         out = results.enter_results(games, event, lines, actor(), body.entrants, read_problems=problems)
         problems = [] if out.ok else out.details["problems"]
     if problems:
-        problems = [str(p) for p in problems]  # "中文 / English": the API speaks both
+        en = request.accept_languages.best_match(["zh", "en"], "zh") == "en"  # Chinese unless asked
+        problems = [p.read(en) for p in problems]
         return problem(422, "Unprocessable Content", problems[0], code="results", problems=problems)
     return jsonify(_results_page(games, ev))

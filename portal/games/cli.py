@@ -8,6 +8,7 @@ from flask import Flask
 from flask.cli import AppGroup
 from sqlalchemy import select
 
+from ..cli_support import terminal_en
 from ..extensions import db
 from .models import Games
 from .services import FixtureError, all_fixture_slugs, import_universities, load_games, load_units
@@ -34,7 +35,7 @@ def register(app: Flask) -> None:
             try:
                 g = load_games(target)
             except FixtureError as exc:
-                click.echo(f"error: {exc}", err=True)
+                click.echo(f"error: {exc.in_words(terminal_en())}", err=True)
                 sys.exit(2)
             click.echo(f"loaded {g.slug}: {g.name_zh} ({len(g.events)} events)")
 
@@ -61,7 +62,7 @@ def register(app: Flask) -> None:
         try:
             n = import_universities(path)
         except FixtureError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {exc.in_words(terminal_en())}", err=True)
             sys.exit(2)
         click.echo(f"universities: {n} imported from {path}")
 

@@ -15,6 +15,7 @@ from ..config import FIXTURES
 from ..extensions import db
 from ..reference_lock import reference_lock
 from ..rules.definition import GamesDefinition, UnitInfo, UniversityInfo
+from ..text import Text, TextError
 from ..upload_checks import MAX_YAML_BYTES, load_yaml
 from .models import Event, Games, Sport, Unit, University, utcnow
 
@@ -23,13 +24,20 @@ UNIVERSITY_COLUMNS = ["code", "name", "province_code", "city", "governing_body",
 
 class FixtureError(Exception):
     """A fixture or reference file that cannot be used: names the file, where, and why (in
-    Chinese and English); `more`: the other problems found, (path, problem) each."""
+    Chinese and English where a committee wrote it, English where only the operator reads
+    it); `more`: the other problems found, (path, problem) each."""
 
-    def __init__(self, file, path: str, problem: str, more: list[tuple[str, str]] = ()):
+    def __init__(self, file, path: str, problem: Text | str, more: list[tuple[str, Text | str]] = ()):
         self.file, self.path, self.problem, self.more = str(file), path, problem, list(more)
-        lines = [f"{self.file}: {path or '(top level)'}: {problem}"]
-        lines += [f"{self.file}: {p or '(top level)'}: {q}" for p, q in self.more]
-        super().__init__("\n".join(lines))
+        super().__init__(self._lines(str))
+
+    def in_words(self, en: bool) -> str:
+        """Every problem, one a line, in one language (the command line's reader's)."""
+        return self._lines(lambda text: text.read(en) if isinstance(text, Text) else text)
+
+    def _lines(self, words) -> str:
+        return "\n".join(f"{self.file}: {where or '(top level)'}: {words(problem)}"
+                         for where, problem in [(self.path, self.problem), *self.more])
 
 
 def _loc(loc, data=None) -> str:
@@ -53,49 +61,54 @@ def _loc(loc, data=None) -> str:
     return out
 
 
-def _in_words(err: dict) -> str:
-    """pydantic's error in words, Chinese then English."""
+def _in_words(err: dict) -> Text:
+    """pydantic's error in words, in Chinese and in English."""
     kind, ctx = err.get("type", ""), err.get("ctx") or {}
     value = err.get("input")
     msg = str(err.get("msg", "")).removeprefix("Value error, ")
+    if isinstance(ctx.get("error"), TextError):
+        return ctx["error"].text  # a check of the definition that says it in both languages itself
     if kind == "missing":
-        return "缺少此项 / is required"
+        return Text("缺少此项", "is required")
     if kind == "extra_forbidden":
-        return f"没有这一项：系统不读取“{_key(err)}”，请检查拼写 / unknown key {_key(err)!r}: nothing reads it (a typo?)"
+        return Text(f"没有这一项：系统不读取“{_key(err)}”，请检查拼写", f"unknown key {_key(err)!r}: nothing reads it (a typo?)")
     if kind == "union_tag_invalid":
         from ..rules.kind_names import kinds_in_words
         tags = re.findall(r"'([a-z_]+)'", str(ctx.get("expected_tags", "")))
-        return (f"未知的种类“{ctx.get('tag')}”，可用的种类：{kinds_in_words(tags)} / unknown kind {ctx.get('tag')!r}; "
-                f"the kinds are {kinds_in_words(tags, 'en')}")
+        return Text(f"未知的种类“{ctx.get('tag')}”，可用的种类：{kinds_in_words(tags)}",
+                    f"unknown kind {ctx.get('tag')!r}; the kinds are {kinds_in_words(tags, 'en')}")
     if kind == "union_tag_not_found":
-        return "缺少 kind（规则或奖励的种类）/ kind is missing"
+        return Text("缺少 kind（规则或奖励的种类）", "kind is missing")
     if kind in ("int_parsing", "int_type", "int_from_float"):
-        return f"应为整数，而不是“{value}” / must be a whole number, not {value!r}"
+        return Text(f"应为整数，而不是“{value}”", f"must be a whole number, not {value!r}")
     if kind in ("decimal_parsing", "decimal_type", "float_parsing"):
-        return f"应为数字，而不是“{value}” / must be a number, not {value!r}"
+        return Text(f"应为数字，而不是“{value}”", f"must be a number, not {value!r}")
     if kind in ("date_parsing", "date_type", "date_from_datetime_parsing", "date_from_datetime_inexact"):
-        return f"应为日期，如 2026-05-31，而不是“{value}” / must be a date such as 2026-05-31, not {value!r}"
+        return Text(f"应为日期，如 2026-05-31，而不是“{value}”", f"must be a date such as 2026-05-31, not {value!r}")
     if kind in ("datetime_parsing", "datetime_type", "datetime_from_date_parsing"):
-        return (f"应为带时区的日期时间，如 2026-05-31T23:59:59+08:00，而不是“{value}” / "
-                f"must be a date and time with its offset, such as 2026-05-31T23:59:59+08:00, not {value!r}")
+        return Text(f"应为带时区的日期时间，如 2026-05-31T23:59:59+08:00，而不是“{value}”",
+                    f"must be a date and time with its offset, such as 2026-05-31T23:59:59+08:00, not {value!r}")
     if kind == "literal_error":
-        return f"应为以下之一：{ctx.get('expected')}，而不是“{value}” / must be one of {ctx.get('expected')}, not {value!r}"
+        return Text(f"应为以下之一：{ctx.get('expected')}，而不是“{value}”", f"must be one of {ctx.get('expected')}, not {value!r}")
     if kind in ("greater_than_equal", "greater_than"):
-        return f"应不小于 {ctx.get('ge', ctx.get('gt'))}，而不是 {value} / must be at least {ctx.get('ge', ctx.get('gt'))}, not {value}"
+        bound = ctx.get("ge", ctx.get("gt"))
+        return Text(f"应不小于 {bound}，而不是 {value}", f"must be at least {bound}, not {value}")
     if kind in ("less_than_equal", "less_than"):
-        return f"应不大于 {ctx.get('le', ctx.get('lt'))}，而不是 {value} / must be at most {ctx.get('le', ctx.get('lt'))}, not {value}"
-    if kind in ("list_type", "dict_type", "model_type", "model_attributes_type"):
-        return ("应为列表（每项一行，以“- ”开头）/ must be a list" if kind == "list_type"
-                else "应为“键: 值”的映射 / must be a mapping of keys and values")
-    if kind in ("string_type", "bool_parsing", "bool_type"):
-        return ("应为文字 / must be text" if kind == "string_type" else "应为 true 或 false / must be true or false")
-    if " / " in msg and re.search(r"[\u4e00-\u9fff]", msg.split(" / ", 1)[0]):
-        return msg  # a check of the definition that says it in both languages itself
+        bound = ctx.get("le", ctx.get("lt"))
+        return Text(f"应不大于 {bound}，而不是 {value}", f"must be at most {bound}, not {value}")
+    if kind == "list_type":
+        return Text("应为列表（每项一行，以“- ”开头）", "must be a list")
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return Text("应为“键: 值”的映射", "must be a mapping of keys and values")
+    if kind == "string_type":
+        return Text("应为文字", "must be text")
+    if kind in ("bool_parsing", "bool_type"):
+        return Text("应为 true 或 false", "must be true or false")
     if "UTC offset" in msg:
-        return "截止时间须写明时区，如 2019-05-31T23:59:59+08:00（北京时间）/ " + msg
+        return Text("截止时间须写明时区，如 2019-05-31T23:59:59+08:00（北京时间）", msg)
     if "unknown event" in msg:
-        return f"本届比赛没有这个项目代码：{msg.split('unknown event', 1)[1].strip()} / {msg}"
-    return f"取值有误 / invalid: {msg}"
+        return Text(f"本届比赛没有这个项目代码：{msg.split('unknown event', 1)[1].strip()}", msg)
+    return Text("取值有误", f"invalid: {msg}")
 
 
 def _key(err: dict) -> str:
@@ -103,12 +116,15 @@ def _key(err: dict) -> str:
     return str(loc[-1]) if loc else ""
 
 
-def _fixture_problems(exc: ValidationError, data) -> list[tuple[str, str]]:
+def _fixture_problems(exc: ValidationError, data) -> list[tuple[str, Text]]:
     out = []
     for err in exc.errors():
         loc = _loc(err["loc"], data)
         msg = str(err.get("msg", "")).removeprefix("Value error, ")
-        if not loc and ": " in msg and msg.split(": ", 1)[0].replace("[", "").replace("]", "").replace(".", "").isalnum():
+        error = (err.get("ctx") or {}).get("error")
+        if not loc and isinstance(error, TextError) and error.where:
+            loc = error.where
+        elif not loc and ": " in msg and msg.split(": ", 1)[0].replace("[", "").replace("]", "").replace(".", "").isalnum():
             loc, msg = msg.split(": ", 1)
             err = {**err, "msg": msg}
         if any(loc == seen for seen, _p in out):
@@ -215,8 +231,8 @@ def _load_games(slug_or_path: str) -> Games:
     if definition.regulation:  # the regulation's text, beside the fixture, shown with its clauses
         text_path = FIXTURES / "regulations" / definition.regulation
         if not text_path.is_file() or text_path.parent != FIXTURES / "regulations":
-            raise FixtureError(path, "regulation", f"fixtures/regulations/ 里没有这个文件：{definition.regulation} / "
-                                                   f"no such file in fixtures/regulations/: {definition.regulation}")
+            raise FixtureError(path, "regulation", Text(f"fixtures/regulations/ 里没有这个文件：{definition.regulation}",
+                                                        f"no such file in fixtures/regulations/: {definition.regulation}"))
         games.regulation_text = text_path.read_text(encoding="utf-8")
     db.session.commit()
     return games
@@ -261,8 +277,8 @@ def _load_fixture_units(path, definition) -> None:
     for i, info in enumerate(definition.units):
         if info.code in national:
             raise FixtureError(path, f"units[{i}].code",
-                               f"“{info.code}”已是全国单位名单中的代码，请另取一个 / {info.code!r} is a code of the "
-                               f"national list of units: choose another")
+                               Text(f"“{info.code}”已是全国单位名单中的代码，请另取一个",
+                                    f"{info.code!r} is a code of the national list of units: choose another"))
         _save_unit(existing.get(info.code), info)
 
 

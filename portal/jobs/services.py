@@ -22,6 +22,7 @@ from ..db_tx import write_transaction
 from ..extensions import db
 from ..games.models import machine_utcnow, utcnow
 from ..games.services import find_games
+from ..text import Text
 from .models import Job, JobStatus
 
 if TYPE_CHECKING:
@@ -130,9 +131,7 @@ def _call_in_thread(app, path: str, args: tuple) -> None:
         call(path, *args)
 
 
-QUEUE_UNAVAILABLE = ("后台任务服务暂时无法连接，任务没有开始。请稍后再试；如仍不行，请联系系统管理员。"
-                     " / The background job service cannot be reached, so the job did not start. "
-                     "Try again later, or tell the administrator.")
+QUEUE_UNAVAILABLE = "queue_unavailable"  # job.error: why it failed, told in words by error_text
 
 
 def redis_url() -> str:
@@ -198,8 +197,20 @@ def run(job_id: int) -> None:
 
 
 STALE_AFTER = dt.timedelta(minutes=10)  # no progress for this long: its worker is gone
-STOPPED = ("后台任务中断了（运行它的服务器停止了），请重新开始这项任务。"
-           " / The job stopped (the server running it went away): start it again.")
+STOPPED = "stopped"
+JOB_ERRORS = {
+    QUEUE_UNAVAILABLE: Text("后台任务服务暂时无法连接，任务没有开始。请稍后再试；如仍不行，请联系系统管理员。",
+                            "The background job service cannot be reached, so the job did not start. "
+                            "Try again later, or tell the administrator."),
+    STOPPED: Text("后台任务中断了（运行它的服务器停止了），请重新开始这项任务。",
+                  "The job stopped (the server running it went away): start it again."),
+}
+
+
+def error_text(error: str | None, en: bool) -> str | None:
+    """Why a job failed, in the reader's language (a portal reason), or the exception's words."""
+    known = JOB_ERRORS.get(error or "")
+    return known.read(en) if known else error
 
 
 def is_stale(job: Job, at: dt.datetime | None = None) -> bool:

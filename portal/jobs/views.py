@@ -14,8 +14,9 @@ from ..db_tx import write_transaction
 from ..extensions import db
 from ..file_store import stored_download
 from ..games.models import Games
+from ..web import is_en
 from .models import Job, JobStatus
-from .services import STOPPED, file_key, is_stale, submit
+from .services import STOPPED, error_text, file_key, is_stale, submit
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
@@ -39,9 +40,9 @@ def start(kind: str, params: dict, title: str):
 def status_of(job: Job) -> dict:
     if is_stale(job):  # its worker died: say so now (a worker or the next job writes it down)
         return {"id": job.id, "status": JobStatus.FAILED, "percent": job.percent, "done": job.done_count,
-                "total": job.total_count, "error": STOPPED, "download": None}
+                "total": job.total_count, "error": error_text(STOPPED, is_en()), "download": None}
     return {"id": job.id, "status": job.status, "percent": job.percent, "done": job.done_count,
-            "total": job.total_count, "error": job.error if job.status == JobStatus.FAILED else None,
+            "total": job.total_count, "error": error_text(job.error, is_en()) if job.status == JobStatus.FAILED else None,
             "download": url_for("jobs.download", job_id=job.id) if job.status == JobStatus.DONE else None}
 
 

@@ -368,13 +368,6 @@ def _problems_before_entering(games: Games, event_code: str, lines: list[Line], 
     return []
 
 
-def _as_text(problem) -> Text:
-    if isinstance(problem, Text):
-        return problem
-    zh, sep, en = str(problem).partition(" / ")
-    return Text(zh, en if sep else zh)
-
-
 def _refused(problems: list[Text]) -> Outcome:
     """Results refused: every problem at once, in details["problems"]; the message joins them."""
     return Outcome(False, status=Status.INVALID, code="input", details={"problems": problems},
@@ -391,7 +384,7 @@ def enter_results(games: Games, event_code: str, lines: list[Line], actor: Actor
         return _refused(problems)
     definition = definition_of(games)
     matched, problems = match_lines(games, event_code, lines)
-    problems = list(read_problems) + [_as_text(p) for p in problems]
+    problems = list(read_problems) + problems
     listed, _left = players(games, event_code)
     n = entrants if entrants else len(listed)
     results = [Result(line.place, str(p.delegation_id), p.name, p.key, line.score) for line, p in matched]

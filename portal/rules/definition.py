@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ..text import Text as Words, TextError
 from .awards import Award, CompetitionRule, TeamFromIndividuals, event_codes
 
 Gender = Literal["M", "F"]
@@ -472,8 +473,8 @@ class ResidenceRule(RuleBase):
         from .grades import PROVINCES
         for code in regions:
             if not re.fullmatch(r"\d{2}(\d{4})?", code) or code[:2] not in PROVINCES:
-                raise ValueError(f"“{code}”不是行政区划代码（6 位，如 620000 甘肃省） / "
-                                 f"{code!r} is not an administrative-division code (e.g. 620000)")
+                raise TextError(Words(f"“{code}”不是行政区划代码（6 位，如 620000 甘肃省）",
+                                      f"{code!r} is not an administrative-division code (e.g. 620000)"))
         return regions
 
 
@@ -796,12 +797,13 @@ class GamesDefinition(Strict):
 
         def no_system(where, code):
             names = "、".join(f"{c}（{s.name[0]}）" for c, s in systems.items())
-            return ValueError(f"{where}: 没有“{code}”这个段级位体系，可选：{names}；其他体系请在 grade_systems 中列出 / "
-                              f"unknown grade system {code!r} (one of {', '.join(systems)}, or add it to grade_systems)")
+            return TextError(Words(f"没有“{code}”这个段级位体系，可选：{names}；其他体系请在 grade_systems 中列出",
+                                   f"unknown grade system {code!r} (one of {', '.join(systems)}, or add it to grade_systems)"),
+                             where)
 
         def not_on_ladder(where, word, system):
-            return ValueError(f"{where}: “{word}”不是{system.name[0]}中的等级，可选：{'、'.join(system.ladder)} / "
-                              f"{word!r} is not a grade of the {system.name[1]} ({', '.join(system.ladder)})")
+            return TextError(Words(f"“{word}”不是{system.name[0]}中的等级，可选：{'、'.join(system.ladder)}",
+                                   f"{word!r} is not a grade of the {system.name[1]} ({', '.join(system.ladder)})"), where)
 
         for i, rule in enumerate(self.rules):
             if isinstance(rule, GradeRule):
@@ -814,8 +816,9 @@ class GamesDefinition(Strict):
                         raise not_on_ladder(f"rules[{i}].{bound}", word, system)
             if isinstance(rule, RatingRule) and rule.list not in lists:
                 names = "、".join(f"{c}（{n[0]}）" for c, n in lists.items())
-                raise ValueError(f"rules[{i}].list: 没有“{rule.list}”这个等级分名单，可选：{names} / unknown rating list "
-                                 f"{rule.list!r} (one of {', '.join(lists)}, or add it to rating_lists)")
+                raise TextError(Words(f"没有“{rule.list}”这个等级分名单，可选：{names}",
+                                      f"unknown rating list {rule.list!r} (one of {', '.join(lists)}, or add it to "
+                                      f"rating_lists)"), f"rules[{i}].list")
         for i, award in enumerate(self.awards):
             code = getattr(award, "system", None)
             if code is None:

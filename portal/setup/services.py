@@ -46,9 +46,8 @@ def validate(data: dict) -> GamesDefinition:
     except ValidationError as exc:
         problems = []
         for loc, text in _fixture_problems(exc, data)[:20]:
-            zh, _sep, en = text.partition(" / ")
             label = field_label(loc)
-            problems.append((label[0], label[1], zh, en or zh))
+            problems.append((label[0], label[1], text.zh, text.en))
         raise DefinitionRefusal(problems) from None
 
 
@@ -142,7 +141,7 @@ def save_definition(games: Games, data: dict, actor: Actor, *, amendment: str | 
             GamesVersion.games_id == games.id)) or 0)
         if number == 1:  # published from a fixture: what was in force until now is version 1
             db.session.add(GamesVersion(games_id=games.id, number=1, definition=before.model_dump(mode="json"),
-                                        amendment=None, reason="发布 / published", created_by="系统",
+                                        amendment=None, reason=None, created_by="系统",
                                         created_at=in_force_since))
             number = 2
         db.session.add(GamesVersion(games_id=games.id, number=number, definition=games.definition,
@@ -177,7 +176,7 @@ def publish(games: Games, actor: Actor, at: dt.datetime | None = None) -> Outcom
         raise Refusal.of_field("events", "还没有设置任何比赛项目，发布后领队无项可报", "No events yet: leaders would have nothing to enter")
     games.status = GamesStatus.PUBLISHED
     db.session.add(GamesVersion(games_id=games.id, number=1, definition=games.definition, amendment=None,
-                                reason="发布 / published", created_by=actor.label, created_at=at or now()))
+                                reason=None, created_by=actor.label, created_at=at or now()))
     record(actor, "games.publish", "games", games.slug).games_slug = games.slug
     return Outcome(ok=True)
 

@@ -36,7 +36,10 @@ def _retry_after() -> int:
 def error_page(e, code: int):
     if request_ctx.url_adapter is None:
         # The Host header is not one of ours (TRUSTED_HOSTS): no page, no links to build.
-        return "请求的主机名不属于本系统 / this host is not served here\n", code, {"Content-Type": "text/plain; charset=utf-8"}
+        # Nor a session to read the reader's language from: his browser's says it.
+        en = request.accept_languages.best_match(["zh", "en"], "zh") == "en"
+        words = "this host is not served here\n" if en else "请求的主机名不属于本系统\n"
+        return words, code, {"Content-Type": "text/plain; charset=utf-8", "Content-Language": "en" if en else "zh"}
     if request.path.startswith("/api/"):
         zh, en = ERROR_TEXTS.get(code, ("请求无效", "bad request"))
         return report(None, None, [schema_error("", zh, en)]), code

@@ -1,5 +1,5 @@
 """What every template may use: filters (masked IDs, China time, deadlines, exact
-numbers, a "中文 / English" message in the reader's half) and helpers (the reader's
+numbers, a service's Text in the reader's language) and helpers (the reader's
 language, a violation's message, unit names from one query per request)."""
 from __future__ import annotations
 

@@ -36,3 +36,12 @@ def test_trusted_hosts_come_from_the_public_url(monkeypatch):
     assert trusted_hosts("https://baoming.example.cn", None) == ["baoming.example.cn"]
     assert trusted_hosts("https://a.cn", "a.cn, .b.cn") == ["a.cn", ".b.cn"]
     assert "localhost" in trusted_hosts(None, None)
+
+
+def test_an_unknown_host_is_told_so_in_the_browsers_language(app, world):
+    client = app.test_client()
+    with app.app_context():
+        chinese = client.get("/login", headers={"Host": "evil.example"}).get_data(as_text=True)
+        english = client.get("/login", headers={"Host": "evil.example", "Accept-Language": "en-GB,en;q=0.8"})
+    assert chinese == "请求的主机名不属于本系统\n"
+    assert english.status_code == 400 and english.get_data(as_text=True) == "this host is not served here\n"
