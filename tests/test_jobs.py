@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from builders import account, csrf_token
+from builders import account, csrf_token, logged_in
 from openpyxl import load_workbook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -55,10 +55,7 @@ class _Client:
 
 def _client(app, username):
     client = _Client(app)
-    page = client.get("/login").get_data(as_text=True)
-    token = csrf_token(page)
-    assert client.post("/login", data={"csrf_token": token, "username": username,
-                                       "password": PASSWORD}).status_code == 302
+    logged_in(app, username, PASSWORD, client=client.client)
     return client
 
 

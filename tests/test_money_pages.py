@@ -1,8 +1,7 @@
 """The accountant's pages and the leader's statement, through the web app."""
 import datetime as dt
-import re
 
-from builders import account, doc, individual, logged_in, person
+from builders import account, csrf_token, doc, individual, logged_in, person
 
 from portal.config import FIXTURES
 
@@ -12,7 +11,7 @@ CHINA = dt.timezone(dt.timedelta(hours=8))
 def csrf(app, client, path):
     with app.app_context():
         page = client.get(path).get_data(as_text=True)
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    return csrf_token(page)
 
 
 def test_import_statement_then_leader_sees_his_statement(app, db):

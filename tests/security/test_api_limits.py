@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from builders import csrf_token
+
 from security.attack import login
 
 
@@ -12,7 +14,7 @@ def _token(app, username):
     client = login(app, username)
     with app.app_context():
         page = client.get("/account/tokens").get_data(as_text=True)
-        csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        csrf = csrf_token(page)
         made = client.post("/account/tokens", data={"csrf_token": csrf, "name": "系统", "scope": "write",
                                                     "days": "30"}).get_data(as_text=True)
     return re.search(r'<code id="new-token">([^<]+)</code>', made).group(1)

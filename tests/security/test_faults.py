@@ -2,6 +2,7 @@
 database gone in mid-request. A clean page in words, never a bare 500."""
 from __future__ import annotations
 
+from builders import csrf_token
 from sqlalchemy import select
 
 from security.attack import get, login, post
@@ -76,7 +77,7 @@ def test_a_save_that_could_not_be_committed_keeps_what_was_typed(app, world, mon
     version = d.version
     client = login(app, "leader_a")
     form = get(app, client, f"/d/{d.id}/people/new").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    token = csrf_token(form)
     typed = {"csrf_token": token, "version": str(version), "name": "深夜录入", "id_type": "passport",
              "id_number": "E12345678", "gender": "M", "birth_date": "1990-01-01"}
     monkeypatch.setitem(app.config, "FIXED_NOW", __import__("datetime").datetime(2019, 5, 20, tzinfo=__import__("datetime").timezone.utc))
@@ -90,7 +91,7 @@ def test_a_save_that_could_not_be_committed_keeps_what_was_typed(app, world, mon
     assert r.status_code == 503 and "没有保存" in page and "重新提交" in page
     assert 'value="深夜录入"' in page and 'value="E12345678"' in page
     action = re.search(r'<form method="post" action="([^"]+)"', page).group(1)
-    fresh = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    fresh = csrf_token(page)
     again = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
     assert again["csrf_token"] == fresh and again["name"] == "深夜录入"
     # nothing was kept; sending again saves it

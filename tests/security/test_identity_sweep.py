@@ -9,7 +9,7 @@ import io
 import json
 import re
 
-from builders import doc, person
+from builders import csrf_token, doc, person
 from sqlalchemy import func, select
 
 from security.attack import get, login, post
@@ -60,7 +60,7 @@ def test_the_sweep_through_an_upload_preview_finds_nothing_and_a_save_compares_a
     client = login(app, "leader_a")
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2019, 5, 20, 2, 0, tzinfo=dt.UTC))
     form = get(app, client, f"/d/{d.id}/upload").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    token = csrf_token(form)
     data = json.dumps(_sweep(world, order), ensure_ascii=False).encode()
     r = post(app, client, f"/d/{d.id}/upload", data={"csrf_token": token, "file": (io.BytesIO(data), "sweep.json")})
     preview = r.get_data(as_text=True)
