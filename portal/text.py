@@ -31,3 +31,21 @@ class TextError(ValueError):
     def __init__(self, text: Text, where: str = ""):
         self.text, self.where = text, where
         super().__init__(f"{where}: {text}" if where else str(text))
+
+
+class InputProblems(ValueError):
+    """Input that cannot be read or used (a workbook, a bank statement, a fixture, a form, a
+    JSON text, a results list): every problem found, each (where, what) in `problems` —
+    where "" for the input as a whole, what a Text. The one exception every parser raises;
+    its subclass names the parser, and callers that do not care catch this."""
+
+    def __init__(self, problems: list[tuple[Text | str, Text | str]], message: str | None = None):
+        self.problems = [(where, what) for where, what in problems]
+        super().__init__(message if message is not None else
+                         "; ".join(f"{where}: {what}" if where else str(what) for where, what in self.problems))
+
+    def in_words(self, en: bool) -> list[str]:
+        """Each problem in one language, after where it is."""
+        def read(text):
+            return text.read(en) if isinstance(text, Text) else str(text)
+        return [f"{read(where)}: {read(what)}" if where else read(what) for where, what in self.problems]

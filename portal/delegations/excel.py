@@ -15,7 +15,7 @@ from ..rules.definition import GamesDefinition, document_names, id_type_names
 from ..rules.document import FORMAT, OFFICIAL_ROLES, STAFF_ROLES
 from ..sheets import workbook_bytes
 from ..spreadsheet_formats import SpreadsheetError, as_xlsx, kind_of
-from ..text import Text
+from ..text import InputProblems, Text
 from ..upload_checks import UploadRefused, check_archive, check_size
 
 NOT_A_SPREADSHEET = Text("不是 Excel（.xlsx、.xls）或 LibreOffice（.ods）表格文件",
@@ -59,13 +59,12 @@ HEAD = Font(bold=True, color="FFFFFF")
 HEAD_FILL = PatternFill("solid", fgColor="9E1B32")
 
 
-class ExcelError(Exception):
+class ExcelError(InputProblems):
     """The workbook's problems, each (where, what): the sheet and cell (or FILE) and the
     problem in both languages; each reader sees his own."""
 
     def __init__(self, problems: list[tuple[Text | str, Text]]):  # where: a cell "人员!D2", or FILE
-        self.problems = problems
-        super().__init__("; ".join(f"{w}: {m}" for w, m in problems))
+        super().__init__(problems, "; ".join(f"{w}: {m}" for w, m in problems))
 
 
 # --- writing -------------------------------------------------------------------------------------

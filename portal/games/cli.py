@@ -35,7 +35,7 @@ def register(app: Flask) -> None:
             try:
                 g = load_games(target)
             except FixtureError as exc:
-                click.echo(f"error: {exc.in_words(terminal_en())}", err=True)
+                click.echo("error: " + "\n".join(exc.in_words(terminal_en())), err=True)
                 sys.exit(2)
             click.echo(f"loaded {g.slug}: {g.name_zh} ({len(g.events)} events)")
 
@@ -62,7 +62,7 @@ def register(app: Flask) -> None:
         try:
             n = import_universities(path)
         except FixtureError as exc:
-            click.echo(f"error: {exc.in_words(terminal_en())}", err=True)
+            click.echo("error: " + "\n".join(exc.in_words(terminal_en())), err=True)
             sys.exit(2)
         click.echo(f"universities: {n} imported from {path}")
 

@@ -15,29 +15,29 @@ from ..config import FIXTURES
 from ..extensions import db
 from ..reference_lock import reference_lock
 from ..rules.definition import GamesDefinition, UnitInfo, UniversityInfo
-from ..text import Text, TextError
+from ..text import InputProblems, Text, TextError
 from ..upload_checks import MAX_YAML_BYTES, load_yaml
 from .models import Event, Games, Sport, Unit, University, utcnow
 
 UNIVERSITY_COLUMNS = ["code", "name", "province_code", "city", "governing_body", "level", "ownership"]
 
 
-class FixtureError(Exception):
+class FixtureError(InputProblems):
     """A fixture or reference file that cannot be used: names the file, where, and why (in
     Chinese and English where a committee wrote it, English where only the operator reads
     it); `more`: the other problems found, (path, problem) each."""
 
     def __init__(self, file, path: str, problem: Text | str, more: list[tuple[str, Text | str]] = ()):
         self.file, self.path, self.problem, self.more = str(file), path, problem, list(more)
-        super().__init__(self._lines(str))
+        super().__init__([(path, problem), *self.more], "\n".join(self._lines(str)))
 
-    def in_words(self, en: bool) -> str:
-        """Every problem, one a line, in one language (the command line's reader's)."""
+    def in_words(self, en: bool) -> list[str]:
+        """Every problem after its file and place, in one language (the command line's reader's)."""
         return self._lines(lambda text: text.read(en) if isinstance(text, Text) else text)
 
-    def _lines(self, words) -> str:
-        return "\n".join(f"{self.file}: {where or '(top level)'}: {words(problem)}"
-                         for where, problem in [(self.path, self.problem), *self.more])
+    def _lines(self, words) -> list[str]:
+        return [f"{self.file}: {where or '(top level)'}: {words(problem)}"
+                for where, problem in [(self.path, self.problem), *self.more]]
 
 
 def _loc(loc, data=None) -> str:

@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 import pandas as pd
 
 from ..spreadsheet_formats import SpreadsheetError, kind_of, sheets
+from ..text import InputProblems, Text
 from ..upload_checks import UploadRefused, check_archive
 
 DATE = ("交易日期", "记账日期", "交易日", "记账日", "交易时间", "入账日期", "交易创建时间", "付款时间", "日期", "date")
@@ -53,10 +54,12 @@ FIELD_NAMES = {"date": ("日期", "date"), "credit": ("收入金额", "credit am
                "direction": ("借贷标志", "debit/credit flag")}
 
 
-class StatementError(Exception):
+class StatementError(InputProblems):
+    """A statement that cannot be read at all: why, (zh, en)."""
+
     def __init__(self, problem: tuple[str, str]):
         self.problem = problem
-        super().__init__(problem[1])
+        super().__init__([("", Text(*problem))], problem[1])
 
 
 @dataclass

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..text import InputProblems, Text
+
 MAX_DEPTH = 32
 
 
-class JsonTextError(ValueError):
+class JsonTextError(InputProblems):
     def __init__(self, zh: str, en: str):
-        super().__init__(en)
+        super().__init__([("", Text(zh, en))], en)
         self.zh, self.en = zh, en
 
 

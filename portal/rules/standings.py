@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from ..text import Text
+from ..text import InputProblems, Text
 from .awards import AgeStanding, GroupStanding, MedalsAward, PlacesAward, PointsAward, PrizesAward, TeamFromIndividuals, of_kind
 from .definition import BoardRule, GamesDefinition, TeamMakeupRule
 
@@ -88,12 +88,12 @@ class StandingRow:
     prize: Fraction | None = None
 
 
-class ResultsError(ValueError):
+class ResultsError(InputProblems):
     """Results that cannot stand (a place out of range, a gap where no tie explains it);
     `text`: why, in both languages."""
 
     def __init__(self, text: Text):
-        super().__init__(str(text))
+        super().__init__([("", text)], str(text))
         self.text = text
 
 

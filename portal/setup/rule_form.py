@@ -15,6 +15,7 @@ import yaml
 from ..rules import definition as d
 from ..rules.kind_names import RULE_KIND_NAMES
 from ..rules.readback import OWNERSHIP, WHO
+from ..text import InputProblems, Text
 from ..upload_checks import load_yaml
 from .labels import FIELDS
 
@@ -211,9 +212,9 @@ def params_of(model: type, rules: bool = False, skip: tuple[str, ...] = ()) -> l
     return [p for p in out if p.name not in ("clause", "note")] + [p for p in out if p.name in ("clause", "note")]
 
 
-class FormProblem(ValueError):
+class FormProblem(InputProblems):
     def __init__(self, name: str, zh: str, en: str):
-        super().__init__(en)
+        super().__init__([(name, Text(zh, en))], en)
         self.name, self.zh, self.en = name, zh, en
 
 

@@ -9,6 +9,7 @@ import re
 
 import yaml
 
+from ..text import InputProblems, Text
 from ..upload_checks import load_yaml
 from .labels import FIELDS
 
@@ -21,9 +22,9 @@ ADVANCED_KEYS = ("rooms_required_for", "id_types", "unit_kind_names", "competiti
 MAX_ROWS = 200
 
 
-class SectionProblem(ValueError):
+class SectionProblem(InputProblems):
     def __init__(self, zh: str, en: str):
-        super().__init__(en)
+        super().__init__([("", Text(zh, en))], en)
         self.zh, self.en = zh, en
 
 
