@@ -7,6 +7,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
+from ..access.guards import roles
 from ..audit.current import actor
 from ..extensions import db
 from ..form_choices import options
@@ -16,7 +17,6 @@ from ..outcome import Refusal
 from ..roles import Role
 from ..web import is_en
 from . import services
-from .access import roles
 from .blueprint import bp
 from .forms import NewStaffForm
 from .models import GamesStaff, User

@@ -11,6 +11,8 @@ from flask_wtf import FlaskForm
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from ..access import scope
+from ..access.guards import roles
 from ..audit.current import actor
 from ..audit.services import Actor
 from ..clock import now
@@ -23,8 +25,7 @@ from ..outcome import Refusal
 from ..roles import ORGANISERS, Role
 from ..web import is_en, outcome_text, safe_next
 from ..workflow.stages import stage_at
-from . import scope, second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
-from .access import roles
+from . import second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
 from .blueprint import bp
 from .bulk import create_leader_accounts, read_lines
 from .forms import InvitationForm, LoginForm, NewLeaderForm, NotificationsForm, PasswordForm

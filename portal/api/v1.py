@@ -16,7 +16,7 @@ from spectree import Response, SecurityScheme, SpecTree
 from spectree.models import SecureType, SecuritySchemeData
 from sqlalchemy import func, select
 
-from ..accounts import scope
+from ..access import scope
 from ..audit.current import actor
 from ..audit.services import record
 from ..cli_support import parse_instant

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
 
-from ..accounts.access import delegation_view
+from ..access.guards import delegation_view
 from ..outcome import Status
 from ..roles import STAFF
 from . import edit

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from pypinyin import lazy_pinyin
 from sqlalchemy import select
 
-from ..accounts.access import delegation_view
+from ..access.guards import delegation_view
 from ..audit.current import actor
 from ..clock import now
 from ..extensions import db

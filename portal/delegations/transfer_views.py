@@ -8,7 +8,7 @@ from io import BytesIO
 from flask import abort, flash, redirect, send_file, session, url_for
 from flask_babel import gettext as _
 
-from ..accounts.access import delegation_view
+from ..access.guards import delegation_view
 from ..privacy import mask_id, masked_document, record_access, sees_full_ids
 from ..roles import STAFF
 from ..rules import parse_document

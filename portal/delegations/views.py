@@ -14,7 +14,7 @@ from flask_login import current_user
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
 
-from ..accounts.access import delegation_view
+from ..access.guards import delegation_view
 from ..audit.current import actor
 from ..clock import now
 from ..extensions import db

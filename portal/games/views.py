@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
-from ..accounts.access import roles
+from ..access.guards import roles
 from ..audit.current import actor
 from ..extensions import db
 from ..roles import ORGANISERS, STAFF, Role
@@ -51,7 +51,7 @@ def refused_unit_changes(lines) -> list[str]:
     from flask_login import current_user
     from sqlalchemy import not_
 
-    from ..accounts import scope
+    from ..access import scope
     from ..delegations.models import Delegation
     if current_user.role == Role.ADMIN:
         return []

@@ -7,7 +7,7 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 
 from .. import file_store
-from ..accounts import scope
+from ..access import scope
 from ..audit.current import actor
 from ..audit.services import record
 from ..db_tx import write_transaction

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import request
 
-from ..accounts import scope
+from ..access import scope
 from ..games.services import definition_of
 from ..roles import STAFF
 from . import import_jobs, services, statement as statements, statement_views  # noqa: F401  (its routes)

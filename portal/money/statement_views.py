@@ -12,7 +12,7 @@ from sqlalchemy import select
 from wtforms import DateField, IntegerField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..accounts.access import delegation_view
+from ..access.guards import delegation_view
 from ..audit.current import actor
 from ..delegations import picker
 from ..delegations.workspace import Workspace

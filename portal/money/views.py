@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 from wtforms import IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, Optional
 
-from ..accounts import scope
-from ..accounts.access import roles
+from ..access import scope
+from ..access.guards import roles
 from ..audit.current import actor
 from ..delegations.models import Delegation, DelegationStatus, Person
 from ..extensions import db

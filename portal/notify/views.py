@@ -9,8 +9,8 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
 
-from ..accounts import scope
-from ..accounts.access import roles
+from ..access import scope
+from ..access.guards import roles
 from ..audit.current import actor
 from ..db_tx import write_transaction
 from ..extensions import db

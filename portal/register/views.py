@@ -9,8 +9,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from ..accounts import scope
-from ..accounts.access import roles
+from ..access import scope
+from ..access.guards import roles
 from ..audit.current import actor
 from ..games.services import definition_of
 from ..privacy import record_access

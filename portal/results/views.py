@@ -11,8 +11,8 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
-from ..accounts import scope
-from ..accounts.access import delegation_view, roles
+from ..access import scope
+from ..access.guards import delegation_view, roles
 from ..audit.current import actor
 from ..delegations.models import Delegation
 from ..delegations.views import Workspace

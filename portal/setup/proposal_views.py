@@ -5,7 +5,7 @@ from flask import abort, g, render_template, request
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from ..accounts.access import roles
+from ..access.guards import roles
 from ..games.services import definition_of
 from . import proposals
 from .blueprint import bp

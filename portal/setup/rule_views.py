@@ -7,7 +7,7 @@ import copy
 from flask import abort, g, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 
-from ..accounts.access import roles
+from ..access.guards import roles
 from ..games.models import Games
 from ..games.services import definition_of
 from ..rules.readback import read_back

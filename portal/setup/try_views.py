@@ -8,7 +8,7 @@ from flask import abort, g, render_template, request
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
-from ..accounts.access import roles
+from ..access.guards import roles
 from ..clock import now
 from ..delegations.services import check_document
 from ..extensions import db

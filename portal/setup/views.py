@@ -14,7 +14,7 @@ from flask_wtf import FlaskForm
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
-from ..accounts.access import roles
+from ..access.guards import roles
 from ..audit.current import actor
 from ..extensions import db
 from ..games.models import Games, Unit

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, redirect, render_template, request, send_from_directory, session, url_for
 from flask_login import current_user
 
-from ..accounts import scope
+from ..access import scope
 from ..games.models import GamesStatus
 from ..roles import SCOPED_STAFF, Role
 from ..web import LANGS, safe_next

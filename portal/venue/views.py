@@ -10,8 +10,8 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
-from ..accounts import scope
-from ..accounts.access import roles
+from ..access import scope
+from ..access.guards import roles
 from ..audit.current import actor
 from ..clock import now
 from ..delegations.edit import entry_people

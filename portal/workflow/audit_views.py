@@ -8,8 +8,8 @@ import json
 from flask import render_template, request
 from sqlalchemy import String, cast, or_, select
 
-from ..accounts import scope
-from ..accounts.access import roles
+from ..access import scope
+from ..access.guards import roles
 from ..audit.models import AuditLog
 from ..audit.sentences import action_label, details, sentence
 from ..delegations.models import Delegation

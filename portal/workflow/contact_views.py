@@ -7,7 +7,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import Length, Optional
 
-from ..accounts.access import delegation_view
+from ..access.guards import delegation_view
 from ..accounts.forms import EMAIL, stripped
 from ..audit.current import actor
 from ..roles import ORGANISERS

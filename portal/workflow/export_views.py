@@ -9,7 +9,7 @@ from flask import Response, abort, current_app, request, send_file
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from ..accounts.access import roles
+from ..access.guards import roles
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of

@@ -5,7 +5,7 @@ from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from ..accounts.access import delegation_view
+from ..access.guards import delegation_view
 from ..audit.current import actor
 from ..roles import ORGANISERS
 from ..web import is_en, outcome_text

@@ -12,8 +12,8 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
 
-from ..accounts import scope
-from ..accounts.access import delegation_view, roles
+from ..access import scope
+from ..access.guards import delegation_view, roles
 from ..audit.current import actor
 from ..audit.models import AuditLog
 from ..audit.sentences import details, sentence

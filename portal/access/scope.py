@@ -8,10 +8,10 @@ from flask import abort, g
 from flask_login import current_user
 from sqlalchemy import ColumnElement, select, true
 
+from ..accounts.models import GamesStaff, User
 from ..extensions import db
 from ..games.models import Games
 from ..roles import SCOPED_STAFF, Role
-from .models import GamesStaff, User
 
 
 def games_ids_of(user: User) -> frozenset[int] | None:
