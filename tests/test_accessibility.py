@@ -80,7 +80,7 @@ def people(app, db):
                                                  ("pending", 0, None))])
     db.session.commit()
     # Tokens and a webhook: their pages listed, not empty.
-    from portal.api.tokens import create_token
+    from portal.accounts.api_tokens import create_token
     from portal.notify.services import add_webhook
     for user in (leader, organiser):
         assert create_token(user, "省体育局报名系统", "write", 30, Actor("t")).ok
@@ -192,7 +192,7 @@ def test_the_answer_to_a_registration_is_accessible(server, browser, app, db, wi
     from portal.games.models import Games
     monkeypatch.setitem(app.config, "FIXED_NOW", OPENS)
     handed = []
-    monkeypatch.setattr("portal.workflow.registration.hand_to_worker", handed.append)
+    monkeypatch.setattr("portal.accounts.registration.hand_to_worker", handed.append)
     games = db.session.query(Games).filter_by(slug="shaanxi-mind-2025").one()
     games.definition = {**games.definition, "capacity": 2}  # the conftest puts the fixture back
     games.loaded_at = dt.datetime.now(dt.UTC)

@@ -26,7 +26,7 @@ def handed(app, no_csrf, monkeypatch):
     and finished by the test itself, when it chooses."""
     monkeypatch.setitem(app.config, "FIXED_NOW", OPENS)
     handed = []
-    monkeypatch.setattr("portal.workflow.registration.hand_to_worker", handed.append)
+    monkeypatch.setattr("portal.accounts.registration.hand_to_worker", handed.append)
     return handed
 
 

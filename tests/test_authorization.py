@@ -66,8 +66,8 @@ TABLE = {
     ("money.statement_xlsx", "GET"): LEADER_READ,
     ("money.statement_pdf", "GET"): LEADER_READ,
     ("money.delegation_rooms", "GET"): LEADER_READ, ("money.delegation_rooms", "POST"): LEADER_WRITE,
-    ("workflow.register", "GET"): ALL, ("workflow.register", "POST"): ALL,
-    ("workflow.arrival", "GET"): ALL, ("workflow.arrival_state", "GET"): ALL,
+    ("accounts.register", "GET"): ALL, ("accounts.register", "POST"): ALL,
+    ("accounts.arrival", "GET"): ALL, ("accounts.arrival_state", "GET"): ALL,
     ("workflow.overview", "GET"): ORG,
     ("workflow.games_view", "GET"): ORG,
     ("workflow.queue", "GET"): ORG,
@@ -194,8 +194,8 @@ def world(app, db):
             "impact_id": impact.id, "part": "fees", "name": "money"}
 
 
-OVERRIDES = {"workflow.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals
-             "workflow.arrival": {"slug": "shaanxi-mind-2025"}, "workflow.arrival_state": {"slug": "shaanxi-mind-2025"},
+OVERRIDES = {"accounts.register": {"slug": "shaanxi-mind-2025"},  # a Games that takes individuals
+             "accounts.arrival": {"slug": "shaanxi-mind-2025"}, "accounts.arrival_state": {"slug": "shaanxi-mind-2025"},
              "results.pairing_export": {"fmt": "xlsx"},
              "results.absences": {"slug": "shaanxi-mind-2025", "event": "gomoku.OPEN"},  # a Games with rounds
              "register.withdraw_qualifier": {"qualification_id": 1}}
@@ -281,7 +281,7 @@ NOT_OF_A_GAMES = {"accounts.notifications", "accounts.api_tokens", "accounts.rev
                   "api.document_put", "api.event_entries", "api.event_draw", "api.event_results",
                   "api.event_results_put", "api.delegation_ledger", "api.games_payments", "api.openapi", "api.docs", "static", "home", "favicon", "healthz", "readyz", "site.set_language", "api.check", "accounts.login",
                   "accounts.logout", "accounts.password", "accounts.invitation", "accounts.second_factor",
-                  "accounts.enrol_second_factor", "workflow.register", "workflow.arrival", "workflow.arrival_state"}
+                  "accounts.enrol_second_factor", "accounts.register", "accounts.arrival", "accounts.arrival_state"}
 
 
 def test_the_staff_of_another_games_find_nothing(app, world, monkeypatch):

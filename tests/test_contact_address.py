@@ -53,7 +53,7 @@ def test_a_self_registered_entrant_gets_mail_at_the_address_he_gave(app, db, no_
     from portal.rules.idnumber import make
     from portal.workflow.models import ArrivalTicket
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, 12, tzinfo=CHINA))
-    monkeypatch.setattr("portal.workflow.registration.hand_to_worker", lambda _i: None)
+    monkeypatch.setattr("portal.accounts.registration.hand_to_worker", lambda _i: None)
     born = dt.date(1990, 3, 3)
     r = _post(app, app.test_client(), "/register/shaanxi-mind-2025", {
         "name": "赵一", "id_type": "resident_id", "gender": "M", "birth_date": born.isoformat(),

@@ -38,8 +38,8 @@ def test_the_demo_clock_writes_every_timestamp(app, db, monkeypatch):
         wrong = {what: at for what, at in stamps.items() if at.astimezone(CHINA).year != 2019}
         assert wrong == {}
         # the machine's time where a window must not move with the demo
+        from portal.accounts.api_tokens import create_token
         from portal.api.models import ApiToken
-        from portal.api.tokens import create_token
         made = create_token(user, "系统", "read", 30, Actor("t"))
         token = db.session.get(ApiToken, made.details["id"])
         assert token.expires_at.astimezone(dt.UTC) > dt.datetime.now(dt.UTC)

@@ -3,6 +3,8 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, PasswordField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
+from ..form_checks import EMAIL, ONE_LINE, stripped
+
 
 class LoginForm(FlaskForm):
     username = StringField(_l("用户名"), validators=[DataRequired(), Length(max=80)])
@@ -13,17 +15,6 @@ class PasswordForm(FlaskForm):
     current = PasswordField(_l("当前密码"), validators=[DataRequired()])
     password = PasswordField(_l("新密码"), validators=[DataRequired(), Length(min=10, max=128)])
     confirm = PasswordField(_l("再次输入新密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
-
-
-# \A and \Z: "$" would let a trailing line break through, and it would reach a mail header.
-EMAIL = Regexp(r"\A[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+\Z",
-               message=_l("请填写有效的电子邮箱，如 lingdui@example.cn"))
-def stripped(value):
-    """A typed address without the spaces a paste brings along."""
-    return value.strip() if isinstance(value, str) else value
-
-
-ONE_LINE = Regexp(r"\A[^\x00-\x1f\x7f\u2028\u2029]*\Z", message=_l("不能含有换行、制表符等控制字符"))
 
 
 class InvitationForm(FlaskForm):

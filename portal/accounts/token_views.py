@@ -7,11 +7,11 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 
 from ..api.models import ApiToken
-from ..api.tokens import MAX_DAYS, create_token, revoke_token, tokens_of
 from ..audit.current import actor
 from ..extensions import db
 from ..web import is_en
 from . import two_factor
+from .api_tokens import MAX_DAYS, create_token, revoke_token, tokens_of
 from .blueprint import bp
 from .login_session import passed_second_factor
 

@@ -25,7 +25,7 @@ from ..outcome import Refusal
 from ..roles import ORGANISERS, Role
 from ..web import is_en, outcome_text, safe_next
 from ..workflow.stages import stage_at
-from . import second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
+from . import registration, second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
 from .blueprint import bp
 from .bulk import create_leader_accounts, read_lines
 from .forms import InvitationForm, LoginForm, NewLeaderForm, NotificationsForm, PasswordForm

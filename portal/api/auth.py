@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, g
 
-from .tokens import user_for
+from ..accounts.api_tokens import user_for
 
 
 def init_api_auth(app: Flask) -> None:

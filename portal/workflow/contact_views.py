@@ -8,8 +8,8 @@ from wtforms import StringField
 from wtforms.validators import Length, Optional
 
 from ..access.guards import delegation_view
-from ..accounts.forms import EMAIL, stripped
 from ..audit.current import actor
+from ..form_checks import EMAIL, stripped
 from ..roles import ORGANISERS
 from ..web import outcome_text
 from .blueprint import bp

@@ -30,7 +30,7 @@ from ..money.services import account_status, entry_valid, totals, totals_by_dele
 from ..roles import ORGANISERS
 from ..rules.engine import CHINA
 from ..web import is_en, outcome_text
-from . import audit_views, contact_views, export_views, joint_views, registration, services  # noqa: F401  (their routes)
+from . import audit_views, contact_views, export_views, joint_views, services  # noqa: F401  (their routes)
 from .blueprint import bp
 from .counts import delegation_counts
 from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm

@@ -82,7 +82,7 @@ def test_the_public_registration_form_is_no_oracle(app, db, no_csrf, monkeypatch
     from portal.games.services import find_games
     from portal.workflow.models import ArrivalTicket
     from portal.workflow.services import import_document
-    monkeypatch.setattr("portal.workflow.registration.hand_to_worker", lambda _ticket_id: None)
+    monkeypatch.setattr("portal.accounts.registration.hand_to_worker", lambda _ticket_id: None)
     games = find_games("shaanxi-mind-2025")
     at = dt.datetime(2025, 9, 1, tzinfo=dt.timezone(dt.timedelta(hours=8)))
     holder = person("p1", born="2012-04-04", name="秘密选手", unit=None, area="610102")

@@ -175,7 +175,7 @@ def test_a_registration_cookie_replayed_after_logout_opens_nothing(app, db, no_c
     from portal.rules.idnumber import make
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, 12, 0, tzinfo=dt.timezone(dt.timedelta(hours=8))))
     handed = []
-    monkeypatch.setattr("portal.workflow.registration.hand_to_worker", handed.append)
+    monkeypatch.setattr("portal.accounts.registration.hand_to_worker", handed.append)
     born = dt.date(1981, 3, 2)
     data = {"name": "选手甲", "id_type": "resident_id", "gender": "M", "birth_date": born.isoformat(),
             "id_number": make("610102", born, 3), "event": "gomoku.OPEN", "username": "replayed01",

@@ -9,12 +9,12 @@ import secrets
 from sqlalchemy import select
 
 from ..accounts.models import User
+from ..api.models import ApiToken
 from ..audit.services import Actor, record
 from ..db_tx import transactional
 from ..extensions import db
 from ..games.models import machine_utcnow, utcnow
 from ..outcome import Outcome, Refusal
-from .models import ApiToken
 
 SCOPES = {"read": "read", "write": "read write"}
 MAX_DAYS = 365

@@ -13,25 +13,25 @@ from flask_login import current_user
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
-from ..accounts.arrivals import ahead_of, claim_login, hand_to_worker, take_ticket, ticket_of
-from ..accounts.forms import EMAIL, stripped
-from ..accounts.login_session import start_session
-from ..accounts.models import User
-from ..accounts.services import password_problem_for
 from ..audit.services import Actor
 from ..clock import now
 from ..delegations.forms import PersonForm
 from ..delegations.services import judge
 from ..extensions import db, rate_limit
+from ..form_checks import EMAIL, stripped
 from ..form_choices import options
 from ..games.models import GamesStatus, utcnow
 from ..games.services import definition_of, find_games
 from ..rules import parse_document
 from ..rules.document import FORMAT
 from ..web import is_en, outcome_text
+from ..workflow.models import TicketStatus
+from ..workflow.services import stage_at
+from .arrivals import ahead_of, claim_login, hand_to_worker, take_ticket, ticket_of
 from .blueprint import bp
-from .models import TicketStatus
-from .services import stage_at
+from .login_session import start_session
+from .models import User
+from .services import password_problem_for
 
 
 class SelfRegistrationForm(PersonForm):
