@@ -46,7 +46,8 @@ with app.app_context():
     from portal.audit.services import Actor
     from portal.config import universities_csv
     from portal.games.services import find_or_load_games, import_universities, load_units
-    from portal.workflow.services import import_document, new_delegation, save
+    from portal.delegations.saving import new_delegation, save
+    from portal.workflow.services import import_document
     load_units(); import_universities(universities_csv())
     games = find_or_load_games("nmsg-2009")
     when = dt.datetime(2009, 8, 20, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=8)))

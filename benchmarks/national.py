@@ -111,8 +111,9 @@ def load(docs: list[dict], received_at: dt.datetime = RECEIVED, submit_every: in
     """Store the documents as the organisers' bulk import would (needs an app context):
     every `submit_every`-th delegation submitted, the others left as drafts."""
     from portal.audit.services import Actor
+    from portal.delegations.saving import new_delegation, save
     from portal.games.services import find_or_load_games
-    from portal.workflow.services import import_document, new_delegation, save
+    from portal.workflow.services import import_document
     games = find_or_load_games(GAMES)
     actor = Actor("benchmark")
     out = []

@@ -190,9 +190,9 @@ def test_a_bad_fixture_is_refused_in_words_every_problem_with_its_path(tmp_path)
 
 def test_deadline_passed_names_the_stage_the_games_has():
     """A Games that takes names at once has one entry stage, not a "second" one."""
+    from portal.delegations.stage import deadline_passed
     from portal.rules.definition import Stages
-    from portal.workflow.services import deadline_passed
-    from portal.workflow.stages import DECLARATION, NAMES
+    from portal.rules.stages import DECLARATION, NAMES
     closes = dt.datetime(2026, 8, 1, tzinfo=CHINA)
     one = Stages(names_closes=closes)
     v = deadline_passed(NAMES, closes, one)

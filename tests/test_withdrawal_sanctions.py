@@ -155,7 +155,8 @@ def test_deposits_come_back_after_play_but_not_a_players_who_left_or_a_units_tha
 
 def test_an_excused_withdrawal_needs_the_units_written_explanation_first(db, tmp_path):
     from portal.audit.services import Actor
-    from portal.workflow.services import add_delegation_document, import_document, withdraw
+    from portal.delegations.saving import add_delegation_document
+    from portal.workflow.services import import_document, withdraw
     games = _deposit_games(tmp_path)
     d = import_document(games, _doc("deposit-2026", [person("a", name="甲")]), AT, Actor("t")).delegation
     db.session.commit()

@@ -46,7 +46,7 @@ def nmsg19(unit="zhejiang"):
 
 # --- stages (pure) -------------------------------------------------------------------------------
 def test_stage_edges(definitions):
-    from portal.workflow.stages import stage_at
+    from portal.rules.stages import stage_at
     s = definitions["nmsg-2019"].stages
     assert stage_at(s, at("2019-05-31T23:59:59+08:00")).stage == "declaration"
     assert stage_at(s, at("2019-06-01T00:00:00+08:00")).stage == "names"

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from ..audit.services import Actor, record
 from ..clock import now
 from ..db_tx import lock_row, write_transaction
+from ..delegations.saving import new_delegation, save
 from ..extensions import db
 from ..games.models import Games, utcnow
 from ..games.services import definition_of
@@ -32,7 +33,7 @@ from ..rules import parse_document
 from ..rules.idnumber import normalise
 from ..sealed import seal, unseal
 from ..workflow.models import ArrivalTicket, Place, TicketStatus
-from ..workflow.services import new_delegation, release_place, save, submit, take_place
+from ..workflow.services import release_place, submit, take_place
 from .models import User
 from .services import create_account, hash_password
 

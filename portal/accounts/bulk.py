@@ -13,6 +13,7 @@ from sqlalchemy import select
 from ..audit.services import Actor
 from ..db_tx import write_transaction
 from ..delegations.models import Delegation
+from ..delegations.saving import new_delegation
 from ..extensions import db
 from ..games.models import Unit
 from ..games.services import definition_of
@@ -21,7 +22,6 @@ from ..sheets import decode_text
 from ..spreadsheet_formats import uploaded_rows
 from ..text import Text
 from ..upload_checks import UploadRefused
-from ..workflow.services import new_delegation
 from .models import User
 from .services import create_account
 

@@ -24,9 +24,9 @@ from ..games.models import GamesStatus, utcnow
 from ..games.services import definition_of, find_games
 from ..rules import parse_document
 from ..rules.document import FORMAT
+from ..rules.stages import stage_at
 from ..web import is_en, outcome_text
 from ..workflow.models import TicketStatus
-from ..workflow.services import stage_at
 from .arrivals import ahead_of, claim_login, hand_to_worker, take_ticket, ticket_of
 from .blueprint import bp
 from .login_session import start_session

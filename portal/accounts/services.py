@@ -14,13 +14,13 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..audit.services import Actor, record
 from ..db_tx import lock_row, transactional, write_transaction
 from ..delegations.models import Delegation
+from ..delegations.saving import new_delegation
 from ..extensions import db
 from ..games.models import Games, machine_utcnow, utcnow
 from ..games.services import definition_of
 from ..header_text import CONTROL_PROBLEM, address_problem, has_control
 from ..outcome import Outcome, Refusal
 from ..roles import SCOPED_STAFF, STAFF
-from ..workflow.services import new_delegation
 from . import throttle
 from .models import GamesStaff, User
 from .passwords import password_problem

@@ -23,8 +23,8 @@ from ..games.services import definition_of
 from ..links import external_url
 from ..outcome import Refusal
 from ..roles import ORGANISERS, Role
+from ..rules.stages import stage_at
 from ..web import is_en, outcome_text, safe_next
-from ..workflow.stages import stage_at
 from . import registration, second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
 from .blueprint import bp
 from .bulk import create_leader_accounts, read_lines

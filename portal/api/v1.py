@@ -24,6 +24,7 @@ from ..clock import now
 from ..db_tx import write_transaction
 from ..delegations.judged import stored_document, stored_violations
 from ..delegations.models import Delegation
+from ..delegations.saving import save
 from ..delegations.services import UNUSABLE, check_document, export_document
 from ..delegations.summary import summaries
 from ..extensions import api_limit, csrf, db
@@ -33,7 +34,6 @@ from ..privacy import masked_document, record_access, sees_full_ids
 from ..roles import ORGANISERS, Role
 from ..rules.jsontext import JsonTextError, load_json
 from ..rules.violations import report, schema_error
-from ..workflow import services as workflow
 from ..workflow.counts import delegation_counts
 from .views import bp
 
@@ -315,7 +315,7 @@ def document_put(delegation_id):
         data = load_json(request.get_data(cache=False))
     except JsonTextError as exc:
         return problem(400, "Bad Request", exc.en, code="invalid")
-    out = workflow.save(d, data, actor(), now(), expected_version=int(match))
+    out = save(d, data, actor(), now(), expected_version=int(match))
     report = out.report()
     body = {"ok": out.ok and not any(v.is_error for v in out.violations), "status": report.get("status"),
             "errors": report["errors"], "warnings": report["warnings"], "violations": report["violations"]}

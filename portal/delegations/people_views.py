@@ -19,7 +19,6 @@ from ..roles import STAFF
 from ..rules.definition import RegistrationRule
 from ..rules.eligibility import eligible
 from ..web import is_en
-from ..workflow import services as workflow
 from . import edit, picker
 from .blueprint import bp
 from .files import UploadedFile, stored_key
@@ -27,6 +26,7 @@ from .forms import VersionedForm
 from .merge import merge_person
 from .names import VIOLATION_LABELS, document_names_of
 from .person_page import _fill_form, _id_number_problem, _shown_fields, register_lines
+from .saving import add_document
 from .services import export_document
 from .workspace import (
     EDITORS,
@@ -213,7 +213,7 @@ def upload_document(d, ref):
     if not form.validate_on_submit():
         flash("；".join(str(e) for errs in form.errors.values() for e in errs), "error")
     else:
-        out = workflow.add_document(d, ref, form.kind.data, form.file.data.read(), form.file.data.filename,
+        out = add_document(d, ref, form.kind.data, form.file.data.read(), form.file.data.filename,
                                     actor(), now())
         flash(_("材料已上传。") if out.ok else refusal_text(out), "success" if out.ok else "error")
     return redirect(url_for(".person", delegation_id=d.id, ref=ref))

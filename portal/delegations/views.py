@@ -33,6 +33,8 @@ from .entry_form import declaration_counts
 from .files import MAX_BYTES
 from .forms import SubstitutionForm, VersionedForm
 from .names import document_names_of
+from .saving import add_delegation_document, delegation_document_kinds
+from .tied_events import also_replaced
 from .workspace import EDITORS, Workspace, conflict_page, person_form, refusal_text, render, save_edit
 
 __all__ = ["bp"]
@@ -58,7 +60,7 @@ def dashboard(d):
         GamesVersion.games_id == d.games_id, GamesVersion.number > 1).order_by(GamesVersion.number.desc()).limit(5)).all()
     names = document_names_of(ws.definition)
     unit_documents = [(k, names.get(k, (k, k)), k in (d.documents or []))
-                      for k in workflow.delegation_document_kinds(ws.definition)]
+                      for k in delegation_document_kinds(ws.definition)]
     return render("workspace/dashboard.html", ws, rows=rows, counts=Counter(v.code for v in ws.violations),
                   amendments=amendments, unit_documents=unit_documents, upload_form=FlaskForm(),
                   submit_form=VersionedForm(), time_left=time_left(ws.stage.closes, ws.at), money=totals(d),
@@ -100,7 +102,7 @@ def delegation_document(d):
     if upload is None or not upload.filename:
         flash(_("请选择文件"), "error")
     else:
-        out = workflow.add_delegation_document(d, (request.form.get("kind") or "")[:40], upload.read(MAX_BYTES + 1),
+        out = add_delegation_document(d, (request.form.get("kind") or "")[:40], upload.read(MAX_BYTES + 1),
                                                upload.filename, actor())
         flash(_("材料已上传。") if out.ok else refusal_text(out), "success" if out.ok else "error")
     return redirect(url_for(".dashboard", delegation_id=d.id) + "#unit-documents")
@@ -161,7 +163,7 @@ def substitutions(d):
                                                 form.reason.data, actor(), now(), documents=_documents_sent(ws))
             if out.ok:
                 flash(_("更换申请已提交，等待组委会批准。"), "success")
-                also = workflow.also_replaced(ws.definition, ws.doc, form.event.data, form.out_ref.data)
+                also = also_replaced(ws.definition, ws.doc, form.event.data, form.out_ref.data)
                 if also:
                     flash(_("按规程%(clause)s，%(name)s 在 %(events)s 中也将一并由 %(new)s 替换。",
                             clause=also[0][1], name=ws.people[form.out_ref.data]["name"],
@@ -171,7 +173,7 @@ def substitutions(d):
             flash(refusal_text(out), "error")
     requests = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
                                   .order_by(Substitution.id.desc())).all()
-    also = {r.id: [ws.event_label(c) for c, _clause in workflow.also_replaced(ws.definition, ws.doc, r.event_code, r.out_ref)]
+    also = {r.id: [ws.event_label(c) for c, _clause in also_replaced(ws.definition, ws.doc, r.event_code, r.out_ref)]
             for r in requests if r.status == "pending"}
     return render("workspace/substitutions.html", ws, form=form, person_form=new_person, requests=requests, also=also,
                   document_kinds=[(k, en if ws.en else zh) for k, (zh, en) in document_names_of(ws.definition).items()])

@@ -23,18 +23,19 @@ from ..rules import parse_document
 from ..rules.checks.entries import declared_max
 from ..rules.definition import BoardRule, QuotaRule, TeamMakeupRule
 from ..rules.engine import format_deadline
+from ..rules.stages import NAMES, closes_at, may_edit_declarations, may_edit_names, stage_name
 from ..rules.violations import dedupe
 from ..web import is_en, outcome_text
-from ..workflow import services as workflow
 from ..workflow.models import ExtensionRequest, RequestStatus, ReviewNote
-from ..workflow.stages import NAMES, closes_at, may_edit_declarations, may_edit_names, stage_name
 from . import edit, picker
 from .forms import PersonForm, UploadForm
 from .judged import stored_document, stored_violations
 from .merge import Key, describe, digest, field_digests, fingerprint
 from .models import Delegation, DelegationStatus
 from .names import NOTE_ITEMS, ROLE_NAMES, document_names_of
+from .saving import save_change
 from .services import judge
+from .stage import extensions_of, stage_of
 
 EDITORS = ORGANISERS  # organisers may enter on a unit's behalf (paper forms)
 
@@ -58,7 +59,7 @@ class Workspace:
         self.definition = definition_of(d.games)
         self.stored = doc is None  # the stored delegation: its judgement may come from memory
         self.doc = doc if doc is not None else stored_document(d)
-        self.stage = workflow.stage_of(d, self.at)
+        self.stage = stage_of(d, self.at)
         self.people = {p["ref"]: p for p in self.doc["people"]}
         self.events = {e.code: e for e in self.definition.events}
         self.sports = {s.code: s for s in self.definition.sports}
@@ -117,7 +118,7 @@ class Workspace:
         """What an approved entry still allows before the names close, as the stage says."""
         if self.d.status != DelegationStatus.APPROVED or not self.editable:
             return None
-        when = deadline_text(closes_at(self.definition.stages, NAMES, workflow.extensions_of(self.d)))
+        when = deadline_text(closes_at(self.definition.stages, NAMES, extensions_of(self.d)))
         if self.definition.stages.replacing_after_submission_needs_approval:
             return _("报名已获组委会批准。%(when)s（北京时间）名单截止前仍可修改资料和报项，保存后须重新提交、再经审核；"
                      "按规程，更换运动员须在“更换运动员”中申请，经组委会同意。", when=when)
@@ -139,7 +140,7 @@ class Workspace:
             return None
         if self.d.status == DelegationStatus.APPROVED and self.stage.stage == "substitutions":
             return _("报名已经组委会批准，名单已截止。如需更换运动员，请在“更换运动员”中提出申请。")
-        closes = closes_at(self.definition.stages, NAMES, workflow.extensions_of(self.d))
+        closes = closes_at(self.definition.stages, NAMES, extensions_of(self.d))
         when = deadline_text(closes)
         if self.stage.stage == "substitutions":
             return _("名单已于 %(when)s（北京时间）截止，不能直接修改。如需更换运动员，请在“更换运动员”中提出申请，经组委会同意后生效。",
@@ -323,7 +324,7 @@ def save_edit(d: Delegation, change: Callable[[dict], dict], form_version, succe
         version = None
     base = (request.form.get("base") or "")[:40] or None
     was = d.status
-    out = workflow.save_change(d, change, key, base, actor(), now(), expected_version=version)
+    out = save_change(d, change, key, base, actor(), now(), expected_version=version)
     if out.ok:
         errors = [v for v in out.violations if v.is_error]
         flash(success + (" " + _("还有 %(n)d 个问题待解决，见右侧。", n=len(errors)) if errors else ""),

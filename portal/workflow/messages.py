@@ -10,8 +10,8 @@ from ..delegations.models import Delegation
 from ..delegations.services import export_document
 from ..games.services import definition_of
 from ..notify.services import hook, recipients_of, tell_delegation
+from ..rules.stages import stage_name
 from ..web import china_time
-from .stages import stage_name
 
 
 def _events(d: Delegation) -> dict[str, tuple[str, str]]:

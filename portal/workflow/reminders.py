@@ -23,9 +23,9 @@ from ..games.services import definition_of, unit_names
 from ..money.services import totals_by_delegation
 from ..notify.services import queue, recipients_of, tell_delegation
 from ..roles import Role
+from ..rules.stages import DECLARATION, NAMES, closes_at, stage_name
 from ..web import china_time
 from .services import extensions_of
-from .stages import DECLARATION, NAMES, closes_at, stage_name
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 DIGEST_DAYS = 7

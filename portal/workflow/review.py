@@ -7,7 +7,7 @@ from ..delegations.models import Delegation
 from ..delegations.workspace import role_name
 from ..games.models import Games
 from ..games.services import definition_of
-from .stages import stage_at, stage_name
+from ..rules.stages import stage_at, stage_name
 
 
 def _stage_label(games: Games, at):

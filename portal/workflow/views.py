@@ -29,6 +29,7 @@ from ..games.services import definition_of, unit_names
 from ..money.services import account_status, entry_valid, totals, totals_by_delegation
 from ..roles import ORGANISERS
 from ..rules.engine import CHINA
+from ..rules.stages import stage_name
 from ..web import is_en, outcome_text
 from . import audit_views, contact_views, export_views, joint_views, services  # noqa: F401  (their routes)
 from .blueprint import bp
@@ -37,7 +38,6 @@ from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm
 from .joint import joint_card
 from .models import ExtensionRequest, Place, PlaceStatus, RequestStatus, Substitution, SubstitutionStatus
 from .review import _returnable_people, _roster, _stage_label, _unit_filter
-from .stages import stage_name
 
 ORG = ORGANISERS
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from ..rules.definition import Stages
+from .definition import Stages
 
 DECLARATION, NAMES, SUBSTITUTIONS, CLOSED = "declaration", "names", "substitutions", "closed"
 STAGE_NAMES = {
