@@ -166,7 +166,7 @@ def arrival(slug):
         flash(_("报名成功，等待组委会审核。") if ticket.answer == "submitted"
               else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
               "success" if ticket.answer == "submitted" else "warning")
-        return redirect(url_for("delegations.dashboard", delegation_id=ticket.delegation_id))
+        return redirect(url_for("workflow.dashboard", delegation_id=ticket.delegation_id))
     return _arrival_page(games, ticket)
 
 

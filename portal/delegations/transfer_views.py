@@ -98,4 +98,4 @@ def confirm_upload(d):
         return redirect(url_for(".upload", delegation_id=d.id))
     forget_pending(token)
     session["pending_uploads"] = [t for t in session.get("pending_uploads", []) if t != token]
-    return redirect(url_for(".dashboard", delegation_id=d.id))
+    return redirect(url_for("workflow.dashboard", delegation_id=d.id))

@@ -37,7 +37,7 @@ def init(app: Flask) -> None:
             if current_user.delegation is not None and current_user.delegation.games.status == GamesStatus.DRAFT:
                 return render_template("errors/not_published.html")  # made early, before publication
             if current_user.delegation_id:
-                return redirect(url_for("delegations.dashboard", delegation_id=current_user.delegation_id))
+                return redirect(url_for("workflow.dashboard", delegation_id=current_user.delegation_id))
             return render_template("errors/no_delegation.html")
         if current_user.role in SCOPED_STAFF and not scope.visible_games_ids():
             return render_template("errors/no_games.html")  # an account no Games was given yet

@@ -31,7 +31,7 @@ from ..roles import ORGANISERS
 from ..rules.engine import CHINA
 from ..rules.stages import stage_name
 from ..web import is_en, outcome_text
-from . import audit_views, contact_views, export_views, joint_views, services  # noqa: F401  (their routes)
+from . import audit_views, contact_views, export_views, joint_views, leader_views, services  # noqa: F401  (their routes)
 from .blueprint import bp
 from .counts import delegation_counts
 from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm

@@ -65,7 +65,7 @@ def test_the_accountants_pages_show_the_birth_year_beside_a_masked_number(app, w
 def test_an_accountant_opens_no_id_copy_or_photo_but_the_insurance_proof(app, world, db):
     from portal.audit.services import Actor
     from portal.delegations.files import UploadedFile
-    from portal.workflow.services import add_document
+    from portal.delegations.saving import add_document
     d = world["a"]
     when = dt.datetime(2019, 5, 20, tzinfo=dt.UTC)
     for kind in ("id_copy", "photo", "insurance_proof"):
