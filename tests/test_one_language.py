@@ -33,6 +33,35 @@ def test_the_portals_own_actors_read_in_the_readers_language():
     assert sentence("account.locked", "王老师", "", "wang", en=True).startswith("王老师 ")
 
 
+def test_the_server_shell_and_the_systems_amendments_name_their_actor_in_one_language(app, db):
+    """The shell's actor is stored in Chinese (older rows: "服务器命令行 (server shell)") and
+    read in the reader's language; a version the system made says so in English too."""
+    from builders import logged_in
+
+    from portal.accounts.cli import SHELL
+    from portal.accounts.services import create_account
+    from portal.audit.sentences import actor_name, sentence
+    from portal.audit.services import Actor
+    assert actor_name("命令行 (cli)", en=True) == "The command line"
+    assert SHELL.label == "服务器命令行" and Actor.cli().label == "命令行"
+    for label in (SHELL.label, "服务器命令行 (server shell)"):
+        assert actor_name(label, en=False) == "服务器命令行"
+        assert sentence("account.locked", label, "", "wang", en=True).startswith("The server shell ")
+    from portal.games.models import GamesVersion, utcnow
+    from portal.games.services import find_games
+    games = find_games("nmsg-2019")
+    db.session.add(GamesVersion(games_id=games.id, number=1, definition=games.definition, amendment=None, reason=None,
+                                created_by="系统", created_at=utcnow()))  # as an amendment's first version is stored
+    create_account("admin-en", "Admin", "admin", Actor("t"), password="password-123")
+    db.session.commit()
+    client = logged_in(app, "admin-en")
+    with client.session_transaction() as s:
+        s["lang"] = "en"
+    with app.app_context():
+        page = client.get("/org/games/nmsg-2019/setup").get_data(as_text=True)
+    assert "The system" in page and "系统" not in page.split("<body", 1)[1]
+
+
 def test_the_outbox_names_a_webhook_delivery_in_words(app, db):
     from portal.games.services import find_games
     from portal.notify.models import OutboxMessage

@@ -22,7 +22,7 @@ class Actor:
 
     @classmethod
     def cli(cls) -> Actor:
-        return cls("命令行 (cli)", role=Role.ORGANISER)
+        return cls("命令行", role=Role.ORGANISER)  # in Chinese; read in the reader's language (sentences)
 
 
 def record(actor: Actor, action: str, object_type: str, object_key: str | None = None, *,

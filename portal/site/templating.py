@@ -10,6 +10,7 @@ from flask_babel import get_locale
 from jinja2 import FileSystemBytecodeCache
 from sqlalchemy import select
 
+from ..audit.sentences import actor_name
 from ..delegations.names import VIOLATION_LABELS
 from ..extensions import db
 from ..games.models import Unit
@@ -18,7 +19,7 @@ from ..rules import clauses
 from ..rules.engine import format_deadline
 from ..rules.standings import shown as exact_shown
 from ..rules.violations import grouped
-from ..web import china_time, in_language
+from ..web import china_time, in_language, is_en
 
 
 def init(app: Flask) -> None:
@@ -38,6 +39,8 @@ def init(app: Flask) -> None:
     app.jinja_env.filters["deadline"] = lambda v: format_deadline(v) if v else ""
     app.jinja_env.filters["exact"] = exact_shown  # an exact Fraction printed: 26, 6.5, 8.33
     app.jinja_env.filters["in_language"] = in_language
+    # Who did it: a person's name as it is; the portal's own actors in the reader's language.
+    app.jinja_env.filters["actor"] = lambda v: actor_name(in_language(v), is_en())
     # A rule's clause linked to its place in the regulation's text (rules/clauses.py).
     app.jinja_env.globals.update(clause_refs=clauses.refs_in, clause_anchor=clauses.anchor,
                                  violation_groups=grouped,
