@@ -53,6 +53,14 @@ def revoke_token(row: ApiToken, actor: Actor) -> Outcome:
     return Outcome(ok=True)
 
 
+def record_use(token: ApiToken, actor: Actor, request_line: str, at: dt.datetime) -> None:
+    """Every use of a token, in the audit log, and when it was last used."""
+    from ..db_tx import write_transaction
+    with write_transaction():
+        record(actor, "api.request", "api", request_line[:200], after={"token": token.prefix})
+        db.session.get(ApiToken, token.id).last_used_at = at
+
+
 def user_for(header: str | None) -> tuple[User, ApiToken] | None:
     """The account and token of an `Authorization: Bearer pt_…` header, when the token is
     good (not expired, not revoked, the account active)."""

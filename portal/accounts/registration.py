@@ -17,7 +17,7 @@ from ..audit.services import Actor
 from ..clock import now
 from ..delegations.forms import PersonForm
 from ..delegations.services import judge
-from ..extensions import db, rate_limit
+from ..extensions import rate_limit
 from ..form_checks import EMAIL, stripped
 from ..form_choices import options
 from ..games.models import GamesStatus, utcnow
@@ -27,10 +27,10 @@ from ..rules.document import FORMAT
 from ..rules.stages import stage_at
 from ..web import is_en, outcome_text
 from ..workflow.models import TicketStatus
+from . import queries
 from .arrivals import ahead_of, claim_login, hand_to_worker, take_ticket, ticket_of
 from .blueprint import bp
 from .login_session import start_session
-from .models import User
 from .services import password_problem_for
 
 
@@ -162,7 +162,7 @@ def arrival(slug):
             if not claim_login(ticket, utcnow()):
                 flash(_("请用报名时设置的用户名和密码登录。"), "info")
                 return redirect(url_for("accounts.login"))
-            start_session(db.session.get(User, ticket.user_id))
+            start_session(queries.user(ticket.user_id))
         flash(_("报名成功，等待组委会审核。") if ticket.answer == "submitted"
               else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
               "success" if ticket.answer == "submitted" else "warning")

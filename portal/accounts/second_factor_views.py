@@ -11,9 +11,9 @@ from wtforms import StringField
 from wtforms.validators import DataRequired, Length
 
 from ..audit.services import Actor
-from ..extensions import db, rate_limit
+from ..extensions import rate_limit
 from ..games.models import machine_utcnow
-from . import throttle, two_factor
+from . import queries, throttle, two_factor
 from .blueprint import bp
 from .login_session import remember_device, start_session
 from .models import User
@@ -30,7 +30,7 @@ def _pending() -> tuple[dict, User] | tuple[None, None]:
     if not isinstance(pending, dict) or time.time() - pending.get("at", 0) > PENDING_SECONDS:
         session.pop("pending_login", None)
         return None, None
-    user = db.session.get(User, pending.get("user"))
+    user = queries.user(pending.get("user"))
     if user is None or not user.active or user.session_version != pending.get("version"):
         session.pop("pending_login", None)
         return None, None

@@ -5,21 +5,19 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 
 from ..access.guards import roles
 from ..audit.current import actor
-from ..extensions import db
 from ..form_choices import options
+from ..games import queries as games_queries
 from ..games.models import Games
 from ..links import external_url
 from ..outcome import Refusal
 from ..roles import Role
 from ..web import is_en
-from . import services
+from . import queries, services
 from .blueprint import bp
 from .forms import NewStaffForm
-from .models import GamesStaff, User
 
 
 def _form(all_games: list[Games]) -> NewStaffForm:
@@ -35,10 +33,7 @@ def _chosen(all_games: list[Games], slugs: list[str]) -> list[Games]:
 
 
 def _page(form: NewStaffForm, all_games: list[Games], link: str | None = None, status: int = 200):
-    staff = db.session.scalars(select(User).where(User.role != Role.LEADER).order_by(User.role, User.username)).all()
-    grants: dict[int, set[int]] = {}
-    for user_id, games_id in db.session.execute(select(GamesStaff.user_id, GamesStaff.games_id)):
-        grants.setdefault(user_id, set()).add(games_id)
+    staff, grants = queries.staff_and_grants()
     return render_template("accounts/staff.html", form=form, staff=staff, grants=grants, all_games=all_games,
                            link=link, waits=services.login_waits(staff), action_form=FlaskForm()), status
 
@@ -46,7 +41,7 @@ def _page(form: NewStaffForm, all_games: list[Games], link: str | None = None, s
 @bp.route("/org/staff", methods=["GET", "POST"])
 @roles(Role.ADMIN)
 def staff():
-    all_games = list(db.session.scalars(select(Games).order_by(Games.slug)))
+    all_games = games_queries.all_games()
     form = _form(all_games)
     if not form.validate_on_submit():
         return _page(form, all_games, status=422 if request.method == "POST" else 200)
@@ -64,10 +59,10 @@ def staff():
 def staff_games(user_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
-    user = db.session.get(User, user_id)
+    user = queries.user(user_id)
     if user is None or user.role not in services.STAFF_OF_GAMES:
         abort(404)
-    all_games = list(db.session.scalars(select(Games).order_by(Games.slug)))
+    all_games = games_queries.all_games()
     out = services.set_staff_games(user, _chosen(all_games, request.form.getlist("games")), actor())
     if out.ok:
         flash(_("已更新 %(name)s 负责的比赛。", name=user.display_name), "success")

@@ -6,14 +6,13 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 
-from ..api.models import ApiToken
 from ..audit.current import actor
-from ..extensions import db
 from ..web import is_en
 from . import two_factor
 from .api_tokens import MAX_DAYS, create_token, revoke_token, tokens_of
 from .blueprint import bp
 from .login_session import passed_second_factor
+from .queries import own_token
 
 
 @bp.route("/account/tokens", methods=["GET", "POST"])
@@ -44,9 +43,7 @@ def api_tokens():
 def revoke_api_token(token_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
-    row = db.session.get(ApiToken, token_id)
-    if row is None or row.user_id != current_user.id:
-        abort(404)
+    row = own_token(token_id, current_user.id) or abort(404)
     revoke_token(row, actor())
     flash(_("令牌已作废，使用它的系统将无法再连接。"), "success")
     return redirect(url_for(".api_tokens"))

@@ -8,24 +8,22 @@ from flask import abort, current_app, flash, redirect, render_template, request,
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, logout_user
 from flask_wtf import FlaskForm
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
 from ..access import scope
 from ..access.guards import roles
 from ..audit.current import actor
 from ..audit.services import Actor
 from ..clock import now
-from ..extensions import db, login_limits, rate_limit
+from ..extensions import login_limits, rate_limit
 from ..form_choices import options
-from ..games.models import Games, GamesStatus
+from ..games.queries import all_units
 from ..games.services import definition_of
 from ..links import external_url
 from ..outcome import Refusal
 from ..roles import ORGANISERS, Role
 from ..rules.stages import stage_at
 from ..web import is_en, outcome_text, safe_next
-from . import registration, second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
+from . import queries, registration, second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
 from .blueprint import bp
 from .bulk import create_leader_accounts, read_lines
 from .forms import InvitationForm, LoginForm, NewLeaderForm, NotificationsForm, PasswordForm
@@ -59,7 +57,7 @@ def login():
             remember_device(response, result.user, result.device)
             return response
     open_games = []
-    for g in db.session.scalars(select(Games).where(Games.status == GamesStatus.PUBLISHED).order_by(Games.slug)):
+    for g in queries.published_games():
         definition = definition_of(g)
         if definition.participation.individuals and not definition.participation.unit_kinds \
                 and stage_at(definition.stages, now()).stage in ("declaration", "names"):
@@ -138,11 +136,10 @@ def invitation(token):
 
 
 def _new_leader_form() -> NewLeaderForm:
-    from ..games.models import Unit
     form = NewLeaderForm()
     form.games.choices = options((g.slug, g.name_en if is_en() else g.name_zh) for g in scope.visible_games())
     form.unit.choices = options([("", "—")] + [(u.code, f"{u.name_zh} ({u.code})")
-                                               for u in db.session.scalars(select(Unit).order_by(Unit.kind, Unit.code))])
+                                               for u in all_units()])
     return form
 
 
@@ -202,18 +199,14 @@ def bulk_leaders():
 def _accounts_page(form, link=None):
     """The accounts page. An invitation link is shown on this response only: never put in
     a flash message, which would travel in the (signed, not encrypted) session cookie."""
-    from ..delegations.models import Delegation
-    leaders = db.session.scalars(select(User).join(Delegation, User.delegation_id == Delegation.id)
-                                 .where(User.role == Role.LEADER, scope.games_clause(Delegation.games_id))
-                                 .options(selectinload(User.delegation).joinedload(Delegation.games))
-                                 .order_by(User.username)).all()
+    leaders = queries.leaders()
     return render_template("accounts/leaders.html", form=form, leaders=leaders, link=link,
                            waits=services.login_waits(leaders), action_form=FlaskForm())
 
 
 def _leader_account(user_id) -> User:
     """A leader of a delegation of the Games this account serves; else nothing (404)."""
-    user = db.session.get(User, user_id)
+    user = queries.user(user_id)
     if user is None or user.role != Role.LEADER or user.delegation is None or not scope.may_see(user.delegation.games_id):
         abort(404)
     return user
@@ -222,7 +215,7 @@ def _leader_account(user_id) -> User:
 def _managed_account(user_id) -> User:
     """A leader's account of one's own Games for organisers; any account, staff too, for
     administrators."""
-    user = db.session.get(User, user_id)
+    user = queries.user(user_id)
     if user is not None and user.role != Role.LEADER and current_user.role == Role.ADMIN:
         return user
     return _leader_account(user_id)

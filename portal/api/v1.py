@@ -9,189 +9,42 @@ goes through the same services, stages and deadlines; errors are problem+json wi
 rule codes. Every use is audited and rate limited."""
 from __future__ import annotations
 
-from flask import abort, g, jsonify, render_template, request
+from flask import jsonify, render_template, request
 from flask_login import current_user
-from pydantic import BaseModel, Field
-from spectree import Response, SecurityScheme, SpecTree
-from spectree.models import SecureType, SecuritySchemeData
-from sqlalchemy import func, select
+from spectree import Response
 
-from ..access import scope
 from ..audit.current import actor
-from ..audit.services import record
 from ..cli_support import parse_instant
 from ..clock import now
-from ..db_tx import write_transaction
 from ..delegations.judged import stored_document, stored_violations
 from ..delegations.models import Delegation
+from ..delegations.queries import delegation
 from ..delegations.saving import save
 from ..delegations.services import UNUSABLE, check_document, export_document
 from ..delegations.summary import summaries
-from ..extensions import api_limit, csrf, db
-from ..games.models import Games, GamesStatus
+from ..extensions import api_limit, csrf
+from ..games.models import Games
 from ..games.services import definition_of, read_back_of, unit_names
 from ..privacy import masked_document, record_access, sees_full_ids
 from ..roles import ORGANISERS, Role
 from ..rules.jsontext import JsonTextError, load_json
 from ..rules.violations import report, schema_error
 from ..workflow.counts import delegation_counts
-from .views import bp
-
-spec = SpecTree("flask", title="智运报名 Mind-sports entries API", version="v1", mode="strict",
-                security_schemes=[SecurityScheme(name="token", data=SecuritySchemeData(
-                    type=SecureType.HTTP, scheme="bearer", description="an API token from the account page"))],
-                security={"token": []}, annotations=True)
-PER_PAGE = 50
-
-
-# --- the shapes ------------------------------------------------------------------------------
-
-class Text(BaseModel):
-    zh: str
-    en: str
-
-
-class GamesItem(BaseModel):
-    slug: str
-    name: Text
-    status: str = Field(description="draft (only its staff see it) or published")
-    start: str
-    end: str
-    stages: dict[str, str | None] = Field(description="each stage's closing instant, ISO 8601 with its offset")
-
-
-class GamesList(BaseModel):
-    games: list[GamesItem]
-
-
-class GamesDetail(GamesItem):
-    definition: dict
-    read_back: list[dict]
-
-
-class DelegationItem(BaseModel):
-    id: int
-    games: str
-    unit: Text
-    status: str
-    version: int
-    people: int
-    athletes: int
-    events: int
-    errors: int
-    warnings: int
-
-
-class DelegationPage(BaseModel):
-    delegations: list[DelegationItem]
-    page: int
-    per_page: int
-    total: int
-
-
-class DelegationDetail(DelegationItem):
-    violations: list[dict]
-
-
-class Report(BaseModel):
-    ok: bool
-    status: str | None
-    errors: int
-    warnings: int
-    violations: list[dict]
-
-
-class ListQuery(BaseModel):
-    games: str | None = Field(default=None, description="a Games' slug")
-    page: int = Field(default=1, ge=1, le=10_000)
-    per_page: int = Field(default=PER_PAGE, ge=1, le=100)
-
-
-class Problem(BaseModel):
-    type: str
-    title: str
-    status: int
-    detail: str | None = None
-    code: str | None = None
-
-
-# --- helpers ---------------------------------------------------------------------------------
-
-def problem(status: int, title: str, detail: str | None = None, code: str | None = None, **extra):
-    body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
-    response = jsonify(body)
-    response.status_code = status
-    response.mimetype = "application/problem+json"
-    return response
-
-
-def require_token(scope_name: str) -> None:
-    current_user.is_authenticated  # noqa: B018 (loads the account from the token, if any)
-    token = g.get("api_token")
-    if token is None:
-        abort(problem(401, "Unauthorized", "Send `Authorization: Bearer <token>` (the account page makes tokens)."))
-    if not token.allows(scope_name):
-        abort(problem(403, "Forbidden", f"This token's scopes do not include {scope_name!r}.", code="scope"))
-    with write_transaction():  # every use, in the audit log
-        record(actor(), "api.request", "api", f"{request.method} {request.path}"[:200],
-               after={"token": token.prefix})
-        db.session.get(type(token), token.id).last_used_at = now()
-
-
-def api_games() -> list[Games]:
-    if current_user.role == Role.LEADER:
-        d = current_user.delegation
-        return [d.games] if d is not None and d.games.status == GamesStatus.PUBLISHED else []
-    return scope.visible_games()
-
-
-def delegation_or_404(delegation_id: int) -> Delegation:
-    """The delegation, when this token's account may see it; else 404 (as on the pages)."""
-    d = db.session.get(Delegation, delegation_id)
-    if d is None:
-        abort(problem(404, "Not Found"))
-    if current_user.role == Role.LEADER:
-        if current_user.delegation_id != d.id or d.games.status == GamesStatus.DRAFT:
-            abort(problem(404, "Not Found"))
-    elif not scope.may_see(d.games_id):
-        abort(problem(404, "Not Found"))
-    return d
-
-
-def games_or_404(slug: str) -> Games:
-    """The Games, when this token's account may see it; else 404."""
-    games = next((x for x in api_games() if x.slug == slug), None)
-    if games is None:
-        abort(problem(404, "Not Found"))
-    return games
-
-
-def gate(scope_name: str, *roles: str):
-    """spectree's `before` hook: a request whose query or body is not of the shape is first
-    asked for its token, role and Games, so that nobody learns anything from a 422 who
-    would have been refused."""
-    def before(req, _resp, error, *_rest):
-        if error is not None:
-            require_token(scope_name)
-            if roles:
-                require_role(*roles)
-            if (req.view_args or {}).get("slug"):
-                games_or_404(req.view_args["slug"])
-            abort(invalid(error))
-    return before
-
-
-def invalid(error):
-    """A query or body not of the shape, as problem+json naming each field."""
-    fields = [{"field": ".".join(str(x) for x in e.get("loc", ())), "problem": e.get("msg", "")}
-              for e in error.errors(include_url=False, include_input=False)]
-    detail = "; ".join(f"{f['field']}: {f['problem']}" for f in fields)[:1000]
-    return problem(422, "Unprocessable Content", detail, code="invalid", fields=fields)
-
-
-def require_role(*roles: str) -> None:
-    if current_user.role not in roles:
-        abort(problem(403, "Forbidden", f"Not for a token of a {current_user.role}'s account.", code="role"))
+from . import queries
+from .blueprint import bp
+from .gate import api_games, delegation_or_404, games_or_404, gate, problem, require_role, require_token
+from .shapes import (
+    CheckQuery,
+    CheckReport,
+    DelegationDetail,
+    DelegationPage,
+    GamesDetail,
+    GamesList,
+    ListQuery,
+    Problem,
+    Report,
+    spec,
+)
 
 
 def _games_item(games: Games) -> dict:
@@ -248,12 +101,9 @@ def delegations_list():
     games = api_games()
     if q.games:
         games = [x for x in games if x.slug == q.games]
-    ids = [x.id for x in games] or [-1]
-    base = select(Delegation).where(Delegation.games_id.in_(ids))
-    if current_user.role == Role.LEADER:
-        base = base.where(Delegation.id == current_user.delegation_id)
-    total = db.session.scalar(select(func.count()).select_from(base.subquery()))
-    rows = db.session.scalars(base.order_by(Delegation.id).offset((q.page - 1) * q.per_page).limit(q.per_page)).all()
+    total, rows = queries.delegations_page([x.id for x in games],
+                                           current_user.delegation_id if current_user.role == Role.LEADER else None,
+                                           q.page, q.per_page)
     counts, figures = {}, {}
     for x in games:
         counts.update(delegation_counts(x))
@@ -321,25 +171,12 @@ def document_put(delegation_id):
             "errors": report["errors"], "warnings": report["warnings"], "violations": report["violations"]}
     if out.ok:
         response = jsonify(body)
-        response.headers["ETag"] = f'"{db.session.get(Delegation, d.id).version}"'
+        response.headers["ETag"] = f'"{delegation(d.id).version}"'
         return response
     status = 412 if out.code == "stale" else 422
     message = out.message[1] if out.message else "Refused"
     return problem(status, "Precondition Failed" if status == 412 else "Unprocessable Content", message, code=out.code,
                    violations=body["violations"])
-
-
-class CheckQuery(BaseModel):
-    at: str | None = Field(default=None, description="the instant to judge at, ISO 8601 (default: now)")
-
-
-class CheckReport(BaseModel):
-    games: str | None
-    unit: dict | str | None
-    ok: bool
-    errors: int
-    warnings: int
-    violations: list[dict] = Field(description="each with its code (rules.md), severity, subjects and zh/en message")
 
 
 @bp.post("/check")

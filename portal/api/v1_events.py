@@ -18,8 +18,9 @@ from ..games.models import Games
 from ..games.services import definition_of
 from ..results import draws, entrants, services as results
 from ..roles import ORGANISERS, Role
-from .v1 import Problem, Text, games_or_404, gate, problem, require_role, require_token, spec
-from .views import bp
+from .blueprint import bp
+from .gate import games_or_404, gate, problem, require_role, require_token
+from .shapes import Problem, Text, spec
 
 STAFF = ORGANISERS  # the API's staff: those who run the Games
 

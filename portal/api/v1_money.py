@@ -9,17 +9,16 @@ from decimal import Decimal
 from flask import jsonify, request
 from pydantic import BaseModel, Field
 from spectree import Response
-from sqlalchemy import func, select
 
-from ..delegations.models import Delegation
-from ..extensions import api_limit, db
+from ..extensions import api_limit
 from ..games.services import unit_names
 from ..money import statement as statements
-from ..money.models import BankLine
 from ..money.services import account_status, payment_reference_of
 from ..roles import STAFF
-from .v1 import PER_PAGE, Problem, Text, delegation_or_404, games_or_404, gate, require_role, require_token, spec
-from .views import bp
+from . import queries
+from .blueprint import bp
+from .gate import delegation_or_404, games_or_404, gate, require_role, require_token
+from .shapes import PER_PAGE, Problem, Text, spec
 
 READERS = STAFF
 
@@ -115,16 +114,8 @@ def games_payments(slug):
     require_role(*READERS)
     games = games_or_404(slug)
     q = request.context.query
-    base = select(BankLine).where(BankLine.games_id == games.id)
-    if q.matched is not None:
-        base = base.where(BankLine.matched_delegation_id.is_not(None) if q.matched
-                          else BankLine.matched_delegation_id.is_(None))
-    total = db.session.scalar(select(func.count()).select_from(base.subquery()))
-    rows = db.session.scalars(base.order_by(BankLine.booked_on, BankLine.id)
-                              .offset((q.page - 1) * q.per_page).limit(q.per_page)).all()
-    matched = {x.matched_delegation_id for x in rows if x.matched_delegation_id}
-    units = {d.id: (d.unit_code, d.unit_name) for d in db.session.scalars(
-        select(Delegation).where(Delegation.id.in_(matched or {-1})))}
+    total, rows = queries.payments_page(games, q.matched, q.page, q.per_page)
+    units = queries.delegation_units({x.matched_delegation_id for x in rows if x.matched_delegation_id})
     zh, en = unit_names(), unit_names("en")
 
     def unit(delegation_id):

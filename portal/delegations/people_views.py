@@ -5,12 +5,10 @@ from __future__ import annotations
 from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from pypinyin import lazy_pinyin
-from sqlalchemy import select
 
 from ..access.guards import delegation_view
 from ..audit.current import actor
 from ..clock import now
-from ..extensions import db
 from ..file_store import stored_download
 from ..games.services import definition_of
 from ..outcome import Refusal
@@ -19,9 +17,9 @@ from ..roles import STAFF
 from ..rules.definition import RegistrationRule
 from ..rules.eligibility import eligible
 from ..web import is_en
-from . import edit, picker
+from . import edit, picker, queries
 from .blueprint import bp
-from .files import UploadedFile, stored_key
+from .files import stored_key
 from .forms import VersionedForm
 from .merge import merge_person
 from .names import VIOLATION_LABELS, document_names_of
@@ -84,12 +82,7 @@ def people(d):
     total = len(rows)
     shown = rows[(page - 1) * PEOPLE_PAGE: page * PEOPLE_PAGE]
     refs = [p["ref"] for p in shown]
-    files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
-                                                          UploadedFile.person_ref.in_(refs))
-                               .order_by(UploadedFile.id)).all() if refs else []
-    by_ref: dict[str, list] = {}
-    for f in files:
-        by_ref.setdefault(f.person_ref, []).append(f)
+    by_ref = queries.files_by_person(d, refs)
     roles = edit.roles_by_person(ws.doc)
     return render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(), offset=(page - 1) * PEOPLE_PAGE,
                   violation_labels=VIOLATION_LABELS,
@@ -177,8 +170,7 @@ def person(d, ref):
             for v in out.violations:
                 if v.path and ".birth_date" in v.path:
                     form.birth_date.errors.append(v.en if is_en() else v.zh)  # one reader, one language
-    files = db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
-                                                          UploadedFile.person_ref == ref)).all() if ref else []
+    files = queries.files_of_person(d, ref)
     upload = upload_form(ws)
     upload.version.data = d.version
     names = document_names_of(ws.definition)
@@ -222,9 +214,7 @@ def upload_document(d, ref):
 @bp.get("/<int:delegation_id>/files/<int:file_id>")
 @delegation_view(*STAFF)
 def file(d, file_id):
-    f = db.session.get(UploadedFile, file_id)
-    if f is None or f.delegation_id != d.id:
-        abort(404)
+    f = queries.file_of(d, file_id) or abort(404)
     if not may_open_file(f.kind):
         abort(403)  # ID copies and photos: the roles that see full numbers (privacy.py)
     key = stored_key(f)

@@ -340,6 +340,10 @@ def find_games(slug: str) -> Games | None:
     return db.session.scalar(select(Games).where(Games.slug == slug))
 
 
+def games_by_id(games_id: int) -> Games | None:
+    return db.session.get(Games, games_id)
+
+
 def find_or_load_games(slug: str) -> Games | None:
     """The Games by slug; loaded from fixtures/ first if it is not in the database."""
     games = find_games(slug)

@@ -210,3 +210,27 @@ def save_units(lines: list[UnitLine], actor: Actor) -> tuple[int, int]:
             record(actor, "unit.save", "unit", x.code, before=before,
                    after={"name": x.name, "kind": x.kind, "province": x.province_code, "universities": x.universities})
     return added, changed
+
+
+def refused_unit_changes(lines) -> list[str]:
+    """An organiser adds units and changes those only his Games use; the national list, and
+    a unit another Games' delegations use, are the administrators' to change."""
+    from flask_babel import gettext as _
+    from flask_login import current_user
+
+    from ..roles import Role
+    from .queries import units_by_code, units_used_elsewhere
+    if current_user.role == Role.ADMIN:
+        return []
+    existing = units_by_code([x.code for x in lines])
+    national = {u["code"] for u in national_units()}
+    elsewhere = units_used_elsewhere(list(existing))
+    out = []
+    for x in lines:
+        row = existing.get(x.code)
+        if row is None or (row.name_zh, row.name_en, row.kind, row.province_code) == (x.name, x.name_en, x.kind, x.province_code):
+            continue
+        if x.code in national or x.code in elsewhere:
+            out.append(_("第 %(row)d 行：“%(name)s”在全国名单中或已有其他比赛使用，只有系统管理员能修改。",
+                         row=x.row, name=row.name_zh))
+    return out

@@ -7,6 +7,7 @@ never committed under it)."""
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import os
 import secrets
 import threading
@@ -46,6 +47,10 @@ def games_of(job: Job) -> Games:
     if games is None:
         raise ValueError("the Games no longer exists")
     return games
+
+
+def job_by_id(job_id: int) -> Job | None:
+    return db.session.get(Job, job_id)
 
 
 def backend() -> str:
@@ -125,10 +130,15 @@ def _redis(url: str, timeout: float = 5):
     return _clients[key]
 
 
+def call_path(path: str, *args) -> None:
+    """The function at `path` ("package.module.function"), called with `args` (in an app context)."""
+    module, name = path.rsplit(".", 1)
+    getattr(importlib.import_module(module), name)(*args)
+
+
 def _call_in_thread(app, path: str, args: tuple) -> None:
-    from .worker import call
     with app.app_context():
-        call(path, *args)
+        call_path(path, *args)
 
 
 QUEUE_UNAVAILABLE = "queue_unavailable"  # job.error: why it failed, told in words by error_text

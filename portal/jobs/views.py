@@ -4,29 +4,27 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, url_for
 from flask_login import current_user, login_required
-from sqlalchemy import select
 
 from .. import file_store
 from ..access import scope
 from ..audit.current import actor
 from ..audit.services import record
 from ..db_tx import write_transaction
-from ..extensions import db
 from ..file_store import stored_download
-from ..games.models import Games
+from ..games.services import find_games
 from ..web import is_en
 from .models import Job, JobStatus
-from .services import STOPPED, error_text, file_key, is_stale, submit
+from .services import STOPPED, error_text, file_key, is_stale, job_by_id, submit
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
 
 def _own(job_id: int) -> Job:
-    job = db.session.get(Job, job_id)
+    job = job_by_id(job_id)
     if job is None or job.user_id != current_user.id:
         abort(404)  # someone else's job does not exist for you
     if current_user.is_staff and job.params.get("games"):
-        games = db.session.scalar(select(Games).where(Games.slug == job.params["games"]))
+        games = find_games(job.params["games"])
         scope.require(games.id if games else None)  # no longer on this Games' staff: gone
     return job
 

@@ -2,11 +2,9 @@
 each job runs inside the app (the worker's own, created once per process)."""
 from __future__ import annotations
 
-import importlib
-
 from flask import has_app_context
 
-from .services import run
+from .services import call_path, run
 
 _app = None
 
@@ -29,5 +27,4 @@ def perform(job_id: int) -> None:
 
 def call(path: str, *args) -> None:
     """enqueue_call's side: the function at `path`, called with `args`."""
-    module, name = path.rsplit(".", 1)
-    _in_app(getattr(importlib.import_module(module), name), *args)
+    _in_app(call_path, path, *args)

@@ -5,26 +5,18 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
-from sqlalchemy import func, select
 
 from ..access import scope
 from ..access.guards import roles
 from ..audit.current import actor
-from ..delegations.models import Delegation
-from ..extensions import db
-from ..games.models import Games
+from ..delegations.queries import delegation
+from ..games.services import games_by_id
 from ..ids import db_id
 from ..roles import Role
 from ..web import outcome_text
-from . import import_jobs, services, statement as statements, statement_views  # noqa: F401  (its routes)
+from . import import_jobs, queries, services, statement as statements, statement_views  # noqa: F401  (its routes)
 from .blueprint import bp
-from .models import BankLine
 from .page_args import READERS, _games_arg
-
-LINES_PAGE = 100
-
-
-LINE_FILTERS = {"": None, "matched": "matched", "unmatched": "unmatched", "duplicates": "duplicates"}
 
 
 @bp.get("/money/lines")
@@ -32,36 +24,19 @@ LINE_FILTERS = {"": None, "matched": "matched", "unmatched": "unmatched", "dupli
 def lines():
     """The bank lines of a Games (or of one imported file): matched ones with the delegation
     they went to and how, the unmatched, and possible duplicates; filtered and paginated."""
-    from sqlalchemy import or_
     games, all_games = _games_arg()
     if games is None:
         abort(404)
     show = request.args.get("show", "")
-    show = show if show in LINE_FILTERS else ""
+    show = show if show in queries.LINE_FILTERS else ""
     statement_name = (request.args.get("statement") or "").strip()[:200]
     page = max(1, min(request.args.get("page", 1, type=int) or 1, 10_000))
-    q = select(BankLine).where(BankLine.games_id == games.id)
-    if statement_name:
-        q = q.where(BankLine.statement_name == statement_name)
-    counts = {method or "unmatched": n for method, n in db.session.execute(
-        select(BankLine.match_method, func.count()).where(q.whereclause).group_by(BankLine.match_method))}
-    if show == "matched":
-        q = q.where(BankLine.matched_delegation_id.is_not(None))
-    elif show == "unmatched":
-        q = q.where(BankLine.matched_delegation_id.is_(None), BankLine.duplicate_of_id.is_(None))
-    elif show == "duplicates":
-        q = q.where(or_(BankLine.duplicate_of_id.is_not(None), BankLine.match_method == "duplicate_confirmed"))
-    rows = db.session.scalars(q.order_by(BankLine.booked_on.desc(), BankLine.id.desc())
-                              .offset((page - 1) * LINES_PAGE).limit(LINES_PAGE + 1)).all()
-    twins = {b.id: b for b in db.session.scalars(select(BankLine).where(
-        BankLine.id.in_({r.duplicate_of_id for r in rows if r.duplicate_of_id})))}
+    found = queries.lines_page(games, statement_name, show, page)
     delegations = services.reconciliation_names(games)
-    statements_ = db.session.scalars(select(BankLine.statement_name).where(BankLine.games_id == games.id)
-                                     .distinct().order_by(BankLine.statement_name)).all()
-    return render_template("money/lines.html", games=games, all_games=all_games, rows=rows[:LINES_PAGE],
+    return render_template("money/lines.html", games=games, all_games=all_games, rows=found.rows,
                            payer_fits=services.payer_fits,
-                           more=len(rows) > LINES_PAGE, page=page, show=show, statement=statement_name,
-                           statements=statements_, counts=counts, twins=twins, delegations=delegations,
+                           more=found.more, page=page, show=show, statement=statement_name,
+                           statements=found.statements, counts=found.counts, twins=found.twins, delegations=delegations,
                            form=FlaskForm())
 
 
@@ -72,7 +47,7 @@ def undo(line_id):
     ledger, the leaders told); the line can then be matched to the right delegation."""
     if not FlaskForm().validate_on_submit():
         abort(400)
-    line = db.session.get(BankLine, line_id) or abort(404)
+    line = queries.bank_line(line_id) or abort(404)
     scope.require(line.games_id)
     out = services.undo_match(line, actor())
     flash(_("已撤销匹配；该笔到账已从原代表团的账上冲回，并已通知其领队。现在可以把它匹配到正确的代表团。") if out.ok
@@ -88,7 +63,7 @@ def duplicate(line_id):
     """The accountant's word on a possible duplicate: "same payment" or "a payment of its own"."""
     if not FlaskForm().validate_on_submit():
         abort(400)
-    line = db.session.get(BankLine, line_id) or abort(404)
+    line = queries.bank_line(line_id) or abort(404)
     scope.require(line.games_id)
     decision = request.form.get("decision")
     if decision not in ("same", "own"):
@@ -104,7 +79,7 @@ def duplicate(line_id):
 
 
 def _slug(games_id):
-    games = db.session.get(Games, games_id) if games_id else None
+    games = games_by_id(games_id) if games_id else None
     return games.slug if games else None
 
 
@@ -113,9 +88,9 @@ def _slug(games_id):
 def assign(line_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
-    line = db.session.get(BankLine, line_id) or abort(404)
+    line = queries.bank_line(line_id) or abort(404)
     scope.require(line.games_id)
-    d = db.session.get(Delegation, request.form.get("delegation", type=db_id) or 0)
+    d = delegation(request.form.get("delegation", type=db_id))
     if d is None or d.games_id != line.games_id:
         flash(_("请选择同一比赛的代表团。"), "error")
     elif not (out := services.assign_line(line, d, actor())).ok:
@@ -127,5 +102,5 @@ def assign(line_id):
             flash(_("已匹配。该代表团原已结清，现多付 ¥%(amount)s，状态为“应退款”。", amount=excess), "warning")
         else:
             flash(_("已匹配。"), "success")
-    games = db.session.get(Games, line.games_id)
+    games = games_by_id(line.games_id)
     return redirect(url_for(".overview", games=games.slug if games else None))

@@ -8,7 +8,6 @@ from io import BytesIO
 from flask import flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 from wtforms import DateField, IntegerField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
@@ -16,14 +15,12 @@ from ..access.guards import delegation_view
 from ..audit.current import actor
 from ..delegations import picker
 from ..delegations.workspace import Workspace
-from ..extensions import db
 from ..form_choices import options
 from ..outcome import Status
 from ..roles import STAFF as READERS
 from ..web import is_en, outcome_text
-from . import services, statement as statements
+from . import queries, services, statement as statements
 from .blueprint import bp
-from .models import RoomRequest
 
 
 class RoomForm(FlaskForm):
@@ -102,8 +99,7 @@ def delegation_rooms(d):
                 flash(outcome_text(out), "warning")
             else:
                 flash(outcome_text(out) or _("预订未成功。"), "error")
-    mine = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id)
-                              .order_by(RoomRequest.night, RoomRequest.id)).all()
+    mine = queries.rooms_of(d)
     return render_template("workspace/rooms.html", ws=ws, d=d, doc=ws.doc, form=form, mine=mine,
                            window=(first, last, strict), rooms=definition.rooms)
 

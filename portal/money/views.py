@@ -10,23 +10,20 @@ from flask import abort, flash, redirect, render_template, request, send_file, u
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from sqlalchemy import func, select
 from wtforms import IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, Optional
 
 from ..access import scope
 from ..access.guards import roles
 from ..audit.current import actor
-from ..delegations.models import Delegation, DelegationStatus, Person
-from ..extensions import db
+from ..delegations.queries import delegation
 from ..form_choices import options
 from ..games.services import definition_of
 from ..roles import STAFF, Role
 from ..sheets import to_xlsx
 from ..web import is_en, outcome_text
-from . import import_jobs, line_views, services, statement as statements, statement_views  # noqa: F401  (their routes)
+from . import import_jobs, line_views, queries, services, statement as statements, statement_views  # noqa: F401  (their routes)
 from .blueprint import bp
-from .models import BankLine, RoomRequest
 from .page_args import READERS, _games_arg
 
 
@@ -56,11 +53,9 @@ def overview():
     if games is None:
         abort(404)
     rows = services.reconciliation(games)
-    waiting = (BankLine.games_id == games.id, BankLine.matched_delegation_id.is_(None))
-    unmatched_count = db.session.scalar(select(func.count()).select_from(BankLine).where(*waiting))
+    unmatched_count = queries.unmatched_count(games)
     # The first few to match by hand here; all of them, paginated, on the bank lines page.
-    unmatched = db.session.scalars(select(BankLine).where(*waiting).order_by(BankLine.booked_on, BankLine.id)
-                                   .limit(UNMATCHED_ON_OVERVIEW)).all()
+    unmatched = queries.unmatched_lines(games, UNMATCHED_ON_OVERVIEW)
     sums = {k: sum((r[k] for r in rows), Decimal("0")) for k in ("expected", "payment", "refund", "balance")}
     deposits = None
     if rows and rows[0]["deposit"] is not None:
@@ -113,7 +108,7 @@ def post_entry():
     form = EntryForm()
     if not form.validate_on_submit():
         abort(400)
-    d = db.session.get(Delegation, form.delegation.data) or abort(404)
+    d = delegation(form.delegation.data) or abort(404)
     scope.require(d.games_id)
     amount = None
     if form.amount.data:
@@ -158,8 +153,7 @@ def report_xlsx():
     header = ["单位 unit", "参考码 reference", "应付 expected", "已收 received", "已退 refunded", "余额 balance", "状态 status"]
     data = [[r["unit"], r["reference"], float(r["expected"]), float(r["payment"]), float(r["refund"]),
              float(r["balance"]), statements.STATUS_NAMES[r["status"]][0]] for r in rows]
-    lines = db.session.scalars(select(BankLine).where(BankLine.games_id == games.id,
-                                                      BankLine.matched_delegation_id.is_(None))).all()
+    lines = queries.unmatched_lines(games)
     data += [[], ["未匹配的银行流水 unmatched lines"]] + [[str(b.booked_on), b.payer, float(b.amount), b.memo] for b in lines]
     return send_file(BytesIO(to_xlsx("reconciliation", header, data)), as_attachment=True,
                      download_name=f"{games.slug}-reconciliation.xlsx",
@@ -175,10 +169,7 @@ def insurance():
         abort(404)
     definition = definition_of(games)
     rows = []
-    q = (select(Person, Delegation).join(Delegation, Person.delegation_id == Delegation.id)
-         .where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN)
-         .order_by(Delegation.unit_code, Delegation.id, Person.position, Person.id))
-    for person, d in db.session.execute(q):  # one query, whatever the number of delegations
+    for person, d in queries.people_and_delegations(games):
         p = {"ref": person.ref, "name": person.name, "gender": person.gender, "id_type": person.id_type,
              "birth_date": person.birth_date.isoformat() if person.birth_date else None,
              "id_number": person.id_number, "documents": list(person.documents or [])}
@@ -210,11 +201,7 @@ def rooms():
     if games is None:
         abort(404)
     definition = definition_of(games)
-    usage = {}
-    for room_type, night, status, n in db.session.execute(
-            select(RoomRequest.room_type, RoomRequest.night, RoomRequest.status, func.sum(RoomRequest.rooms))
-            .where(RoomRequest.games_id == games.id).group_by(RoomRequest.room_type, RoomRequest.night, RoomRequest.status)):
-        usage.setdefault((room_type, night), {})[status] = n
+    usage = queries.rooms_usage(games)
     nights = sorted({n for _, n in usage})
     return render_template("money/rooms.html", games=games, all_games=all_games, definition=definition,
                            usage=usage, nights=nights)

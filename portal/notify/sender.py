@@ -202,3 +202,15 @@ def _address(message: OutboxMessage) -> str:
 def retry(message: OutboxMessage) -> None:
     """An organiser sends a failed message again (after fixing the address, say)."""
     message.status, message.next_attempt_at, message.attempts = OutboxStatus.PENDING, utcnow(), 0
+
+
+def send_again(message_id: int) -> bool:
+    """A failed message queued to be sent again, in one transaction with the row locked (two
+    clicks queue it once); False if it was not failed (sent since, or queued already)."""
+    from ..db_tx import write_transaction
+    with write_transaction():
+        message = db.session.scalar(select(OutboxMessage).where(OutboxMessage.id == message_id).with_for_update())
+        if message is None or message.status != OutboxStatus.FAILED:
+            return False
+        retry(message)
+        return True

@@ -7,21 +7,17 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
-from sqlalchemy import func, select
 
-from ..access import scope
 from ..access.guards import roles
 from ..audit.current import actor
-from ..db_tx import write_transaction
-from ..extensions import db
 from ..roles import ORGANISERS
-from .models import OutboxMessage, OutboxStatus
-from .sender import retry
+from . import queries
+from .models import OutboxStatus
+from .sender import send_again
 from .services import WEBHOOK_EVENTS
 
 bp = Blueprint("notify", __name__)
 ORG = ORGANISERS
-SHOWN = 200
 STATES = tuple(OutboxStatus)
 
 
@@ -29,13 +25,7 @@ STATES = tuple(OutboxStatus)
 @roles(*ORG)
 def outbox():
     status = request.args.get("status") if request.args.get("status") in STATES else ""
-    mine = scope.games_clause(OutboxMessage.games_id)
-    q = select(OutboxMessage).where(mine)
-    if status:
-        q = q.where(OutboxMessage.status == status)
-    messages = db.session.scalars(q.order_by(OutboxMessage.id.desc()).limit(SHOWN)).all()
-    counts = dict(db.session.execute(select(OutboxMessage.status, func.count()).where(mine)
-                                     .group_by(OutboxMessage.status)).all())
+    messages, counts = queries.outbox(status)
     return render_template("notify/outbox.html", messages=messages, counts=counts, status=status, form=FlaskForm(),
                            webhook_events=WEBHOOK_EVENTS, host_of=lambda url: urlsplit(url).hostname or "")
 
@@ -45,12 +35,8 @@ def outbox():
 def retry_message(message_id):
     if not FlaskForm().validate_on_submit():
         abort(400)
-    message = db.session.get(OutboxMessage, message_id)
-    if message is None or not scope.may_see(message.games_id):
-        abort(404)
-    if message.status == OutboxStatus.FAILED:
-        with write_transaction():
-            retry(db.session.get(OutboxMessage, message_id))
+    queries.message(message_id) or abort(404)
+    if send_again(message_id):
         flash(_("将重新发送。"), "success")
     return redirect(url_for(".outbox", status=OutboxStatus.FAILED))
 
@@ -64,7 +50,6 @@ def webhooks(slug):
 
     from ..outcome import Refusal
     from ..web import is_en
-    from .models import Webhook
     from .services import add_webhook
     games, made, problems = g.games, None, []
     if request.method == "POST":
@@ -74,8 +59,7 @@ def webhooks(slug):
             _row, made = add_webhook(games.id, games.slug, request.form.get("url", ""), actor())
         except Refusal as refusal:
             problems = [refusal.message[1] if is_en() else refusal.message[0]]
-    hooks = db.session.scalars(select(Webhook).where(Webhook.games_id == games.id, Webhook.active.is_(True))
-                               .order_by(Webhook.id)).all()
+    hooks = queries.webhooks(games)
     return render_template("notify/webhooks.html", games=games, hooks=hooks, made=made, problems=problems,
                            form=FlaskForm()), (422 if problems else 200)
 
@@ -85,13 +69,10 @@ def webhooks(slug):
 def remove_webhook(slug, webhook_id):
     from flask import g
 
-    from .models import Webhook
     from .services import remove_webhook as remove
     if not FlaskForm().validate_on_submit():
         abort(400)
-    row = db.session.get(Webhook, webhook_id)
-    if row is None or row.games_id != g.games.id:
-        abort(404)
+    row = queries.webhook_of(g.games, webhook_id) or abort(404)
     remove(row, actor())
     flash(_("已删除。"), "success")
     return redirect(url_for(".webhooks", slug=slug))

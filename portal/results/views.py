@@ -9,16 +9,14 @@ from urllib.parse import quote
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 
 from ..access import scope
 from ..access.guards import delegation_view, roles
 from ..audit.current import actor
-from ..delegations.models import Delegation
+from ..delegations.queries import delegation_units
 from ..delegations.views import Workspace
-from ..extensions import db
-from ..games.models import Games, Unit
-from ..games.services import definition_of
+from ..games.models import Games
+from ..games.services import definition_of, unit_names
 from ..ids import db_id
 from ..jobs.views import start
 from ..roles import ORGANISERS, STAFF
@@ -38,9 +36,8 @@ def _games(slug) -> Games:
 
 def _names(games) -> dict[str, str]:
     en = is_en()
-    units = {u.code: (u.name_en if en else u.name_zh) for u in db.session.scalars(select(Unit))}
-    return {str(did): units.get(code, name or code or "") for did, code, name in db.session.execute(
-        select(Delegation.id, Delegation.unit_code, Delegation.unit_name).where(Delegation.games_id == games.id))}
+    units = unit_names("en" if en else "zh")
+    return {str(did): units.get(code, name or code or "") for did, code, name in delegation_units([games.id])}
 
 
 def _events(games):

@@ -6,13 +6,11 @@ import json
 
 from flask import abort, g, render_template, request
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 
 from ..access.guards import roles
 from ..clock import now
 from ..delegations.services import check_document
-from ..extensions import db
-from ..games.models import Unit, University
+from ..games.queries import sample_unit, sample_university
 from ..games.services import definition_of
 from ..rules.jsontext import JsonTextError, load_json
 from .blueprint import bp
@@ -49,15 +47,8 @@ def try_rules(slug):
                 report, _status = check_document(data, now(), stored=False, drafts=True)
     traps = []
     if request.method != "POST":
-        unit = db.session.scalar(select(Unit).where(Unit.kind.in_(definition.participation.unit_kinds or ["-"]))
-                                 .order_by(Unit.code).limit(1))
-        if unit is None and definition.participation.invited:  # an invitation list only
-            unit = db.session.scalar(select(Unit).where(Unit.code == definition.participation.invited[0]))
-        university = db.session.scalar(
-            select(University.code).where(University.ownership == "public", University.level == "undergraduate",
-                                          *((University.province_code == unit.province_code,)
-                                            if unit is not None and unit.province_code else ()))
-            .order_by(University.code).limit(1))
+        unit = sample_unit(definition)
+        university = sample_university(unit)
         sample = sample_document(definition, unit.code if unit else None, university)
         text = json.dumps(sample, ensure_ascii=False, indent=2)
         traps = rule_traps(games, definition, sample)

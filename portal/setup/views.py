@@ -11,17 +11,14 @@ from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
 from ..access.guards import roles
 from ..audit.current import actor
-from ..extensions import db
-from ..games.models import Games, Unit
+from ..games import queries as games_queries
 from ..games.services import definition_of, definition_yaml, games_names, unit_names
-from ..games.unit_sheet import read_invitation_sheet, save_units
-from ..games.views import refused_unit_changes
-from ..jobs.models import Job
+from ..games.unit_sheet import read_invitation_sheet, refused_unit_changes, save_units
+from ..jobs.services import job_by_id
 from ..outcome import Refusal
 from ..roles import Role
 from ..rules.clauses import split
@@ -40,7 +37,7 @@ from .sections import SectionProblem, read_section
 @bp.route("/org/games/new", methods=["GET", "POST"])
 @roles(Role.ADMIN)
 def new_games():
-    all_games = list(db.session.scalars(select(Games).order_by(Games.slug)))
+    all_games = games_queries.all_games()
     errors: dict[str, str] = {}
     if request.method == "POST":
         if not FlaskForm().validate_on_submit():
@@ -109,7 +106,7 @@ def save_section(slug, section):
 def _unit_lookup() -> dict[str, str]:
     """A unit's code, name (Chinese or English) or short name ("浙江" for 浙江省) -> its code."""
     units = {}
-    for code, zh, en in db.session.execute(select(Unit.code, Unit.name_zh, Unit.name_en)):
+    for code, zh, en in games_queries.unit_names_and_codes():
         units.update({code: code, zh: code, en: code})
         for short in (zh.removesuffix("省"), zh.removesuffix("市")):
             units.setdefault(short, code)
@@ -157,7 +154,7 @@ def invited_sheet(slug):
 def amendment_impact(slug, impact_id):
     """An amendment's impact worked out in the background (the job `impact_id`), with its
     confirmation form."""
-    job = db.session.get(Job, impact_id)
+    job = job_by_id(impact_id)
     if job is None or job.kind != "amendment_impact" or job.user_id != current_user.id \
             or job.params.get("games") != g.games.slug:
         abort(404)

@@ -42,6 +42,11 @@ def documents_due(definition, doc: dict, ref: str) -> list[str]:
     return due
 
 
+def arrival_of(d, ref: str) -> CheckIn | None:
+    """The person's check-in at the desk, if he has arrived."""
+    return db.session.scalar(select(CheckIn).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == ref))
+
+
 @transactional
 def check_in(d: Delegation, ref: str, shown: list[str], actor: Actor, at: dt.datetime) -> Outcome:
     """Mark a person arrived; the Outcome says who, or why not."""

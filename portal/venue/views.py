@@ -8,17 +8,14 @@ from io import BytesIO
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 
 from ..access import scope
 from ..access.guards import roles
 from ..audit.current import actor
 from ..clock import now
 from ..delegations.edit import entry_people
-from ..delegations.files import UploadedFile
-from ..delegations.models import Delegation, DelegationStatus
 from ..delegations.names import DOCUMENT_NAMES, document_names_of
-from ..extensions import db
+from ..delegations.queries import approved_delegations, delegation, delegation_of, latest_photo
 from ..games.services import definition_of, unit_names
 from ..ids import db_id
 from ..jobs.views import start
@@ -26,8 +23,7 @@ from ..privacy import record_access
 from ..roles import ORGANISERS
 from ..web import is_en, outcome_text
 from . import cards as card_service, meeting as meetings
-from .checkin import check_in as mark_arrived, confirm_no_shows as confirm, desk_summary, documents_due, no_shows
-from .models import CheckIn
+from .checkin import arrival_of, check_in as mark_arrived, confirm_no_shows as confirm, desk_summary, documents_due, no_shows
 
 bp = Blueprint("venue", __name__)
 ORG = ORGANISERS
@@ -45,9 +41,7 @@ def cards(slug):
     delegation_id = request.args.get("delegation", type=db_id)
     all_cards = card_service.cards_for(games, delegation_id)
     units = unit_names("en" if is_en() else "zh")
-    delegations = [(d.id, units.get(d.unit_code, d.unit_name or d.unit_code or "")) for d in db.session.scalars(
-        select(Delegation).where(Delegation.games_id == games.id, Delegation.status == DelegationStatus.APPROVED)
-        .order_by(Delegation.unit_code, Delegation.id))]
+    delegations = [(d.id, units.get(d.unit_code, d.unit_name or d.unit_code or "")) for d in approved_delegations(games)]
     problems = [c for c in all_cards if c.photo_problem]
     per_delegation: dict[int, int] = {}
     for c in problems:
@@ -75,7 +69,7 @@ def cards_pdf(slug):
     if len(all_cards) > CARDS_IN_REQUEST:  # seconds of work: the page offers it as a background job
         return redirect(url_for(".cards", slug=slug, delegation=delegation_id), 303)
     record_access("personal_data.export", [(c.ref, c.name) for c in all_cards], what="cards.pdf",
-                  delegation=db.session.get(Delegation, delegation_id), games_slug=games.slug)
+                  delegation=delegation(delegation_id), games_slug=games.slug)
     return send_file(BytesIO(card_service.cards_pdf(games, all_cards, layout)), mimetype="application/pdf",
                      as_attachment=True, download_name=f"{games.slug}-cards-{delegation_id}.pdf")
 
@@ -94,9 +88,7 @@ def cards_pdf_job(slug):
     params = {"games": games.slug, "layout": layout}
     delegation_id = request.form.get("delegation", type=db_id)
     if delegation_id:  # one big delegation's cards
-        d = db.session.get(Delegation, delegation_id)
-        if d is None or d.games_id != games.id:
-            abort(404)
+        d = delegation_of(games, delegation_id) or abort(404)
         params["delegation"] = d.id
     return start("cards_pdf", params, _("%(name)s 参赛证", name=games.name_en if is_en() else games.name_zh))
 
@@ -123,7 +115,7 @@ def scan():
         definition = definition_of(d.games)
         document = export_document(d)
         due = documents_due(definition, document, p["ref"])
-        arrived = db.session.scalar(select(CheckIn).where(CheckIn.delegation_id == d.id, CheckIn.person_ref == p["ref"]))
+        arrived = arrival_of(d, p["ref"])
         person_card = _desk_card(d, definition, document, p)
     return render_template("venue/scan.html", code=code, result=result, due=due, arrived=arrived, found=found,
                            person_card=person_card,
@@ -146,9 +138,7 @@ def _desk_card(d, definition, document: dict, p: dict) -> dict:
     """What the desk compares with the child in front of it: the photo, the age on the first
     day and the events entered, by name."""
 
-    photo = db.session.scalar(select(UploadedFile).where(
-        UploadedFile.delegation_id == d.id, UploadedFile.person_ref == p["ref"], UploadedFile.kind == "photo",
-        UploadedFile.content_type.in_(("image/jpeg", "image/png"))).order_by(UploadedFile.id.desc()).limit(1))
+    photo = latest_photo(d, p["ref"])
     age = None
     if p.get("birth_date"):
         born, on = dt.date.fromisoformat(p["birth_date"]), definition.dates.start
@@ -243,9 +233,7 @@ def confirm_roll_call(slug, delegation_id):
     games = _games(slug)
     if not FlaskForm().validate_on_submit():
         abort(400)
-    d = db.session.get(Delegation, delegation_id)
-    if d is None or d.games_id != games.id:
-        abort(404)
+    d = delegation_of(games, delegation_id) or abort(404)
     out = confirm(d, request.form.get("attended_by", ""), actor(), now())
     flash(outcome_text(out), "success" if out.ok else "error")
     return redirect(url_for(".meeting", slug=slug, delegation=delegation_id))

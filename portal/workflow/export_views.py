@@ -7,12 +7,9 @@ from urllib.parse import quote
 
 from flask import Response, abort, current_app, request, send_file
 from flask_babel import gettext as _
-from sqlalchemy import select
 
 from ..access.guards import roles
-from ..extensions import db
-from ..games.models import Games
-from ..games.services import definition_of
+from ..games.services import definition_of, find_games, games_by_id
 from ..jobs.views import start
 from ..roles import ORGANISERS
 from ..sheets import csv_chunks, to_xlsx
@@ -27,7 +24,7 @@ ORG = ORGANISERS
 @roles(*ORG)
 def export_job(slug):
     """The whole-Games workbook, made in the background: the organiser follows its progress."""
-    g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    g = find_games(slug) or abort(404)
     return start("games_workbook", {"games": g.slug, "drafts": request.form.get("drafts") == "1"},
                  _("%(name)s 整届报名表", name=g.name_en if is_en() else g.name_zh))
 
@@ -35,7 +32,7 @@ def export_job(slug):
 @bp.get("/org/games/<slug>/export/<kind>.<fmt>")
 @roles(*ORG)
 def export(slug, kind, fmt):
-    g = db.session.scalar(select(Games).where(Games.slug == slug)) or abort(404)
+    g = find_games(slug) or abort(404)
     drafts = request.args.get("drafts") == "1"
     if kind not in ("summary", "roster") and kind not in {e.code for e in definition_of(g).events}:
         abort(404)
@@ -51,7 +48,7 @@ def export(slug, kind, fmt):
             # while the request's context is still open, the rest after it has closed.
             yield "\ufeff".encode("utf-8")
             with app.app_context():
-                games = db.session.get(Games, g.id)
+                games = games_by_id(g.id)
                 yield from csv_chunks(*_export_rows(games, kind, drafts), bom=False)
         return Response(stream(), mimetype="text/csv",
                         headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(f'{slug}-{kind}.csv')}"})

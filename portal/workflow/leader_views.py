@@ -9,7 +9,6 @@ from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from sqlalchemy import func, select
 
 from ..access.guards import delegation_view
 from ..audit.current import actor
@@ -21,15 +20,14 @@ from ..delegations.names import document_names_of
 from ..delegations.saving import delegation_document_kinds
 from ..delegations.tied_events import also_replaced
 from ..delegations.workspace import EDITORS, Workspace, person_form, refusal_text, render
-from ..extensions import db
 from ..form_choices import options
-from ..games.models import GamesVersion
 from ..money.services import entry_valid, totals
 from ..outcome import Status
 from ..roles import STAFF, Role
 from ..web import time_left
+from . import queries
 from .blueprint import bp
-from .models import Place, PlaceStatus, Substitution, SubstitutionStatus
+from .models import SubstitutionStatus
 from .services import request_extension, request_substitution, submit as submit_entry
 
 
@@ -43,14 +41,8 @@ def dashboard(d):
         cap = ws.most_athletes(code)
         rows.append({"code": code, "declared": declared, "entered": len(ws.entrants(code)), "cap": cap,
                      "problems": len([v for v in ws.by_event(code) if v.is_error])})
-    place = db.session.scalar(select(Place).where(Place.delegation_id == d.id))
-    position = None
-    if place is not None and place.status == PlaceStatus.WAITLISTED:
-        position = 1 + db.session.scalar(select(func.count(Place.id)).where(
-            Place.games_id == place.games_id, Place.status == PlaceStatus.WAITLISTED, Place.seq < place.seq))
-    # The amendments of the regulation since it was published, newest first (issue 26, 3).
-    amendments = db.session.scalars(select(GamesVersion).where(
-        GamesVersion.games_id == d.games_id, GamesVersion.number > 1).order_by(GamesVersion.number.desc()).limit(5)).all()
+    place, position = queries.place_of(d)
+    amendments = queries.amendments(d.games_id)
     names = document_names_of(ws.definition)
     unit_documents = [(k, names.get(k, (k, k)), k in (d.documents or []))
                       for k in delegation_document_kinds(ws.definition)]
@@ -123,8 +115,7 @@ def substitutions(d):
                             new=incoming.get("name") or ""), "info")
                 return redirect(url_for(".substitutions", delegation_id=d.id))
             flash(refusal_text(out), "error")
-    requests = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
-                                  .order_by(Substitution.id.desc())).all()
+    requests = queries.substitutions_of(d)
     also = {r.id: [ws.event_label(c) for c, _clause in also_replaced(ws.definition, ws.doc, r.event_code, r.out_ref)]
             for r in requests if r.status == SubstitutionStatus.PENDING}
     return render("workspace/substitutions.html", ws, form=form, person_form=new_person, requests=requests, also=also,

@@ -10,34 +10,30 @@ from decimal import Decimal
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
-from sqlalchemy import func, select
 
 from ..access import scope
 from ..access.guards import delegation_view, roles
 from ..audit.current import actor
-from ..audit.models import AuditLog
 from ..audit.sentences import details, sentence
 from ..clock import now
-from ..delegations.files import UploadedFile
-from ..delegations.models import Delegation, DelegationStatus, Entry
+from ..delegations.models import Delegation
+from ..delegations.queries import delegation_units, files_by_person
 from ..delegations.summary import summaries
 from ..delegations.workspace import Workspace
-from ..extensions import db
 from ..form_choices import options
-from ..games.models import Games, Unit
 from ..games.services import definition_of, unit_names
 from ..money.services import account_status, entry_valid, totals, totals_by_delegation
 from ..roles import ORGANISERS
 from ..rules.engine import CHINA
 from ..rules.stages import stage_name
 from ..web import is_en, outcome_text
-from . import audit_views, contact_views, export_views, joint_views, leader_views, services  # noqa: F401  (their routes)
+from . import audit_views, contact_views, export_views, joint_views, leader_views, queries, services  # noqa: F401  (their routes)
 from .blueprint import bp
 from .counts import delegation_counts
 from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm
 from .joint import joint_card
-from .models import ExtensionRequest, Place, PlaceStatus, RequestStatus, Substitution, SubstitutionStatus
-from .review import _returnable_people, _roster, _stage_label, _unit_filter
+from .models import PlaceStatus
+from .review import _returnable_people, _roster, _stage_label
 
 ORG = ORGANISERS
 
@@ -49,17 +45,12 @@ def overview():
     games = scope.visible_games()
     rows = []
     for g in games:
-        counts = dict(db.session.execute(select(Delegation.status, func.count()).where(Delegation.games_id == g.id)
-                                         .group_by(Delegation.status)).all())
-        pending = db.session.scalar(select(func.count(Substitution.id)).join(Delegation).where(
-            Delegation.games_id == g.id, Substitution.status == SubstitutionStatus.PENDING))
         info, names = _stage_label(g, at)
-        rows.append({"games": g, "counts": counts, "pending": pending, "stage": names, "closes": info.closes,
+        rows.append({"games": g, "counts": queries.delegations_by_status(g),
+                     "pending": queries.pending_substitutions_count(g), "stage": names, "closes": info.closes,
                      "capacity": definition_of(g).capacity,
-                     "accepted": db.session.scalar(select(func.count(Place.id)).where(
-                         Place.games_id == g.id, Place.status == PlaceStatus.ACCEPTED)),
-                     "waiting": db.session.scalar(select(func.count(Place.id)).where(
-                         Place.games_id == g.id, Place.status == PlaceStatus.WAITLISTED))})
+                     "accepted": queries.places_count(g, PlaceStatus.ACCEPTED),
+                     "waiting": queries.places_count(g, PlaceStatus.WAITLISTED)})
     return render_template("organiser/overview.html", rows=rows, at=at)
 
 
@@ -68,10 +59,7 @@ def overview():
 def games_view(slug):
     g = scope.games_or_404(slug)
     status = request.args.get("status") or ""
-    q = select(Delegation).where(Delegation.games_id == g.id)
-    if status:
-        q = q.where(Delegation.status == status)
-    delegations = db.session.scalars(q.order_by(Delegation.unit_code, Delegation.id)).all()
+    delegations = queries.delegations_of(g, status)
     units = unit_names()
     counts = delegation_counts(g)  # three aggregate queries, whatever the number of delegations
     from . import overview
@@ -81,8 +69,7 @@ def games_view(slug):
     rows = [{"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
              **counts.get(d.id, {"people": 0, "athletes": 0, "events": 0}), "errors": errors.get(d.id),
              "payment": account_status(money[d.id]) if d.id in money else "nothing_due"} for d in delegations]
-    by_status = dict(db.session.execute(select(Delegation.status, func.count()).where(Delegation.games_id == g.id)
-                                        .group_by(Delegation.status)).all())
+    by_status = queries.delegations_by_status(g)
     definition = definition_of(g)
     closes = definition.stages.names_closes
     until = at.astimezone(CHINA).date()
@@ -106,16 +93,9 @@ def queue():
     """What waits for a decision: submitted delegations and pending substitutions."""
     f_games, f_unit, f_event, f_kind = (request.args.get(k) or "" for k in ("games", "unit", "event", "kind"))
     items = []
+    visible = scope.games_clause(Delegation.games_id)
     if f_kind in ("", "delegation"):
-        q = select(Delegation).where(Delegation.status == DelegationStatus.SUBMITTED,
-                                     scope.games_clause(Delegation.games_id))
-        if f_games:
-            q = q.join(Games).where(Games.slug == f_games)
-        if f_unit:
-            q = q.where(_unit_filter(f_unit))
-        if f_event:
-            q = q.where(Delegation.id.in_(select(Entry.delegation_id).where(Entry.event_code == f_event)))
-        waiting = db.session.scalars(q.order_by(Delegation.submitted_at)).all()
+        waiting = queries.submitted_delegations(visible, f_games, f_unit, f_event)
         figures = {}
         for games_id in {d.games_id for d in waiting}:  # the stored summaries: judged only where they moved
             same = [d for d in waiting if d.games_id == games_id]
@@ -123,27 +103,9 @@ def queue():
         for d in waiting:
             items.append({"kind": "delegation", "d": d, "at": d.submitted_at, "what": _("报名待审核"),
                           "summary": figures.get(d.id)})
-    if f_kind in ("", "substitution"):
-        q = select(Substitution).join(Delegation).where(Substitution.status == SubstitutionStatus.PENDING,
-                                                        scope.games_clause(Delegation.games_id))
-        if f_games:
-            q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
-        if f_unit:
-            q = q.where(_unit_filter(f_unit))
-        if f_event:
-            q = q.where(Substitution.event_code == f_event)
-        subs = db.session.scalars(q.order_by(Substitution.requested_at)).all()
-    else:
-        subs = []
+    subs = queries.pending_substitutions(visible, f_games, f_unit, f_event) if f_kind in ("", "substitution") else []
     if f_kind in ("", "extension"):
-        from .models import ExtensionRequest
-        q = select(ExtensionRequest, Delegation).join(Delegation).where(ExtensionRequest.status == RequestStatus.PENDING,
-                                                                         scope.games_clause(Delegation.games_id))
-        if f_games:
-            q = q.join(Games, Delegation.games_id == Games.id).where(Games.slug == f_games)
-        if f_unit:
-            q = q.where(_unit_filter(f_unit))
-        for req, d in db.session.execute(q.order_by(ExtensionRequest.requested_at)):  # one query for all
+        for req, d in queries.pending_extensions(visible, f_games, f_unit):
             label = stage_name(definition_of(d.games).stages, req.stage)[1 if is_en() else 0]
             items.append({"kind": "extension", "d": d, "at": req.requested_at, "req": req,
                           "what": _("申请延长“%(stage)s”：%(why)s", stage=label, why=req.reason)})
@@ -163,9 +125,7 @@ def queue():
                       "what": f"{label}：{s.out_name or s.out_ref} → {s.in_person.get('name', '')}"})
     items.sort(key=lambda i: i["at"] or dt.datetime.min.replace(tzinfo=dt.UTC))
     # The units to filter by: the delegations of the Games chosen (clubs too), not every province.
-    delegations = db.session.execute(
-        select(Delegation.id, Delegation.unit_code, Delegation.unit_name)
-        .where(Delegation.games_id.in_([g.id for g in chosen])).order_by(Delegation.unit_code, Delegation.unit_name)).all()
+    delegations = delegation_units([g.id for g in chosen])
     names = unit_names("en" if en else "zh")
     units = sorted({(f"d{did}", names.get(code, name or code or "")) for did, code, name in delegations},
                    key=lambda u: u[1])
@@ -178,8 +138,8 @@ def queue():
 @bp.post("/org/extension-requests/<int:request_id>/decline")
 @roles(*ORG)
 def decline_extension(request_id):
-    req = db.session.get(ExtensionRequest, request_id) or abort(404)
-    scope.require(db.session.get(Delegation, req.delegation_id).games_id)
+    req, d = queries.extension_request(request_id) or abort(404)
+    scope.require(d.games_id)
     if not DecisionForm().validate_on_submit():
         abort(400)
     _flash_outcome(services.decline_extension(req, request.form.get("reason") or "", actor()), _("已答复：不同意延期。"))
@@ -197,22 +157,13 @@ def review(d):
     wd = WithdrawForm()
     wd.event.choices = options([("", _("全部（整个报名退出）"))] +
                                [(c, ws.event_label(c)) for c in dict.fromkeys(e["event"] for e in ws.doc["entries"])])
-    audit = db.session.scalars(select(AuditLog).where(AuditLog.delegation_id == d.id)
-                               .order_by(AuditLog.id.desc()).limit(200)).all()
-    subs = db.session.scalars(select(Substitution).where(Substitution.delegation_id == d.id)
-                              .order_by(Substitution.id.desc())).all()
-    # The documents a substitute came with, to look at before deciding: one query.
-    sub_files: dict[str, list] = {}
-    refs = [s.in_person.get("ref") for s in subs if s.in_person.get("ref")]
-    for f in db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
-                                                          UploadedFile.person_ref.in_(refs))) if refs else []:
-        sub_files.setdefault(f.person_ref, []).append(f)
+    audit = queries.latest_changes(d)
+    subs = queries.substitutions_of(d)
+    # The documents a substitute came with, to look at before deciding.
+    sub_files = files_by_person(d, [s.in_person.get("ref") for s in subs if s.in_person.get("ref")])
     extensions = services.extensions_of(d)
     en = is_en()
-    unit = ws.d.unit_name if not ws.d.unit_code else None
-    if unit is None:
-        row = db.session.scalar(select(Unit).where(Unit.code == d.unit_code))
-        unit = (row.name_en if en else row.name_zh) if row else d.unit_code
+    unit = queries.unit_name(d, en)
     lines = [{"row": a, "text": sentence(a.action, a.actor, unit, a.object_key, en),
               "details": details(a.action, a.before, a.after, a.reason, en)} for a in audit]
     from ..notify.services import recipients_of
@@ -284,7 +235,7 @@ def decide(sub_id, decision):
     form = DecisionForm()
     if not form.validate_on_submit() or decision not in ("approve", "reject"):
         abort(400)
-    sub = db.session.get(Substitution, sub_id) or abort(404)
+    sub = queries.substitution(sub_id) or abort(404)
     scope.require(sub.delegation.games_id)
     out = services.decide_substitution(sub, decision == "approve", actor(), now(), form.reason.data)
     _flash_outcome(out, _("已批准更换。") if decision == "approve" else _("已驳回更换申请。"))
