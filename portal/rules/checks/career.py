@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from ..engine import CHINA, CheckContext, builtin_check, rule_check
+from ..check_context import CHINA, CheckContext, builtin_check, rule_check
 from ..grades import NATIONALITIES, in_region, region_name
 from ..idnumber import normalise
 from ..violations import Violation

@@ -1,8 +1,8 @@
 """The delegation as a whole: officials, delegation staff, documents."""
 from __future__ import annotations
 
+from ..check_context import CheckContext, builtin_check, names, rule_check
 from ..definition import StaffRatioRule, document_names
-from ..engine import CheckContext, builtin_check, names, rule_check
 from ..violations import WARNING, Violation
 
 

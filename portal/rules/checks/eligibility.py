@@ -1,8 +1,8 @@
 """Who may take part: unit kinds, athlete registration, university eligibility."""
 from __future__ import annotations
 
+from ..check_context import CheckContext, builtin_check, rule_check
 from ..definition import EmploymentRule, JointTeamRule
-from ..engine import CheckContext, builtin_check, rule_check
 from ..violations import Violation, schema_error
 from .career import employment_admits
 

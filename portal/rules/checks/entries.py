@@ -2,8 +2,8 @@
 schedule clashes."""
 from __future__ import annotations
 
+from ..check_context import CheckContext, builtin_check, format_deadline, names, rule_check
 from ..definition import QuotaRule, TeamMakeupRule
-from ..engine import CheckContext, builtin_check, format_deadline, names, rule_check
 from ..violations import Violation
 
 GENDER = {"M": ("男子", "men's"), "F": ("女子", "women's")}

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .. import idnumber
+from ..check_context import CheckContext, builtin_check, names, rule_check
 from ..definition import BUILTIN_ID_TYPE_NAMES as ID_TYPE_NAMES, id_type_names  # noqa: F401  (ID_TYPE_NAMES: read by the diff)
-from ..engine import CheckContext, builtin_check, names, rule_check
 from ..violations import Violation, schema_error
 
 

@@ -2,7 +2,7 @@
 the organisers where the regulation says so, within the number and the region it sets."""
 from __future__ import annotations
 
-from ..engine import CheckContext, names, rule_check
+from ..check_context import CheckContext, names, rule_check
 from ..violations import Violation
 from .eligibility import university_inside
 from .teams import unit_itself

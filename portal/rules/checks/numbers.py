@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ..engine import CheckContext, names, rule_check
+from ..check_context import CheckContext, names, rule_check
 from ..violations import Violation
 from .eligibility import unit_kind_names
 

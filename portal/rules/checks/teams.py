@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..check_context import CheckContext, names, rule_check
 from ..document import Slot
-from ..engine import CheckContext, names, rule_check
 from ..violations import Violation
 
 G = {"M": ("男", "men"), "F": ("女", "women")}
