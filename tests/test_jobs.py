@@ -277,10 +277,9 @@ def test_two_workers_on_one_queue_run_a_job_delivered_twice_once(app, games_with
         monkeypatch.setitem(app.config, "JOBS_BACKEND", "thread")
 
 
-def test_a_job_whose_worker_died_is_failed_not_left_running(app, games_with_entries, cli):
-    """Issue 23 (5): a running job that stops beating (its worker was killed) reads as
-    failed at once, with what to do, and `flask jobs sweep` (each worker, at start) writes it
-    down."""
+def _stale_jobs(app, *specs):
+    """Running jobs of jobs-org that stopped beating 11 minutes ago ((kind, params) each),
+    and one still beating; their ids, the beating one last."""
     import datetime as dt
 
     from portal.extensions import db
@@ -288,22 +287,81 @@ def test_a_job_whose_worker_died_is_failed_not_left_running(app, games_with_entr
     with app.app_context():
         owner = db.session.execute(db.text("SELECT id FROM user_account WHERE username = 'jobs-org'")).scalar()
         long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=11)
-        job = Job(kind="games_workbook", params={"games": "nmsg-2009"}, user_id=owner, status="running", title="t",
-                  started_at=long_ago, heartbeat_at=long_ago)
-        alive = Job(kind="games_workbook", params={"games": "nmsg-2009"}, user_id=owner, status="running", title="t",
-                    started_at=long_ago, heartbeat_at=dt.datetime.now(dt.UTC))
-        db.session.add_all([job, alive])
+        jobs = [Job(kind=kind, params=params, user_id=owner, status="running", title="t", started_at=long_ago,
+                    heartbeat_at=long_ago) for kind, params in specs]
+        jobs.append(Job(kind="games_workbook", params={"games": "nmsg-2009"}, user_id=owner, status="running",
+                        title="t", started_at=long_ago, heartbeat_at=dt.datetime.now(dt.UTC)))
+        db.session.add_all(jobs)
         db.session.commit()
-        job_id, alive_id = job.id, alive.id
+        return [j.id for j in jobs]
+
+
+def test_a_job_whose_worker_died_is_started_again_and_finishes(app, games_with_entries, cli):
+    """Issue 41 (7): a running job that stops beating (its node was lost) is queued again by
+    the next sweep (each worker, at start and every 30 s; `flask jobs sweep`) and made by
+    another worker; meanwhile its page says it is waiting, not failed."""
+    from portal.extensions import db
+    from portal.jobs.models import Job
+    job_id, alive_id = _stale_jobs(app, ("games_workbook", {"games": "nmsg-2009"}))
     client = _client(app, "jobs-org")
-    status = client.get(f"/jobs/{job_id}/status").get_json()
-    assert status["status"] == "failed" and "请重新开始" in status["error"]
-    assert "后台任务中断了" in client.get(f"/jobs/{job_id}").get_data(as_text=True)
+    assert client.get(f"/jobs/{job_id}/status").get_json()["status"] == "queued"
+    assert "排队中" in client.get(f"/jobs/{job_id}").get_data(as_text=True)
+    result = cli.invoke(args=["jobs", "sweep"])
+    assert result.exit_code == 0 and "1 jobs started again" in result.output, result.output
+    status = _wait(client, job_id)
+    assert status["status"] == "done" and status["download"], status
+    assert client.get(status["download"]).get_data()[:2] == b"PK"
+    with app.app_context():
+        assert db.session.get(Job, job_id).params["_restarts"] == 1
+        assert db.session.get(Job, alive_id).status == "running"  # still beating: left alone
+
+
+def test_a_job_that_books_or_keeps_losing_its_node_is_failed(app, games_with_entries, cli):
+    """Issue 23 (5), 41 (7): a lost bank import (it books rows) and a job that lost its node
+    twice already are failed, reading so at once with what to do; the sweep writes it down."""
+    from portal.extensions import db
+    from portal.jobs.models import Job
+    booking, tired, alive_id = _stale_jobs(
+        app, ("bank_import", {"games": "nmsg-2009", "upload": "upload-x", "name": "a.csv"}),
+        ("games_workbook", {"games": "nmsg-2009", "_restarts": 2}))
+    client = _client(app, "jobs-org")
+    for job_id in (booking, tired):
+        status = client.get(f"/jobs/{job_id}/status").get_json()
+        assert status["status"] == "failed" and "请重新开始" in status["error"]
+        assert "后台任务中断了" in client.get(f"/jobs/{job_id}").get_data(as_text=True)
     assert client.get(f"/jobs/{alive_id}/status").get_json()["status"] == "running"
     result = cli.invoke(args=["jobs", "sweep"])
-    assert result.exit_code == 0 and "1 jobs marked failed" in result.output
+    assert result.exit_code == 0 and "2 jobs marked failed" in result.output and "0 jobs started again" in result.output
     with app.app_context():
-        assert db.session.get(Job, job_id).status == "failed" and db.session.get(Job, alive_id).status == "running"
+        assert {db.session.get(Job, i).status for i in (booking, tired)} == {"failed"}
+        assert db.session.get(Job, alive_id).status == "running"
+
+
+def test_a_running_job_beats_while_it_works_without_reporting_progress(app, games_with_entries, monkeypatch):
+    """Issue 41 (7): the heartbeat is the job's own thread, not its progress: a long step
+    that reports nothing is not taken for a lost node."""
+    import datetime as dt
+
+    from portal.extensions import db
+    from portal.jobs import services
+    from portal.jobs.models import Job
+    monkeypatch.setattr(services, "HEARTBEAT_EVERY", dt.timedelta(seconds=0.1))
+    beats = []
+
+    def quiet(job, progress):
+        for _ in range(8):
+            time.sleep(0.1)
+            with db.engine.connect() as conn:
+                beats.append(conn.execute(db.text("SELECT heartbeat_at FROM job WHERE id = :i"), {"i": job.id}).scalar())
+        return b"x", "x.txt", "text/plain"
+    monkeypatch.setitem(services.KINDS, "quiet", quiet)
+    with app.app_context():
+        job = Job(kind="quiet", params={}, user_id=None, status="queued", title="t")
+        db.session.add(job)
+        db.session.commit()
+        services.run(job.id)
+        assert db.session.get(Job, job.id).status == "done"
+    assert len(set(beats)) >= 3, beats  # beat again and again while the step ran
 
 
 def test_a_big_delegations_cards_are_a_background_job_too(app, games_with_entries, db, monkeypatch):

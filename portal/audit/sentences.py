@@ -102,11 +102,11 @@ def sentence(action: str, actor: str, unit: str, key: str | None, en: bool = Fal
 # The portal's own actors, stored in Chinese, read in the reader's language; older rows
 # wrote both ("系统 (system)"): each reader gets his half.
 SYSTEM_ACTORS = {"系统": "The system", "演示数据": "The demo", "报名系统": "The registration system",
-                 "服务器命令行": "The server shell", "命令行": "The command line"}
+                 "服务器命令行": "The server shell", "命令行": "The command line", "后台任务": "A background job"}
 
 
 def actor_name(actor: str, en: bool) -> str:
-    m = re.fullmatch(r"(.+?) \((system|demo|registration|server shell|cli)\)", actor or "")
+    m = re.fullmatch(r"(.+?) \((system|demo|registration|server shell|cli|job)\)", actor or "")
     if m:
         actor = m.group(1)
     return SYSTEM_ACTORS.get(actor, actor) if en else actor

@@ -3,6 +3,7 @@ uses Redis (JOBS_BACKEND=rq, the default when REDIS_URL is set)."""
 from __future__ import annotations
 
 import os
+import time
 
 import click
 from flask.cli import AppGroup
@@ -31,6 +32,8 @@ def worker(burst: bool, in_process: bool, niceness: int) -> None:
         os.nice(niceness)
 
     _echo_swept(run_sweepers())  # jobs a worker that died left "running", tickets a lost queue left waiting
+    if not burst:
+        _sweep_every(SWEEP_EVERY)  # and while it runs: a lost node's jobs finish here
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     connection = Redis.from_url(url)
     kind = SimpleWorker if in_process else _forking_worker()
@@ -52,10 +55,32 @@ def _forking_worker():
     return ForkingWorker
 
 
+SWEEP_EVERY = 30  # seconds; with STALE_AFTER, a lost node's job starts again here within 1.5 minutes
+
+
+def _sweep_every(seconds: float) -> None:
+    """Run the sweepers every `seconds` in a thread of the worker's process (between and
+    during its jobs), each sweep in an app context of its own."""
+    import threading
+
+    from flask import current_app
+    app = current_app._get_current_object()
+
+    def sweep_forever():
+        while True:
+            time.sleep(seconds)
+            try:
+                with app.app_context():
+                    _echo_swept(run_sweepers())
+            except Exception:  # the database away for a moment: the next sweep
+                app.logger.exception("sweep failed")
+    threading.Thread(target=sweep_forever, name="jobs-sweep", daemon=True).start()
+
+
 @jobs_cli.command("sweep")
 def sweep() -> None:
-    """Mark failed the running jobs whose worker stopped (no progress for 10 minutes), and
-    hand to the worker again the work its queue lost (registrations still waiting for their
+    """Start again (or, for a job that books, mark failed) the running jobs whose worker
+    stopped (no heartbeat for a minute), and hand to the worker again the work its queue lost (registrations still waiting for their
     account 5 minutes after they arrived)."""
     _echo_swept(run_sweepers(), always=True)
 

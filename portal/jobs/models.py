@@ -37,8 +37,9 @@ class Job(db.Model):
     mimetype: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
-    # Written when the job starts and with each progress: a running job whose worker died
-    # stops beating, and is then failed (services.sweep_stale), never "running" for ever.
+    # Written when the job starts, every HEARTBEAT_EVERY while it runs and with each
+    # progress: a running job whose node was lost stops beating, and is then started again
+    # elsewhere or failed (services.sweep_stale), never "running" for ever.
     heartbeat_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 

@@ -19,7 +19,7 @@ from flask import current_app
 from sqlalchemy import or_, select, update
 
 from .. import file_store
-from ..db_tx import write_transaction
+from ..db_tx import in_write_transaction, write_transaction
 from ..extensions import db
 from ..games.models import machine_utcnow, utcnow
 from ..games.services import find_games
@@ -30,12 +30,20 @@ if TYPE_CHECKING:
     from ..games.models import Games
 
 KINDS: dict[str, Callable] = {}
+RESTARTABLE: set[str] = set()
 QUEUE = "portal"
 
 
-def job_kind(name: str) -> Callable[[Callable], Callable]:
+def job_kind(name: str, restartable: bool = True) -> Callable[[Callable], Callable]:
+    """`restartable`: the job only makes its file (it writes nothing else), so when the node
+    running it is lost it is run again elsewhere (sweep_stale); a job that books or changes
+    rows says False and is failed instead, for its owner to start again."""
     def register(fn):
         KINDS[name] = fn
+        if restartable:
+            RESTARTABLE.add(name)
+        else:
+            RESTARTABLE.discard(name)
         return fn
     return register
 
@@ -64,12 +72,18 @@ def submit(kind: str, params: dict, user_id: int | None, title: str) -> Job:
     """Record the job and hand it to the backend; returns at once."""
     if kind not in KINDS:
         raise ValueError(f"unknown job kind {kind!r}")
+    sweep_stale()  # before, in its own transaction: a restarted job is handed over once that is committed
     with write_transaction():
-        sweep_stale()
         job = Job(kind=kind, params=params, user_id=user_id, title=title[:200])
         db.session.add(job)
         db.session.flush()
         job_id = job.id
+    _hand_over(job_id)
+    return db.session.get(Job, job_id)
+
+
+def _hand_over(job_id: int) -> None:
+    """Give a queued job (committed) to the backend: the RQ queue, or a thread of this process."""
     if backend() == "rq":
         from redis import Redis
         from redis.exceptions import RedisError
@@ -88,7 +102,6 @@ def submit(kind: str, params: dict, user_id: int | None, title: str) -> Job:
     else:
         app = current_app._get_current_object()
         threading.Thread(target=_in_thread, args=(app, job_id), name=f"job-{job_id}", daemon=True).start()
-    return db.session.get(Job, job_id)
 
 
 def enqueue_call(path: str, *args) -> bool:
@@ -173,6 +186,33 @@ def run(job_id: int) -> None:
                                .values(status=JobStatus.RUNNING, started_at=utcnow(), heartbeat_at=machine_utcnow())).rowcount
     if claimed != 1:
         return
+    beating = _heartbeat(job_id)
+    try:
+        _run_claimed(job_id)
+    finally:
+        beating.set()
+
+
+def _heartbeat(job_id: int) -> threading.Event:
+    """Beat every HEARTBEAT_EVERY while the job runs, whatever it is doing (a long step that
+    reports no progress too): a job that stops beating has lost its node. Set the event
+    returned to stop."""
+    engine, stop = db.engine, threading.Event()
+    table = Job.__table__
+
+    def beat():
+        while not stop.wait(HEARTBEAT_EVERY.total_seconds()):
+            try:
+                with engine.begin() as conn:
+                    conn.execute(update(table).where(table.c.id == job_id, table.c.status == JobStatus.RUNNING)
+                                 .values(heartbeat_at=machine_utcnow()))
+            except Exception:  # a missed beat is no failure: the next one may pass
+                continue
+    threading.Thread(target=beat, name=f"job-{job_id}-heartbeat", daemon=True).start()
+    return stop
+
+
+def _run_claimed(job_id: int) -> None:
     job = db.session.get(Job, job_id)
     last = [0.0]
 
@@ -206,7 +246,9 @@ def run(job_id: int) -> None:
             job.error = f"{type(exc).__name__}: {exc}"[:500]
 
 
-STALE_AFTER = dt.timedelta(minutes=10)  # no progress for this long: its worker is gone
+HEARTBEAT_EVERY = dt.timedelta(seconds=10)
+STALE_AFTER = dt.timedelta(minutes=1)  # six beats missed: its node is gone
+MAX_RESTARTS = 2  # a job that lost its node this often is failed: something about it, not the node
 STOPPED = "stopped"
 JOB_ERRORS = {
     QUEUE_UNAVAILABLE: Text("后台任务服务暂时无法连接，任务没有开始。请稍后再试；如仍不行，请联系系统管理员。",
@@ -228,6 +270,11 @@ def is_stale(job: Job, at: dt.datetime | None = None) -> bool:
     return job.status == JobStatus.RUNNING and beat is not None and (at or machine_utcnow()) - beat > STALE_AFTER
 
 
+def will_restart(job: Job) -> bool:
+    """A job that lost its node is run again elsewhere (rather than failed)."""
+    return job.kind in RESTARTABLE and int((job.params or {}).get("_restarts", 0)) < MAX_RESTARTS
+
+
 SWEEPERS: list[tuple[str, Callable]] = []
 
 
@@ -243,20 +290,37 @@ def sweeper(label: str) -> Callable[[Callable], Callable]:
 
 def run_sweepers(at: dt.datetime | None = None) -> list[tuple[int, str]]:
     """The stale jobs failed, then every registered sweeper's work: (count, what it means)."""
-    return [(sweep_stale(at), "jobs marked failed (their worker had stopped)")] + [
-        (fn(at), label) for label, fn in SWEEPERS]
+    restarted, failed = sweep_stale(at)
+    return [(restarted, "jobs started again (their worker had stopped)"),
+            (failed, "jobs marked failed (their worker had stopped)")] + [(fn(at), label) for label, fn in SWEEPERS]
 
 
-def sweep_stale(at: dt.datetime | None = None) -> int:
-    """Fail every running job whose worker stopped beating; how many. Run by each worker as
-    it starts, at each new job, and by `flask jobs sweep`."""
+def sweep_stale(at: dt.datetime | None = None) -> tuple[int, int]:
+    """Every running job whose worker stopped beating: queued again for another worker when
+    it only makes a file and has not lost its node MAX_RESTARTS times, else failed, saying
+    so. (restarted, failed). Run by each worker as it starts and every SWEEP_EVERY, before
+    each new job, and by `flask jobs sweep`."""
+    if in_write_transaction():
+        return 0, 0  # a restart is handed over after its commit, which a joined sweep cannot see: the next sweep
     limit = (at or machine_utcnow()) - STALE_AFTER
-    table = Job.__table__
-    with write_transaction():  # joins the caller's (a new job's) when there is one
-        return db.session.execute(update(table).where(
-            table.c.status == JobStatus.RUNNING,
-            or_(table.c.heartbeat_at < limit, table.c.heartbeat_at.is_(None) & (table.c.started_at < limit)))
-            .values(status=JobStatus.FAILED, error=STOPPED, finished_at=utcnow())).rowcount
+    restarted: list[int] = []
+    failed = 0
+    with write_transaction():
+        stale = db.session.scalars(select(Job).where(
+            Job.status == JobStatus.RUNNING,
+            or_(Job.heartbeat_at < limit, Job.heartbeat_at.is_(None) & (Job.started_at < limit)))
+            .with_for_update(skip_locked=True)).all()  # two sweepers: each job swept by one
+        for job in stale:
+            if will_restart(job):
+                job.params = {**(job.params or {}), "_restarts": int((job.params or {}).get("_restarts", 0)) + 1}
+                job.status, job.started_at, job.heartbeat_at, job.done_count = JobStatus.QUEUED, None, None, 0
+                restarted.append(job.id)
+            else:
+                job.status, job.error, job.finished_at = JobStatus.FAILED, STOPPED, utcnow()
+                failed += 1
+    for job_id in restarted:  # committed: the worker that takes it finds it queued
+        _hand_over(job_id)
+    return len(restarted), failed
 
 
 def jobs_of(user_id: int, limit: int = 10) -> list[Job]:

@@ -14,7 +14,7 @@ from ..file_store import stored_download
 from ..games.services import find_games
 from ..web import is_en
 from .models import Job, JobStatus
-from .services import STOPPED, error_text, file_key, is_stale, job_by_id, submit
+from .services import STOPPED, error_text, file_key, is_stale, job_by_id, submit, will_restart
 
 bp = Blueprint("jobs", __name__, url_prefix="/jobs")
 
@@ -36,6 +36,9 @@ def start(kind: str, params: dict, title: str):
 
 
 def status_of(job: Job) -> dict:
+    if is_stale(job) and will_restart(job):  # its worker died: another will run it again (sweep_stale)
+        return {"id": job.id, "status": JobStatus.QUEUED, "percent": 0, "done": 0, "total": job.total_count,
+                "error": None, "download": None}
     if is_stale(job):  # its worker died: say so now (a worker or the next job writes it down)
         return {"id": job.id, "status": JobStatus.FAILED, "percent": job.percent, "done": job.done_count,
                 "total": job.total_count, "error": error_text(STOPPED, is_en()), "download": None}

@@ -43,13 +43,13 @@ def report(result: StatementImport, filename: str, en: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-@job_kind("bank_import")
+@job_kind("bank_import", restartable=False)  # it books: a lost one is failed, and imported again by hand
 def bank_import(job, progress):
     params = job.params
     key = f"jobs/{os.path.basename(params['upload'])}"
     games = games_of(job)
     user = db.session.get(User, job.user_id) if job.user_id else None
-    actor = Actor(f"{user.display_name} ({user.username})" if user else "后台任务 (job)", user_id=job.user_id,
+    actor = Actor(f"{user.display_name} ({user.username})" if user else "后台任务", user_id=job.user_id,
                   role=user.role if user else None)
     progress(0, 2, force=True)
     try:
