@@ -55,7 +55,9 @@ def _forking_worker():
     return ForkingWorker
 
 
-SWEEP_EVERY = 30  # seconds; with STALE_AFTER, a lost node's job starts again here within 1.5 minutes
+# Seconds between a worker's sweeps (JOBS_SWEEP_SECONDS): with STALE_AFTER, a lost node's
+# job starts again here within a minute and a half.
+SWEEP_EVERY = float(os.environ.get("JOBS_SWEEP_SECONDS", "30"))
 
 
 def _sweep_every(seconds: float) -> None:

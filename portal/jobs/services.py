@@ -246,8 +246,10 @@ def _run_claimed(job_id: int) -> None:
             job.error = f"{type(exc).__name__}: {exc}"[:500]
 
 
-HEARTBEAT_EVERY = dt.timedelta(seconds=10)
-STALE_AFTER = dt.timedelta(minutes=1)  # six beats missed: its node is gone
+# How often a running job beats, and how long without a beat means its node is gone (six
+# beats missed); JOBS_HEARTBEAT_SECONDS and JOBS_STALE_SECONDS change them for every node.
+HEARTBEAT_EVERY = dt.timedelta(seconds=float(os.environ.get("JOBS_HEARTBEAT_SECONDS", "10")))
+STALE_AFTER = dt.timedelta(seconds=float(os.environ.get("JOBS_STALE_SECONDS", "60")))
 MAX_RESTARTS = 2  # a job that lost its node this often is failed: something about it, not the node
 STOPPED = "stopped"
 JOB_ERRORS = {
