@@ -69,3 +69,14 @@ def test_a_delegation_of_2000_keeps_its_entries_and_review_pages_under_150_kb(ap
         one = leader.get(links[0]).get_data(as_text=True)
     assert one.count('name="people" value=') > 12  # that event's form, whole
     assert review.count('value="person:') <= 200
+    # An event of dozens of teams lists each on one line: its members as chips with their
+    # boards, and a link that opens that team alone.
+    team_lines = re.findall(r'<div class="team-line"><strong>([^<]+)</strong>\s*((?:<span class="chip">[^<]*</span>)+)'
+                            rf'\s*<a href="(/d/{d}/entries\?event=[^"&]+&amp;team=[^"#]+)#event-', entries)
+    assert len(team_lines) > 10, entries[:2000]
+    team, chips, link = team_lines[0]
+    assert re.fullmatch(r'(<span class="chip">(\d+\. )?[^<]+</span>)+', chips)
+    assert link.replace("&amp;", "&").endswith("&team=" + team)
+    with app.app_context():
+        alone = leader.get(link.replace("&amp;", "&")).get_data(as_text=True)
+    assert f'name="team" value="{team}"' in alone
