@@ -263,3 +263,31 @@ def test_with_redis_out_of_reach_the_judgement_is_computed_and_the_page_does_not
     assert remembered(hunan, MAY) == fresh(hunan, MAY)
     assert shared._unreachable_until[0] > time.monotonic()  # it does without Redis for a while
     assert time.monotonic() - started < 1.0  # one wait of a quarter of a second, not one per call
+
+
+def test_one_delegations_shared_numbers_are_the_whole_games_answer_for_it(app, db):
+    """Issue 41 (5): asked for one delegation, shared_numbers reads only the other holders
+    of its numbers, and says what the whole Games' answer says of it: each number it
+    shares and with whom, a withdrawn holder not counted."""
+    from portal.audit.services import Actor
+    from portal.delegations.judged import shared_numbers
+    from portal.delegations.models import DelegationStatus
+    from portal.games.services import find_games
+    from portal.workflow.services import new_delegation, save
+    games = find_games("nmsg-2019")
+    a_people = [person("p1", year=2019, unit="hunan"), person("p2", "F", "1996-06-06", year=2019, unit="hunan")]
+    hunan = save(new_delegation(games, "hunan"), doc("nmsg-2019", unit="hunan", people=a_people), Actor("t"), MAY).delegation
+    twin = dict(person("q1", year=2019, unit="hubei"), id_number=a_people[0]["id_number"])
+    hubei = save(new_delegation(games, "hubei"), doc("nmsg-2019", unit="hubei", people=[twin]), Actor("t"), MAY).delegation
+    gone = dict(person("r1", year=2019, unit="hebei"), id_number=a_people[1]["id_number"])
+    hebei = save(new_delegation(games, "hebei"), doc("nmsg-2019", unit="hebei", people=[gone]), Actor("t"), MAY).delegation
+    alone = save(new_delegation(games, "henan"), doc("nmsg-2019", unit="henan", people=[person("s1", year=2019, unit="henan")]),
+                 Actor("t"), MAY).delegation
+    hebei.status = DelegationStatus.WITHDRAWN
+    db.session.commit()
+    whole = shared_numbers(games.id)
+    assert whole[hunan.id] == {(a_people[0]["id_number"], hubei.id)}  # not the withdrawn Hebei's
+    assert whole[hubei.id] == {(a_people[0]["id_number"], hunan.id)}
+    for d in (hunan, hubei, hebei, alone):
+        assert shared_numbers(games.id, d.id) == ({d.id: whole[d.id]} if d.id in whole else {})
+    assert hebei.id in whole and alone.id not in whole  # a withdrawn delegation still sees whom it shares with

@@ -153,10 +153,17 @@ def shared_numbers(games_id: int, delegation_id: int | None = None) -> dict[int,
     filter on the numbers, so that its plan does not hang on the database's statistics."""
     in_games = select(Delegation.id).where(Delegation.games_id == games_id)
     if delegation_id is not None:
+        # Only the other delegations' holders of its numbers come back (a few, usually none),
+        # not its own thousands of rows.
         numbers = select(Person.id_number).where(Person.delegation_id == delegation_id, Person.id_number.is_not(None))
-    else:
-        numbers = (select(Person.id_number).where(Person.delegation_id.in_(in_games), Person.id_number.is_not(None))
-                   .group_by(Person.id_number).having(func.count(func.distinct(Person.delegation_id)) > 1))
+        rows = db.session.execute(
+            select(Person.id_number, Person.delegation_id)
+            .join(Delegation, Person.delegation_id == Delegation.id)
+            .where(Delegation.games_id == games_id, Person.delegation_id != delegation_id,
+                   Delegation.status != DelegationStatus.WITHDRAWN, Person.id_number.in_(numbers))).all()
+        return {delegation_id: frozenset((number, other) for number, other in rows)} if rows else {}
+    numbers = (select(Person.id_number).where(Person.delegation_id.in_(in_games), Person.id_number.is_not(None))
+               .group_by(Person.id_number).having(func.count(func.distinct(Person.delegation_id)) > 1))
     rows = db.session.execute(
         select(Person.id_number, Person.delegation_id, Delegation.status)
         .join(Delegation, Person.delegation_id == Delegation.id)
@@ -167,8 +174,6 @@ def shared_numbers(games_id: int, delegation_id: int | None = None) -> dict[int,
     out: dict[int, set] = {}
     for number, found in holders.items():
         for did, _withdrawn in found:
-            if delegation_id is not None and did != delegation_id:
-                continue
             others = {(number, other) for other, withdrawn in found if other != did and not withdrawn}
             if others:
                 out.setdefault(did, set()).update(others)

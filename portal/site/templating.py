@@ -8,12 +8,10 @@ import os
 from flask import Flask, g, url_for
 from flask_babel import get_locale
 from jinja2 import FileSystemBytecodeCache
-from sqlalchemy import select
 
 from ..audit.sentences import actor_name
 from ..delegations.names import VIOLATION_LABELS
-from ..extensions import db
-from ..games.models import Unit
+from ..games.services import unit_name_pairs
 from ..privacy import birth_date_shown, mask_id, mask_ids_in, may_open_file, sees_full_ids
 from ..rules import clauses
 from ..rules.engine import format_deadline
@@ -51,11 +49,12 @@ def init(app: Flask) -> None:
         lang = str(get_locale())
 
         def unit_name(d, field):
-            # All units in one query per request, whatever the number of rows that ask.
+            # All units' names in one query per request (code and names, no rows to build),
+            # whatever the number of rows that ask.
             if "unit_names" not in g:
-                g.unit_names = {u.code: u for u in db.session.scalars(select(Unit))}
-            row = g.unit_names.get(d.unit_code) if d.unit_code else None
-            return getattr(row, field) if row else (d.unit_name or d.unit_code or "")
+                g.unit_names = unit_name_pairs()
+            pair = g.unit_names.get(d.unit_code) if d.unit_code else None
+            return pair[field == "name_en"] if pair else (d.unit_name or d.unit_code or "")
 
         full_ids = sees_full_ids()
 
