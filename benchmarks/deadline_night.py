@@ -153,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="smallest,largest delegation")
     ap.add_argument("--same-event", action="store_true",
                     help="co-leaders of a unit all entering their own players in one event (issue 41, 3)")
+    ap.add_argument("--other-work", type=int, default=0,
+                    help="processes keeping a core busy each meanwhile (2: a shared machine at load 2)")
     ap.add_argument("--pace", type=float, default=5.0,
                     help="seconds between one leader's saves (typing time); 0 for back-to-back saves")
     a = ap.parse_args(argv)
@@ -180,12 +182,14 @@ def main(argv: list[str] | None = None) -> int:
         threads = [threading.Thread(target=leader, args=(f"http://127.0.0.1:{port}", name, did, ref, until,
                                                          results, lock, a.pace, a.same_event))
                    for name, did, ref in pairs]
-        load_before, cpu_before = os.getloadavg()[0], soak.cpu_seconds(web=proc.pid)
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        cpu = {k: v - cpu_before[k] for k, v in soak.cpu_seconds(web=proc.pid).items()}
+        with soak.OtherWork(a.other_work):
+            load_before, cpu_before = os.getloadavg()[0], soak.cpu_seconds(web=proc.pid)
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            cpu = {k: v - cpu_before[k] for k, v in soak.cpu_seconds(web=proc.pid).items()}
+            load_after = os.getloadavg()[0]
         saves = sorted(took for outcome, took in results if outcome == "saved")
         conflicts = sum(1 for outcome, _ in results if outcome == "conflict")
         errors = sum(1 for outcome, _ in results if outcome == "error")
@@ -195,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{f' x {a.threads} threads' if a.threads > 1 else ''}, {a.seconds} s: {len(saves) * 60 / a.seconds:.0f} "
                   f"saves a minute, p50 {p50:.2f} s, p95 {p95:.2f} s, errors {errors}, "
                   f"stale forms refused and redone {conflicts}; the errors: {results_errors or 'none'}")
-            print(f"  load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after; CPU per save "
+            print(f"  load average {load_before:.2f} before, {load_after:.2f} after"
+                  f"{f' ({a.other_work} busy processes of other work)' if a.other_work else ''}; CPU per save "
                   "(its form, the save and the page it leads to): "
                   + ", ".join(f"{k} {1000 * v / len(saves):.0f} ms" for k, v in cpu.items() if k != "jobs"))
         else:

@@ -101,6 +101,8 @@ def main() -> int:
     ap.add_argument("--db", choices=["sqlite", "postgres"], default="postgres")
     ap.add_argument("--people", type=int, default=300)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--other-work", type=int, default=0,
+                    help="processes keeping a core busy each meanwhile (2: a shared machine at load 2)")
     a = ap.parse_args()
     from benchmarks import soak
     workdir = Path(tempfile.mkdtemp(prefix="rush-"))
@@ -121,23 +123,26 @@ def main() -> int:
         start = threading.Barrier(a.people + 1, timeout=300)  # and this thread
         threads = [threading.Thread(target=register, args=(f"http://127.0.0.1:{port}", i, start, results, lock))
                    for i in range(a.people)]
-        load_before = os.getloadavg()[0]
         for t in threads:
             t.start()
         while start.n_waiting < a.people:
             time.sleep(0.01)  # every form page is fetched: the CPU counted is the answers' alone
-        start_cpu = soak.cpu_seconds(web=proc.pid, jobs=worker.pid)
-        start.wait()
-        rushed = time.perf_counter()
-        for t in threads:
-            t.join()
-        cpu = {k: v - start_cpu[k] for k, v in soak.cpu_seconds(web=proc.pid, jobs=worker.pid).items()}
+        with soak.OtherWork(a.other_work):
+            load_before = os.getloadavg()[0]
+            start_cpu = soak.cpu_seconds(web=proc.pid, jobs=worker.pid)
+            start.wait()
+            rushed = time.perf_counter()
+            for t in threads:
+                t.join()
+            cpu = {k: v - start_cpu[k] for k, v in soak.cpu_seconds(web=proc.pid, jobs=worker.pid).items()}
+            load_after = os.getloadavg()[0]
         waits = sorted(took for outcome, took in results if not outcome.startswith("error"))
         errors = [outcome for outcome, _ in results if outcome.startswith("error")]
         placed = sum(1 for outcome, _ in results if outcome == "placed")
         waiting = sum(1 for outcome, _ in results if outcome == "waitlisted")
-        print(f"{a.people} at once for 160 places, {a.db}, {a.workers} gunicorn workers; load average "
-              f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
+        print(f"{a.people} at once for 160 places, {a.db}, {a.workers} gunicorn workers"
+              f"{f', {a.other_work} busy processes of other work' if a.other_work else ''}; load average "
+              f"{load_before:.2f} before, {load_after:.2f} after")
         print(f"  placed {placed}, wait-listed {waiting}, errors {len(errors)} {sorted(set(errors))[:3]}")
         if waits:
             p95 = waits[int(0.95 * (len(waits) - 1))]

@@ -104,6 +104,28 @@ def prepare(url: str, units: int, sizes: tuple[int, int], big: tuple[int, ...]) 
                 "big_id": biggest.id}
 
 
+class OtherWork:
+    """`n` processes that keep a core busy each, as the machine's other work does (a shared
+    machine at load 2 has two such): started before the measurement, stopped after it, so
+    that a figure "at load 2" can be measured again on a quiet machine. Their CPU is not
+    the portal's and is not counted (cpu_seconds follows the portal's own processes)."""
+
+    def __init__(self, n: int):
+        self.n, self.procs = n, []
+
+    def __enter__(self):
+        spin = "import time\nwhile True:\n    sum(i * i for i in range(100_000))\n"
+        self.procs = [subprocess.Popen([sys.executable, "-c", spin], start_new_session=True) for _ in range(self.n)]
+        if self.n:
+            time.sleep(2)  # at work before the portal is asked anything
+        return self
+
+    def __exit__(self, *_exc):
+        for proc in self.procs:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
