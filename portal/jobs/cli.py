@@ -31,6 +31,10 @@ def worker(burst: bool, in_process: bool, niceness: int) -> None:
     if niceness > 0:
         os.nice(niceness)
 
+    from flask import current_app
+
+    from .worker import use_app
+    use_app(current_app._get_current_object())  # RQ calls worker.perform: it runs in this app
     _echo_swept(run_sweepers())  # jobs a worker that died left "running", tickets a lost queue left waiting
     if not burst:
         _sweep_every(SWEEP_EVERY)  # and while it runs: a lost node's jobs finish here
