@@ -36,10 +36,9 @@ def test_the_portals_own_actors_read_in_the_readers_language():
 def test_the_server_shell_and_the_systems_amendments_name_their_actor_in_one_language(app, db):
     """The shell's actor is stored in Chinese (older rows: "服务器命令行 (server shell)") and
     read in the reader's language; a version the system made says so in English too."""
-    from builders import logged_in
+    from builders import account, logged_in
 
     from portal.accounts.cli import SHELL
-    from portal.accounts.services import create_account
     from portal.audit.sentences import actor_name, sentence
     from portal.audit.services import Actor
     assert actor_name("命令行 (cli)", en=True) == "The command line"
@@ -52,7 +51,7 @@ def test_the_server_shell_and_the_systems_amendments_name_their_actor_in_one_lan
     games = find_games("nmsg-2019")
     db.session.add(GamesVersion(games_id=games.id, number=1, definition=games.definition, amendment=None, reason=None,
                                 created_by="系统", created_at=utcnow()))  # as an amendment's first version is stored
-    create_account("admin-en", "Admin", "admin", Actor("t"), password="password-123")
+    account("admin-en", "admin")
     db.session.commit()
     client = logged_in(app, "admin-en")
     with client.session_transaction() as s:
