@@ -13,6 +13,7 @@ from ..audit.services import Actor, record
 from ..db_tx import lock_row, transactional
 from ..delegations.edit import athletes
 from ..delegations.models import Delegation, DelegationStatus, Person
+from ..delegations.queries import approved_delegations
 from ..delegations.services import export_document, export_documents
 from ..extensions import db
 from ..games.services import definition_of, unit_names
@@ -99,9 +100,7 @@ def desk_summary(games) -> list[dict]:
         select(CheckIn.delegation_id, func.count()).join(Delegation, CheckIn.delegation_id == Delegation.id)
         .where(Delegation.games_id == games.id).group_by(CheckIn.delegation_id)).all())
     out = []
-    for d in db.session.scalars(select(Delegation).where(Delegation.games_id == games.id,
-                                                         Delegation.status == DelegationStatus.APPROVED)
-                                .order_by(Delegation.unit_code, Delegation.id)):
+    for d in approved_delegations(games):
         out.append({"d": d, "unit": units.get(d.unit_code, d.unit_name or d.unit_code or ""),
                     "registered": registered.get(d.id, 0), "arrived": arrived.get(d.id, 0)})
     return out

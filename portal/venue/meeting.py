@@ -14,6 +14,7 @@ from ..audit.services import Actor, record
 from ..db_tx import lock_row, transactional
 from ..delegations.edit import athletes, entry_people
 from ..delegations.models import Delegation, DelegationStatus
+from ..delegations.queries import approved_delegations
 from ..delegations.services import export_document, export_documents
 from ..extensions import db
 from ..games.services import definition_of, unit_names
@@ -62,9 +63,7 @@ def roll(games) -> list[dict]:
     """Per approved delegation: its leaders, entrants, arrivals and its roll call, from one
     query per kind of row for the whole Games."""
     units = unit_names()
-    delegations = db.session.scalars(select(Delegation).where(
-        Delegation.games_id == games.id, Delegation.status == DelegationStatus.APPROVED)
-        .order_by(Delegation.unit_code, Delegation.id)).all()
+    delegations = approved_delegations(games)
     documents = export_documents(delegations)
     arrived = arrivals(games)
     calls = {c.delegation_id: c for c in db.session.scalars(

@@ -8,7 +8,8 @@ from sqlalchemy import func, select
 from ..audit.models import AuditLog
 from ..delegations.models import Delegation, DelegationStatus, Entry
 from ..extensions import db
-from ..games.models import Games, GamesVersion, Unit
+from ..games.models import Games, GamesVersion
+from ..games.services import unit_info
 from .models import ExtensionRequest, Place, PlaceStatus, RequestStatus, Substitution, SubstitutionStatus
 from .review import _unit_filter
 
@@ -89,8 +90,8 @@ def unit_name(d, en: bool) -> str:
     """The delegation's unit as its reader names it (a club's own name; a unit's from the list)."""
     if not d.unit_code:
         return d.unit_name
-    row = db.session.scalar(select(Unit).where(Unit.code == d.unit_code))
-    return (row.name_en if en else row.name_zh) if row else d.unit_code
+    info = unit_info(d.unit_code)
+    return (info.name.en if en else info.name.zh) if info else d.unit_code
 
 
 def place_of(d) -> tuple[Place | None, int | None]:
