@@ -220,3 +220,45 @@ def test_the_answer_to_a_registration_is_accessible(server, browser, app, db, wi
     page.screenshot(path=str(tmp_path / f"arrival-refused-{width}.png"), full_page=True)
     page.close()
     assert problems == {"waiting": [], "refused": []}, problems
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_a_big_delegations_entries_and_a_restarted_jobs_page_are_accessible(server, browser, app, db, width,  # noqa: F811
+                                                                            tmp_path):
+    """Issue 41 (5, 7): the entries page of a 1,000-person delegation (events of dozens of
+    teams listed one line each, as chips, with 250 warnings) and the page of a job whose
+    node was lost and that waits to be started again: no serious violation, no sideways
+    scroll at phone width."""
+    import datetime as dt
+
+    from benchmarks.national import delegation_document
+    from portal.audit.services import Actor
+    from portal.games.services import find_games
+    from portal.jobs.models import Job
+    from portal.workflow.services import import_document
+    out = import_document(find_games("nmsg-2009"), delegation_document("zhejiang", 0, 1000, lacking_documents=4),
+                          dt.datetime(2009, 8, 1, tzinfo=CHINA), Actor("t"))
+    assert out.ok, out.violations
+    leader = account("big-a11y", "leader", delegation=out.delegation, password="yellow-mountain-pine-19")
+    long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=11)
+    job = Job(kind="games_workbook", params={"games": "nmsg-2009"}, user_id=leader.id, status="running",
+              title="全国智力运动会 整届报名表", started_at=long_ago, heartbeat_at=long_ago)
+    db.session.add(job)
+    db.session.commit()
+    page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
+    login(page, server, "big-a11y", "yellow-mountain-pine-19")
+    found = {}
+    for url in (f"/d/{out.delegation.id}/entries", f"/jobs/{job.id}"):
+        page.goto(server + url)
+        problems = _violations(page)
+        if page.evaluate("document.documentElement.scrollWidth - window.innerWidth") > 1:
+            problems.append(f"page scrolls sideways at {width}px")
+        page.screenshot(path=str(tmp_path / f"{width}-{url.strip('/').replace('/', '_')}.png"), full_page=url.startswith("/jobs"))
+        if problems:
+            found[url] = problems
+        if url.endswith("/entries"):
+            assert page.locator(".team-line .chip").count() > 50  # the teams are there, listed
+    assert "排队中" in page.inner_text("#job-state")  # the job page: waiting to start again, not failed
+    assert page.locator("#job-download").is_hidden()  # nothing to download yet: no button that leads to a 404
+    page.close()
+    assert found == {}, found
