@@ -85,14 +85,19 @@ def one_event_save(c, base: str, delegation_id: int, ref: str) -> str:
 
 
 def leader(base: str, username: str, delegation_id: int, ref: str, until: float, results: list,
-           lock: threading.Lock, pace: float = 0.0, same_event: bool = False):
+           lock: threading.Lock, pace: float = 0.0, same_event: bool = False, ready: threading.Barrier | None = None):
     """Open the person's form, save a change; when another leader of the unit saved in
     between (the optimistic lock refuses a stale form), open it again and save again, as
     the page tells a user to. `same_event`: enter or withdraw one's own player in the
-    event co-leaders of the unit are all entering (one_event_save)."""
+    event co-leaders of the unit are all entering (one_event_save). `ready`: every leader
+    logs in before the clock and the CPU count start (a login's scrypt hash is no save's)."""
     from benchmarks.soak import Client
     c = Client(base)
-    c.login(username)
+    try:
+        c.login(username)
+    finally:
+        if ready is not None:
+            ready.wait()
     n = 0
     # Leaders do not all click in the same instant: start somewhere within one pace.
     time.sleep(random.uniform(0, pace))
@@ -179,13 +184,15 @@ def main(argv: list[str] | None = None) -> int:
         proc = soak.start_gunicorn(url, port, a.workers, workdir / "gunicorn.log")
         results, lock = [], threading.Lock()
         until = a.seconds
+        ready = threading.Barrier(len(pairs) + 1)
         threads = [threading.Thread(target=leader, args=(f"http://127.0.0.1:{port}", name, did, ref, until,
-                                                         results, lock, a.pace, a.same_event))
+                                                         results, lock, a.pace, a.same_event, ready))
                    for name, did, ref in pairs]
         with soak.OtherWork(a.other_work):
-            load_before, cpu_before = os.getloadavg()[0], soak.cpu_seconds(web=proc.pid)
             for t in threads:
                 t.start()
+            ready.wait()  # every leader logged in: the saves begin
+            load_before, cpu_before = os.getloadavg()[0], soak.cpu_seconds(web=proc.pid)
             for t in threads:
                 t.join()
             cpu = {k: v - cpu_before[k] for k, v in soak.cpu_seconds(web=proc.pid).items()}
