@@ -218,9 +218,11 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool,
     if parsed is None:
         return problems
     known = known_to_register(parsed.people, games, parsed.unit_code)
+    # `shares` holds every number of the stored delegation that another one holds: with none,
+    # no number of it is anyone else's, and there is nothing more to read.
     violations = dedupe(problems + check_delegation(
         definition, parsed, at=at, unit=unit, universities=universities,
-        other_id_numbers=other_id_numbers(games, parsed, d.id, reveal),
+        other_id_numbers=other_id_numbers(games, parsed, d.id, reveal) if shares else {},
         sanctioned=sanctioned, booked_people=booked,
         qualified=known.qualified, barred_people=known.barred, delegation_documents=frozenset(d.documents or []),
         joint_with=frozenset(d.joint_with or []),

@@ -64,8 +64,12 @@ class Workspace:
         self.people = {p["ref"]: p for p in self.doc["people"]}
         self.events = {e.code: e for e in self.definition.events}
         self.sports = {s.code: s for s in self.definition.sports}
-        self.notes = db.session.scalars(select(ReviewNote).where(ReviewNote.delegation_id == d.id,
-                                                                 ReviewNote.resolved.is_(False))).all()
+
+    @cached_property
+    def notes(self) -> list:
+        """The organisers' open review notes: read by the page that shows them (the overview), not by every page."""
+        return db.session.scalars(select(ReviewNote).where(ReviewNote.delegation_id == self.d.id,
+                                                           ReviewNote.resolved.is_(False))).all()
 
     @cached_property
     def base_doc(self) -> dict:
