@@ -31,8 +31,12 @@ def stored(db):
     from portal.games.services import find_games
     from portal.workflow.services import new_delegation
 
+    made = []
+
     def make(unit, n):
-        document = delegation_document(unit, 3, n)
+        # Each delegation its own identity numbers (by its index): none shares one with another.
+        made.append(unit)
+        document = delegation_document(unit, 2 + len(made), n)
         d = _save(new_delegation(find_games("nmsg-2009"), unit), document)
         db.session.commit()
         return d, document

@@ -89,7 +89,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
     if d.id is None:
         db.session.add(d)
         db.session.flush()
-    after = replace_contents(d, doc)
+    after = replace_contents(d, doc, before=before)
     d.version = (d.version or 0) + 1
     reopened = d.status == DelegationStatus.APPROVED and not documents_only
     if d.status in (DelegationStatus.SUBMITTED, DelegationStatus.RETURNED, DelegationStatus.APPROVED) \

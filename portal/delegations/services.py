@@ -29,7 +29,7 @@ from ..rules.violations import Violation, dedupe, schema_error
 from ..workflow.models import Sanction
 from .identity_checks import checked_numbers
 from .models import Companion, Declaration, Delegation, DelegationStatus, Entry, EntryMember, Official, Person, StaffMember
-from .storage import StoredRows, store_document
+from .storage import StoredRows, rows_of, set_unit, store_document, store_people_changes
 
 OK, ERRORS, UNUSABLE = 0, 1, 2
 
@@ -242,16 +242,40 @@ def find_delegation(games: Games, unit_code: str) -> Delegation | None:
                                                       Delegation.unit_code == unit_code))
 
 
-def replace_contents(delegation: Delegation, doc: ParsedDelegation) -> dict:
+def replace_contents(delegation: Delegation, doc: ParsedDelegation, before: dict | None = None) -> dict:
     """Make the stored delegation say exactly what the parsed document says (changed rows
-    only); returns the stored delegation's document, as export_document would read it back."""
-    after = _document_of(delegation, store_document(delegation, doc))
+    only); returns the stored delegation's document, as export_document would read it back.
+    `before`: the stored document, exactly (read under the delegation's lock): a save that
+    changes only people's fields (the deadline night's usual save) then writes their rows
+    and reads none."""
+    after = None
+    if before is not None and delegation.id is not None:
+        set_unit(delegation, doc)
+        rows = rows_of(doc)
+        after = _document_of(delegation, rows)
+        changed = _people_changed_only(before, after)
+        if changed is None:
+            after = None
+        else:
+            store_people_changes(delegation, doc, rows, changed)
+    if after is None:
+        after = _document_of(delegation, store_document(delegation, doc))
     if current_app.config.get("CHECK_STORED_DOCUMENT"):  # the test suite: every save compares
         read_back = export_document(delegation)
         if after != read_back:
             raise AssertionError(f"the document built from the rows written differs from the one read back:\n"
                                  f"{after}\n{read_back}")
     return after
+
+
+def _people_changed_only(before: dict, after: dict) -> dict[str, dict] | None:
+    """The people whose fields differ (ref -> as `before` has him), when nothing else does;
+    None when anything else differs (people added, removed or reordered included)."""
+    if before.keys() != after.keys() or any(before[k] != after[k] for k in after if k != "people"):
+        return None
+    if [p.get("ref") for p in before["people"]] != [p["ref"] for p in after["people"]]:
+        return None
+    return {b["ref"]: b for b, a in zip(before["people"], after["people"]) if b != a}
 
 
 def _iso(day) -> str | None:

@@ -42,7 +42,7 @@ class StoredRows:
 def store_document(delegation: Delegation, doc: ParsedDelegation) -> StoredRows:
     """Make the stored delegation say exactly what the parsed document says; returns the
     rows as they now are."""
-    _set_unit(delegation, doc)
+    set_unit(delegation, doc)
     db.session.flush()
     did = delegation.id
     person_ids, removed_people, numbers_changed, people = _sync_people(did, doc)
@@ -67,7 +67,51 @@ def store_document(delegation: Delegation, doc: ParsedDelegation) -> StoredRows:
                       {pid: ref for ref, pid in person_ids.items()})
 
 
-def _set_unit(delegation: Delegation, doc: ParsedDelegation) -> None:
+def rows_of(doc: ParsedDelegation) -> StoredRows:
+    """The rows the document makes, each person standing for his row id by his ref: what
+    services._document_of builds the stored document from, before anything is written."""
+    people = [dict(_person_row(i, p), ref=p.ref, id=p.ref) for i, p in enumerate(doc.people)]
+    entries, members = [], {}
+    for i, e in enumerate(doc.entries):
+        entries.append({"id": i, "event_code": e.event, "team": e.team, "is_lineup": e.lineup is not None, "position": i})
+        members[i] = ([{"person_id": s.person, "board": s.board, "reserve": bool(s.reserve)} for s in e.lineup]
+                      if e.lineup is not None else [{"person_id": r, "board": None, "reserve": False} for r in e.people])
+    return StoredRows(
+        people, entries, members,
+        [{"event_code": event, "count": count, "position": i} for i, (event, count) in enumerate(doc.declarations)],
+        [{"person_id": o.person, "role": o.role, "sport": o.sport} for o in doc.officials],
+        [{"person_id": x.person, "role": x.role} for x in doc.staff],
+        [{"person_id": c.person, "accompanies_id": c.accompanies} for c in doc.companions],
+        {p.ref: p.ref for p in doc.people})
+
+
+def store_people_changes(delegation: Delegation, doc: ParsedDelegation, rows: StoredRows,
+                         changed: dict[str, dict]) -> None:
+    """The save of a document whose only difference from the stored one is in the fields of
+    some people (the same people in the same order, the same entries, roles and
+    declarations): their rows updated, nothing read. `rows`: rows_of(doc); `changed`: each
+    changed person's ref -> the person as the stored document has him."""
+    set_unit(delegation, doc)
+    db.session.flush()
+    did, t = delegation.id, Person.__table__
+    by_ref = {p["ref"]: p for p in rows.people}
+    updates, reissued, numbers = [], [], False
+    for ref, before in changed.items():
+        row = by_ref[ref]
+        updates.append({"_did": did, "_ref": ref, **{f: row[f] for f in PERSON_FIELDS}})
+        renumbered = _differs(before.get("id_number"), row["id_number"])
+        if renumbered or (row["id_number"] is None and _differs(before.get("name"), row["name"])):
+            reissued.append({"_did": did, "_ref": ref, "card_serial": new_card_serial()})
+        numbers = numbers or renumbered
+    for fields, values in ((PERSON_FIELDS, updates), (("card_serial",), reissued)):
+        if values:
+            db.session.execute(update(t).where(t.c.delegation_id == bindparam("_did"), t.c.ref == bindparam("_ref"))
+                               .values({f: bindparam(f) for f in fields}), values)
+    raise_content_rev(db.session, did, numbers=numbers)
+    _forget_loaded_rows(delegation)
+
+
+def set_unit(delegation: Delegation, doc: ParsedDelegation) -> None:
     if isinstance(doc.unit, dict):
         delegation.unit_code, delegation.unit_name = None, doc.unit.get("name")
         delegation.unit_kind = doc.unit.get("kind")
