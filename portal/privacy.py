@@ -39,6 +39,13 @@ def mask_ids_in(text: str) -> str:
     return _ID_IN_TEXT.sub(lambda m: mask_id(m.group(1)), text or "")
 
 
+def violation_message(v, en: bool, full_ids: bool) -> str:
+    """A violation's message in the reader's language; the identity numbers it quotes masked
+    for a reader who does not see whole numbers (an accountant)."""
+    text = v.en if en else v.zh
+    return text if full_ids else mask_ids_in(text)
+
+
 def sees_full_ids() -> bool:
     return current_user.is_authenticated and current_user.role in FULL_ID_ROLES
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 from pypinyin import lazy_pinyin
 
 from ..access.guards import delegation_view
@@ -23,6 +24,7 @@ from .files import stored_key
 from .forms import VersionedForm
 from .merge import merge_person
 from .names import VIOLATION_LABELS, document_names_of
+from .people_rows import RowTexts, people_rows
 from .person_page import _fill_form, _id_number_problem, _shown_fields, register_lines
 from .saving import add_document
 from .services import export_document
@@ -84,9 +86,19 @@ def people(d):
     refs = [p["ref"] for p in shown]
     by_ref = queries.files_by_person(d, refs)
     roles = edit.roles_by_person(ws.doc)
-    return render("workspace/people.html", ws, files=by_ref, delete_form=VersionedForm(), offset=(page - 1) * PEOPLE_PAGE,
-                  violation_labels=VIOLATION_LABELS,
-                  roles_of=lambda ref: [role_name(ws, r) for r in roles.get(ref, [])], shown=shown,
+    offset = (page - 1) * PEOPLE_PAGE
+
+    def texts(**words) -> RowTexts:  # the template's words, with what the page knows
+        return RowTexts(person_url=url_for(".person", delegation_id=d.id, ref="__REF__"),
+                        delete_url=url_for(".delete_person", delegation_id=d.id, ref="__REF__"),
+                        file_url=url_for(".file", delegation_id=d.id, file_id=0)[:-1],
+                        csrf_field=str(getattr(VersionedForm(), "csrf_token", "")) if ws.editable else "", version=d.version,
+                        editable=ws.editable, full_ids=sees_full_ids(), en=ws.en, labels=VIOLATION_LABELS, **words)
+
+    def rows(row_texts: RowTexts) -> Markup:
+        return people_rows(ws, shown, offset, by_ref, lambda ref: [role_name(ws, r) for r in roles.get(ref, [])],
+                           may_open_file, row_texts)
+    return render("workspace/people.html", ws, shown=shown, rows=rows, texts=texts,
                   total=total, page=page, pages=max(1, (total + PEOPLE_PAGE - 1) // PEOPLE_PAGE),
                   filters={"q": q, "event": event, "problems": "1" if problems_only else "", "sort": sort})
 

@@ -12,7 +12,7 @@ from jinja2 import FileSystemBytecodeCache
 from ..audit.sentences import actor_name
 from ..delegations.names import VIOLATION_LABELS
 from ..games.services import unit_name_pairs
-from ..privacy import birth_date_shown, mask_id, mask_ids_in, may_open_file, sees_full_ids
+from ..privacy import birth_date_shown, mask_id, may_open_file, sees_full_ids, violation_message
 from ..rules import clauses
 from ..rules.engine import format_deadline
 from ..rules.standings import shown as exact_shown
@@ -59,9 +59,7 @@ def init(app: Flask) -> None:
         full_ids = sees_full_ids()
 
         def msg(v):
-            text = v.en if lang == "en" else v.zh
-            # Messages quote identity numbers; an accountant reads them masked.
-            return text if full_ids else mask_ids_in(text)
+            return violation_message(v, lang == "en", full_ids)
         def delegation_links(did: int) -> dict[str, str]:
             # Built once per page: the problems list links every one of its violations.
             links = g.setdefault("delegation_links", {})
