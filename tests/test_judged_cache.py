@@ -291,3 +291,47 @@ def test_one_delegations_shared_numbers_are_the_whole_games_answer_for_it(app, d
     for d in (hunan, hubei, hebei, alone):
         assert shared_numbers(games.id, d.id) == ({d.id: whole[d.id]} if d.id in whole else {})
     assert hebei.id in whole and alone.id not in whole  # a withdrawn delegation still sees whom it shares with
+
+
+def test_what_a_judgement_reads_from_outside_in_two_statements_is_what_each_read_gives(app, db):
+    """Issue 41 (1): the unit, its sanctions, the numbers held elsewhere, the register's
+    revision and the universities' fingerprint, read together for the judgement's key
+    (judged.outside_facts), are what unit_info, sanctions_for, shared_numbers, the
+    register and universities_map give one by one: for a unit with a sanction and a
+    shared number, for one with neither, and for a person entering alone."""
+    import sqlalchemy as sa
+
+    from portal.audit.services import Actor
+    from portal.delegations.judged import outside_facts, shared_numbers
+    from portal.delegations.services import sanctions_for
+    from portal.games.models import University
+    from portal.games.services import find_games, unit_info, universities_map, universities_version
+    from portal.register.career import revision
+    from portal.register.services import bump_revision
+    from portal.workflow.models import Sanction
+    from portal.workflow.services import new_delegation, save
+    games = find_games("nmsg-2019")
+    p1 = person("p1", year=2019, unit="hunan")
+    hunan = save(new_delegation(games, "hunan"), doc("nmsg-2019", unit="hunan", people=[p1]), Actor("t"), MAY).delegation
+    twin = dict(person("q1", year=2019, unit="hubei"), id_number=p1["id_number"])
+    hubei = save(new_delegation(games, "hubei"), doc("nmsg-2019", unit="hubei", people=[twin]), Actor("t"), MAY).delegation
+    alone = save(new_delegation(games, None), doc("nmsg-2019", unit=None, people=[person("s1", year=2019, unit=None)]),
+                 Actor("t"), MAY).delegation
+    db.session.add(Sanction(series=games.series, edition=games.edition, unit_code="hunan", event_code="chess.MI",
+                            source_games="nmsg-2019", reason="未到"))
+    db.session.add(Sanction(series=games.series, edition=games.edition, unit_code="hunan", event_code="go.MI",
+                            source_games="elsewhere-2018", reason="未到", lifted=False))
+    bump_revision()
+    db.session.commit()
+    count, top = db.session.execute(sa.select(sa.func.count(), sa.func.max(University.code))).one()
+    for d in (hunan, hubei, alone):
+        facts = outside_facts(games, d.unit_code, d.id)
+        assert facts.unit == (unit_info(d.unit_code) if d.unit_code else None)
+        assert facts.sanctioned == sanctions_for(games, d.unit_code)
+        assert facts.shares == shared_numbers(games.id, d.id).get(d.id, frozenset())
+        assert facts.register == revision() > 0
+        assert facts.universities == (count, top)
+        universities_map(fingerprint=facts.universities)
+        assert universities_version()[0] == (count, top)
+    assert outside_facts(games, "hunan", hunan.id).sanctioned == {"chess.MI": games.name_zh, "go.MI": "elsewhere-2018"}
+    assert outside_facts(games, "hunan", hunan.id).shares == {(p1["id_number"], hubei.id)}

@@ -18,31 +18,37 @@ The document is kept pickled and unpickled for each caller, who may change it fr
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import pickle
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import event, func, select
+from sqlalchemy import String, bindparam, cast, event, func, literal, null, select, union_all
 from sqlalchemy.orm import Session
 
 from ..config import universities_csv
 from ..db_tx import in_write_transaction
 from ..extensions import db
+from ..games.models import Unit
 from ..games.services import (
+    UNIT_INFO_COLUMNS,
     definition_in_force,
     definition_of,
-    unit_info,
+    unit_info_of,
     unit_name_pairs,
+    universities_fingerprint,
     universities_map,
     universities_version,
 )
-from ..register.career import known_to_register, revision as register_revision
+from ..register.career import known_to_register, revision_column as register_revision_column
 from ..rules import check_delegation, parse_document
+from ..rules.definition import UnitInfo
 from ..rules.violations import Violation, dedupe
 from . import shared
 from .models import Delegation, DelegationStatus, Person
-from .services import booked_people, export_document, other_id_numbers, sanctions_for
+from .services import booked_people, export_document, other_id_numbers, sanctions_of
 
 DOCUMENTS_KEPT = 48  # a national Games' delegations, one revision each
 JUDGEMENTS_KEPT = 96
@@ -145,23 +151,27 @@ def _all_deadlines(games) -> tuple[dt.datetime, ...]:
     return _deadlines[key]
 
 
+def _held_elsewhere(games_id: int, delegation_id: int):
+    """(number, other delegation) for each of the delegation's identity numbers that another
+    delegation of the Games holds (withdrawn ones hold none): a few rows, usually none, not
+    its own thousands; written as a filter on its numbers, so that its plan does not hang
+    on the database's statistics."""
+    numbers = select(Person.id_number).where(Person.delegation_id == delegation_id, Person.id_number.is_not(None))
+    return (select(Person.id_number, Person.delegation_id)
+            .join(Delegation, Person.delegation_id == Delegation.id)
+            .where(Delegation.games_id == games_id, Person.delegation_id != delegation_id,
+                   Delegation.status != DelegationStatus.WITHDRAWN, Person.id_number.in_(numbers)))
+
+
 def shared_numbers(games_id: int, delegation_id: int | None = None) -> dict[int, frozenset]:
     """What of the other delegations a judgement depends on (issue 27, 1): the identity
     numbers it shares with them, and with whom (withdrawn delegations hold none). A save
     elsewhere that shares no number with a delegation leaves its judgement valid. One query
-    (the index on id_number), for one delegation or for the whole Games; written as a
-    filter on the numbers, so that its plan does not hang on the database's statistics."""
-    in_games = select(Delegation.id).where(Delegation.games_id == games_id)
+    (the index on id_number), for one delegation or for the whole Games."""
     if delegation_id is not None:
-        # Only the other delegations' holders of its numbers come back (a few, usually none),
-        # not its own thousands of rows.
-        numbers = select(Person.id_number).where(Person.delegation_id == delegation_id, Person.id_number.is_not(None))
-        rows = db.session.execute(
-            select(Person.id_number, Person.delegation_id)
-            .join(Delegation, Person.delegation_id == Delegation.id)
-            .where(Delegation.games_id == games_id, Person.delegation_id != delegation_id,
-                   Delegation.status != DelegationStatus.WITHDRAWN, Person.id_number.in_(numbers))).all()
+        rows = db.session.execute(_held_elsewhere(games_id, delegation_id)).all()
         return {delegation_id: frozenset((number, other) for number, other in rows)} if rows else {}
+    in_games = select(Delegation.id).where(Delegation.games_id == games_id)
     numbers = (select(Person.id_number).where(Person.delegation_id.in_(in_games), Person.id_number.is_not(None))
                .group_by(Person.id_number).having(func.count(func.distinct(Person.delegation_id)) > 1))
     rows = db.session.execute(
@@ -180,6 +190,52 @@ def shared_numbers(games_id: int, delegation_id: int | None = None) -> dict[int,
     return {did: frozenset(rows) for did, rows in out.items()}
 
 
+@dataclass(frozen=True)
+class Outside:
+    """What a delegation's judgement depends on beyond its own rows and the Games' definition."""
+    universities: tuple  # the list's fingerprint (universities_map)
+    register: int  # the player register's revision
+    unit: UnitInfo | None
+    sanctioned: dict[str, str]  # events the unit lost -> the Games where it withdrew
+    shares: frozenset  # (number, other delegation) of its numbers held elsewhere
+
+
+@functools.cache
+def _outside_statements():
+    """Built once, bound per call: building and keying a statement costs more here than
+    running it."""
+    count, top = universities_fingerprint()
+    unit = Unit.__table__
+    one = select(literal(1).label("one")).subquery()
+    head = (select(count, top, register_revision_column(), *[unit.c[c] for c in UNIT_INFO_COLUMNS])
+            .select_from(one.outerjoin(unit, unit.c.code == bindparam("unit_code"))))
+    held = _held_elsewhere(bindparam("games_id"), bindparam("delegation_id")).subquery()
+    rows = union_all(
+        select(literal("number").label("kind"), held.c.id_number, held.c.delegation_id, cast(null(), String).label("name")),
+        sanctions_of(bindparam("series"), bindparam("edition"), bindparam("unit_code")))
+    return head, rows
+
+
+def outside_facts(games, unit_code: str | None, delegation_id: int) -> Outside:
+    """Outside, in two statements: every page of a delegation asks for it, to find its
+    remembered judgement, and five reads of a row or two each cost more than the rest of
+    the lookup (issue 41, 1). The same facts as unit_info, sanctions_for, shared_numbers,
+    the register's revision and the universities' fingerprint give one by one."""
+    head_statement, rows_statement = _outside_statements()
+    head = db.session.execute(head_statement, {"unit_code": unit_code}).one()
+    shares, sanctioned = set(), {}
+    for kind, key, other, name in db.session.execute(rows_statement, {
+            "games_id": games.id, "delegation_id": delegation_id, "series": games.series, "edition": games.edition,
+            "unit_code": unit_code}):
+        if kind == "number":
+            shares.add((key, other))
+        else:
+            sanctioned[key] = name
+    return Outside(universities=(head[0], head[1]), register=head[2] or 0,
+                   unit=unit_info_of(head) if head.code is not None else None,
+                   sanctioned=sanctioned, shares=frozenset(shares))
+
+
 def deadlines_passed(games, at: dt.datetime) -> int:
     return sum(1 for t in _all_deadlines(games) if at >= t)
 
@@ -191,14 +247,12 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool,
     (`parsed_as`: parse_document(doc), when the caller has it: a save parsed what it stored.)"""
     games = d.games
     version, definition = definition_in_force(games, at)
-    universities = universities_map(fallback_csv=universities_csv())
     unit_code = doc.get("unit") if isinstance(doc.get("unit"), str) else None
-    unit = unit_info(unit_code) if unit_code else None
-    sanctioned = sanctions_for(games, unit_code)
+    outside = outside_facts(games, unit_code, d.id)
+    universities = universities_map(fallback_csv=universities_csv(), fingerprint=outside.universities)
+    unit, sanctioned, shares, register = outside.unit, outside.sanctioned, outside.shares, outside.register
     booked = booked_people(games, d.id)
-    shares = shared_numbers(games.id, d.id).get(d.id, frozenset())
     passed = deadlines_passed(games, at)
-    register = register_revision()
     key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, version, reveal, at.date(), passed, shares, register,
            id(universities), repr(unit), tuple(sorted(sanctioned.items())),
            frozenset(booked) if booked is not None else None)

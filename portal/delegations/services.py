@@ -5,7 +5,7 @@ import datetime as dt
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import Integer, cast, func, literal, null, select
 
 from ..config import universities_csv
 from ..extensions import db
@@ -82,6 +82,16 @@ def _others(doc: ParsedDelegation, own_numbers: set[str], rows, exclude_delegati
         if mine == own_numbers:
             out = {n: w for n, w in out.items() if n not in mine}
     return out if reveal else dict.fromkeys(out, "")
+
+
+def sanctions_of(series, edition, unit_code):
+    """sanctions_for() as a statement of rows ("sanction", event, NULL, the Games' name), to
+    be read with others (judged.outside_facts); its arguments values or bound parameters."""
+    return (select(literal("sanction"), Sanction.event_code, cast(null(), Integer),
+                   func.coalesce(Games.name_zh, Sanction.source_games))
+            .outerjoin(Games, Games.slug == Sanction.source_games)
+            .where(Sanction.series == series, Sanction.edition == edition,
+                   Sanction.unit_code == unit_code, Sanction.lifted.is_(False)))
 
 
 def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:

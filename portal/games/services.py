@@ -370,10 +370,18 @@ def unit_info(code: str) -> UnitInfo | None:
 
 def units_info(codes: set[str]) -> dict[str, UnitInfo]:
     """The units of these codes as the engine needs them, from one query."""
-    return {row.code: UnitInfo(code=row.code, kind=row.kind, name={"zh": row.name_zh, "en": row.name_en},
-                               province_code=row.province_code, city=row.city,
-                               governing_bodies=row.governing_bodies or [], universities=row.universities or [])
-            for row in db.session.scalars(select(Unit).where(Unit.code.in_(codes)))} if codes else {}
+    return {row.code: unit_info_of(row) for row in db.session.scalars(select(Unit).where(Unit.code.in_(codes)))} \
+        if codes else {}
+
+
+UNIT_INFO_COLUMNS = ("code", "kind", "name_zh", "name_en", "province_code", "city", "governing_bodies", "universities")
+
+
+def unit_info_of(row) -> UnitInfo:
+    """A unit's row (or a row of UNIT_INFO_COLUMNS) as the engine needs it."""
+    return UnitInfo(code=row.code, kind=row.kind, name={"zh": row.name_zh, "en": row.name_en},
+                    province_code=row.province_code, city=row.city,
+                    governing_bodies=row.governing_bodies or [], universities=row.universities or [])
 
 
 def read_universities(path: Path) -> pd.DataFrame:
@@ -421,10 +429,20 @@ def _replace_universities(frame) -> int:
 _universities_cache: dict = {}
 
 
-def universities_map(fallback_csv: Path | None = None) -> dict[str, UniversityInfo]:
+def universities_fingerprint():
+    """What universities_map() is cached by: the table's count and highest code, as columns
+    another statement may select (judged.py reads them with the rest of a judgement's key)."""
+    return (select(func.count()).select_from(University).scalar_subquery(),
+            select(func.max(University.code)).scalar_subquery())
+
+
+def universities_map(fallback_csv: Path | None = None, fingerprint: tuple | None = None) -> dict[str, UniversityInfo]:
     """The universities list as the engine needs it; cached per process while the table's
-    fingerprint (count and highest code) is unchanged."""
-    fingerprint = tuple(db.session.execute(select(func.count(), func.max(University.code))).one())
+    fingerprint (count and highest code) is unchanged. (`fingerprint`: read already, in the
+    same transaction.)"""
+    if fingerprint is None:
+        fingerprint = tuple(db.session.execute(select(func.count(), func.max(University.code))).one())
+    fingerprint = tuple(fingerprint)
     key = (fingerprint, fallback_csv if not fingerprint[0] else None)
     cached = _universities_cache.get("map")
     if cached and cached[0] == key:

@@ -37,6 +37,11 @@ def revision() -> int:
     return db.session.scalar(select(RegisterRevision.revision).where(RegisterRevision.id == 1)) or 0
 
 
+def revision_column():
+    """revision() as a column another statement may select (NULL before the first change)."""
+    return select(RegisterRevision.revision).where(RegisterRevision.id == 1).scalar_subquery()
+
+
 def _same_name(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and "".join(a.split()).lower() == "".join(b.split()).lower()
 
