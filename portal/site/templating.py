@@ -18,6 +18,7 @@ from ..rules.engine import format_deadline
 from ..rules.standings import shown as exact_shown
 from ..rules.violations import grouped
 from ..web import china_time, in_language, is_en
+from .violation_card import violation_card
 
 
 def init(app: Flask) -> None:
@@ -68,7 +69,12 @@ def init(app: Flask) -> None:
                               "entries": url_for("delegations.entries", delegation_id=did),
                               "person": url_for("delegations.person", delegation_id=did, ref="__REF__")}
             return links[did]
+        def violation(v, d, ws=None):
+            people = getattr(ws, "people", None)
+            return violation_card(v, delegation_links(d.id), msg(v), people if isinstance(people, dict) else None,
+                                  getattr(ws, "event_label", None))
         return {"lang": lang, "msg": msg, "full_ids": full_ids, "delegation_links": delegation_links,
+                "violation_card": violation,
                 "t": lambda zh, en: en if lang == "en" else zh,
                 "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en"),
                 "unit_label": lambda d: unit_name(d, "name_en" if lang == "en" else "name_zh")}
