@@ -5,7 +5,7 @@ import os
 import re
 
 import pytest
-from builders import doc, individual, logged_in, person
+from builders import account, doc, individual, logged_in, person
 
 ROLES = ("anonymous", "leader_a", "leader_b", "organiser", "accountant")
 # allow: reaches the view; deny: 403 or 404; login: sent to the login page.
@@ -156,7 +156,7 @@ def world(app, db):
     for name, role, d, of in (("leader_a", "leader", da, ()), ("leader_b", "leader", db_b, ()),
                               ("organiser", "organiser", None, served), ("accountant", "accountant", None, served),
                               ("organiser_other", "organiser", None, other), ("accountant_other", "accountant", None, other)):
-        users[name] = create_account(name, name, role, actor, delegation=d, password="password-123", games=of)[0]
+        users[name] = account(name, role, delegation=d, games=[g.slug for g in of])
     _, token = create_account("invitee", "invitee", "leader", actor, delegation=da)
     from portal import file_store
     from portal.jobs.models import Job
