@@ -9,6 +9,13 @@ Why these:
   142 ms; 2 gthread workers x 4 threads 982, p95 7.12 s, 129 ms. The cycle is CPU-bound
   there: threads add contention, not throughput, so sync stays. GUNICORN_WORKER_CLASS and
   GUNICORN_THREADS let the choice be measured again (deadline_night.py --worker-class).
+  Measured again 2026-12-04 late, the CPU counted after the leaders' logins and the cycle
+  cheaper: every model took all 1,200 saves a minute (p95 2 sync 0.21 s, 4 sync 0.16-0.26 s,
+  2 gthread x 4 0.16 s, 6 sync 0.13 s; 47-53 ms of web CPU a cycle); with two busy
+  processes beside them, 2 sync 900 (p95 5.3 s), 4 sync 800 (6.2 s), 6 sync 830 (5.8 s),
+  8 sync 768 (6.5 s): more processes only share the cores more thinly. 4 stays: at
+  about 150 MB a worker they fit a 4 GB node beside PostgreSQL and the jobs worker, and one
+  slow request (a 2,000-person import, 1.7 s) leaves three workers answering, not one.
 - no preload: each worker imports the app itself after the fork, so no database engine,
   connection pool, open socket or C-extension state is shared between processes. Should
   preload ever be turned on, post_fork below still disposes the inherited pools.
