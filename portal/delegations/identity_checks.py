@@ -16,7 +16,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from flask import current_app, has_app_context
-from sqlalchemy import ForeignKey, Index, String, UniqueConstraint, func, insert, select
+from sqlalchemy import ForeignKey, Index, String, UniqueConstraint, bindparam, func, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..audit.services import Actor, record
@@ -73,9 +73,11 @@ def per_day() -> int:
     return DEFAULT_PER_DAY
 
 
+_CHECKED = select(IdentityCheck.id_number).where(IdentityCheck.delegation_id == bindparam("delegation_id"))  # built once
+
+
 def checked_numbers(delegation_id: int) -> set[str]:
-    return set(db.session.scalars(select(IdentityCheck.id_number).where(
-        IdentityCheck.delegation_id == delegation_id)))
+    return set(db.session.scalars(_CHECKED, {"delegation_id": delegation_id}))
 
 
 def compare_new_numbers(d, people: list[tuple[str, str, str]], actor: Actor, at: dt.datetime) -> CrossCheck:

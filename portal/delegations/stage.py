@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..extensions import db
 from ..games.services import definition_of
@@ -20,9 +20,13 @@ if TYPE_CHECKING:
 
 
 
+# Built once, bound per call: every page of a delegation reads its extensions, and building
+# and keying the statement cost more than running it.
+_EXTENSIONS = select(Extension.stage, Extension.until).where(Extension.delegation_id == bindparam("delegation_id"))
+
+
 def extensions_of(delegation: Delegation) -> dict[str, dt.datetime]:
-    rows = db.session.scalars(select(Extension).where(Extension.delegation_id == delegation.id))
-    return {r.stage: r.until for r in rows}
+    return dict(db.session.execute(_EXTENSIONS, {"delegation_id": delegation.id}).all())
 
 
 def stage_of(delegation: Delegation, at: dt.datetime) -> StageInfo:
