@@ -10,7 +10,7 @@ import contextvars
 import functools
 from contextlib import contextmanager
 
-from sqlalchemy import event, select
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.engine import Engine
 
 from .extensions import db
@@ -110,9 +110,16 @@ def transactional(fn=None, *, keep_loaded: bool = False):
 def lock_row(model, pk):
     """Lock one row for the rest of the transaction (FOR UPDATE; SQLite is already
     serialised by BEGIN IMMEDIATE) and return it, freshly read."""
-    stmt = select(model).where(model.__mapper__.primary_key[0] == pk).execution_options(populate_existing=True)
-    if db.session.get_bind().dialect.name != "sqlite":
+    return db.session.scalar(_lock_statement(model, db.session.get_bind().dialect.name != "sqlite"), {"pk": pk})
+
+
+@functools.cache
+def _lock_statement(model, for_update: bool):
+    """Built once per model, bound per call (every save locks its delegation)."""
+    stmt = (select(model).where(model.__mapper__.primary_key[0] == bindparam("pk"))
+            .execution_options(populate_existing=True))
+    if for_update:
         # NO KEY UPDATE: serialises writers of this row, yet does not conflict with the key-share
         # locks that inserting child rows (a delegation of these Games) takes on it.
         stmt = stmt.with_for_update(key_share=True)  # renders FOR NO KEY UPDATE
-    return db.session.scalar(stmt)
+    return stmt

@@ -2,7 +2,7 @@
 the delegation by id and the documents its people uploaded."""
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..extensions import db
 from .files import UploadedFile
@@ -13,12 +13,16 @@ def delegation(delegation_id: int | None) -> Delegation | None:
     return db.session.get(Delegation, delegation_id) if delegation_id else None
 
 
+# Built once, bound per call (the people page and the person form read it on every visit).
+_FILES = (select(UploadedFile).where(UploadedFile.delegation_id == bindparam("delegation_id"),
+                                     UploadedFile.person_ref.in_(bindparam("refs", expanding=True)))
+          .order_by(UploadedFile.id))
+
+
 def files_by_person(d, refs: list[str]) -> dict[str, list[UploadedFile]]:
     """The documents these people of the delegation uploaded, by person, oldest first: one query."""
     files: dict[str, list[UploadedFile]] = {}
-    for f in db.session.scalars(select(UploadedFile).where(UploadedFile.delegation_id == d.id,
-                                                          UploadedFile.person_ref.in_(refs))
-                                .order_by(UploadedFile.id)) if refs else []:
+    for f in db.session.scalars(_FILES, {"delegation_id": d.id, "refs": list(refs)}) if refs else []:
         files.setdefault(f.person_ref, []).append(f)
     return files
 
