@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import chain
 
-from sqlalchemy import event, update
+from sqlalchemy import bindparam, event, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
@@ -19,13 +19,20 @@ from .models import Companion, Declaration, Delegation, Entry, EntryMember, Offi
 _CHILDREN = (Person, Declaration, Entry, Official, StaffMember, Companion)
 
 
-def raise_content_rev(session, delegation_id: int, numbers: bool = False) -> None:
-    """`numbers`: an identity number of the delegation was added, removed or changed."""
+def _raise(numbers: bool):
     values = {"content_rev": Delegation.content_rev + 1}
     if numbers:
         values["numbers_rev"] = Delegation.numbers_rev + 1
-    session.execute(update(Delegation).where(Delegation.id == delegation_id).values(**values)
-                    .execution_options(synchronize_session=False))
+    return (update(Delegation).where(Delegation.id == bindparam("delegation_id")).values(**values)
+            .execution_options(synchronize_session=False))
+
+
+_RAISE = {numbers: _raise(numbers) for numbers in (False, True)}  # built once: every save raises it
+
+
+def raise_content_rev(session, delegation_id: int, numbers: bool = False) -> None:
+    """`numbers`: an identity number of the delegation was added, removed or changed."""
+    session.execute(_RAISE[numbers], {"delegation_id": delegation_id})
     _expire(session, delegation_id)
 
 

@@ -85,6 +85,16 @@ def rows_of(doc: ParsedDelegation) -> StoredRows:
         {p.ref: p.ref for p in doc.people})
 
 
+def _update_by_ref(fields):
+    t = Person.__table__
+    return (update(t).where(t.c.delegation_id == bindparam("_did"), t.c.ref == bindparam("_ref"))
+            .values({f: bindparam(f) for f in fields}))
+
+
+# Built once: the deadline night's usual save runs them.
+_UPDATE_PEOPLE, _NEW_CARDS = _update_by_ref(PERSON_FIELDS), _update_by_ref(("card_serial",))
+
+
 def store_people_changes(delegation: Delegation, doc: ParsedDelegation, rows: StoredRows,
                          changed: dict[str, dict]) -> None:
     """The save of a document whose only difference from the stored one is in the fields of
@@ -93,7 +103,7 @@ def store_people_changes(delegation: Delegation, doc: ParsedDelegation, rows: St
     changed person's ref -> the person as the stored document has him."""
     set_unit(delegation, doc)
     db.session.flush()
-    did, t = delegation.id, Person.__table__
+    did = delegation.id
     by_ref = {p["ref"]: p for p in rows.people}
     updates, reissued, numbers = [], [], False
     for ref, before in changed.items():
@@ -103,10 +113,9 @@ def store_people_changes(delegation: Delegation, doc: ParsedDelegation, rows: St
         if renumbered or (row["id_number"] is None and _differs(before.get("name"), row["name"])):
             reissued.append({"_did": did, "_ref": ref, "card_serial": new_card_serial()})
         numbers = numbers or renumbered
-    for fields, values in ((PERSON_FIELDS, updates), (("card_serial",), reissued)):
+    for statement, values in ((_UPDATE_PEOPLE, updates), (_NEW_CARDS, reissued)):
         if values:
-            db.session.execute(update(t).where(t.c.delegation_id == bindparam("_did"), t.c.ref == bindparam("_ref"))
-                               .values({f: bindparam(f) for f in fields}), values)
+            db.session.execute(statement, values)
     raise_content_rev(db.session, did, numbers=numbers)
     _forget_loaded_rows(delegation)
 

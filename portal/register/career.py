@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..extensions import db
 from ..games.models import Games
@@ -42,6 +42,15 @@ def revision_column():
     return select(RegisterRevision.revision).where(RegisterRevision.id == 1).scalar_subquery()
 
 
+# The two reads every judgement and person form makes, built once and bound per call.
+_PLAYERS = (select(RegisteredPlayer.id, RegisteredPlayer.id_number, RegisteredPlayer.name, RegisteredPlayer.units)
+            .where(RegisteredPlayer.id_number.in_(bindparam("numbers", expanding=True))))
+_NAMED = (select(NamedRating.list_id, NamedRating.name, NamedRating.unit_code, NamedRating.gender,
+                 NamedRating.value, RatingList.list_code, RatingList.published_on)
+          .join(RatingList, RatingList.id == NamedRating.list_id)
+          .where(NamedRating.name.in_(bindparam("names", expanding=True))))
+
+
 def _same_name(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and "".join(a.split()).lower() == "".join(b.split()).lower()
 
@@ -58,9 +67,7 @@ def _players(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
     out: dict[int, list[ParsedPerson]] = {}
     numbers = list(by_number)
     for start in range(0, len(numbers), 5000):
-        for player_id, number, name, units in db.session.execute(
-                select(RegisteredPlayer.id, RegisteredPlayer.id_number, RegisteredPlayer.name, RegisteredPlayer.units)
-                .where(RegisteredPlayer.id_number.in_(numbers[start:start + 5000]))):
+        for player_id, number, name, units in db.session.execute(_PLAYERS, {"numbers": numbers[start:start + 5000]}):
             matched = [p for p in by_number.get(number, []) if _same_name(p.name, name)
                        and (unit is ANY_UNIT or (unit(p) if callable(unit) else unit) in (units or []))]
             if matched:
@@ -111,10 +118,7 @@ def _named_ratings(people: list[ParsedPerson], unit_of) -> None:
     found: dict[tuple, list] = {}
     for start in range(0, len(names), 5000):
         for list_id, name, unit, gender, value, code, published in db.session.execute(
-                select(NamedRating.list_id, NamedRating.name, NamedRating.unit_code, NamedRating.gender,
-                       NamedRating.value, RatingList.list_code, RatingList.published_on)
-                .join(RatingList, RatingList.id == NamedRating.list_id)
-                .where(NamedRating.name.in_(names[start:start + 5000]))):
+                _NAMED, {"names": names[start:start + 5000]}):
             if (name, unit) in wanted:
                 found.setdefault((list_id, name, unit), []).append((gender, value, code, published))
     for (_list_id, name, unit), rows in sorted(found.items(), key=lambda kv: kv[1][0][3]):
