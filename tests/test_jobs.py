@@ -428,3 +428,35 @@ def test_a_stopped_job_is_told_in_its_readers_language_only(app, games_with_entr
     assert english.startswith("The job stopped") and "后台" not in english
     page = client.get(f"/jobs/{job_id}").get_data(as_text=True)
     assert "The job stopped" in page and "后台任务中断了" not in page
+
+
+def test_a_queued_job_its_lost_worker_took_before_claiming_it_is_handed_over_again(app, games_with_entries, monkeypatch):
+    """A node lost between the queue handing a job to its worker and the worker claiming it
+    leaves the job queued in the database and in no queue: it never ran, never beat, and no
+    sweep of running jobs sees it. The next sweep hands it over again, once (a job the queue
+    still holds is left alone), and it runs once."""
+    from redis import Redis
+    from rq import Queue, SimpleWorker
+
+    from portal.jobs.services import run_sweepers
+    UNHELD = "queued jobs handed to the queue again (no queue held them)"
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    connection = Redis.from_url(url)
+    queue_name = app.config["JOBS_QUEUE"]
+    queue = Queue(queue_name, connection=connection)
+    monkeypatch.setitem(app.config, "JOBS_BACKEND", "rq")
+    try:
+        client = _client(app, "jobs-org")
+        job_id = _start(app, client)
+        with app.app_context():
+            assert (UNHELD, 0) in [(w, c) for c, w in run_sweepers()]  # the queue holds it: left alone
+            queue.empty()  # the worker that took it is gone, and the job with it
+            assert client.get(f"/jobs/{job_id}/status").get_json()["status"] == "queued"
+            assert (UNHELD, 1) in [(w, c) for c, w in run_sweepers()]
+            assert (UNHELD, 0) in [(w, c) for c, w in run_sweepers()]  # held again: once
+            assert len(queue.get_job_ids()) == 1
+            SimpleWorker([queue], connection=connection).work(burst=True)
+        status = _wait(client, job_id, seconds=5)
+        assert status["status"] == "done", status
+    finally:
+        monkeypatch.setitem(app.config, "JOBS_BACKEND", "thread")

@@ -82,6 +82,9 @@ def submit(kind: str, params: dict, user_id: int | None, title: str) -> Job:
     return db.session.get(Job, job_id)
 
 
+RQ_PREFIX = "portal-job-"  # an RQ job's id: the prefix, the portal's job id, a dash, a random tail
+
+
 def _hand_over(job_id: int) -> None:
     """Give a queued job (committed) to the backend: the RQ queue, or a thread of this process."""
     if backend() == "rq":
@@ -89,8 +92,10 @@ def _hand_over(job_id: int) -> None:
         from redis.exceptions import RedisError
         from rq import Queue
         try:
+            # Named after the job, so that a sweep can tell which jobs the queue still holds.
             Queue(queue_name(), connection=Redis.from_url(redis_url(), socket_connect_timeout=5, socket_timeout=10)) \
-                .enqueue("portal.jobs.worker.perform", job_id, job_timeout=3600, result_ttl=0)
+                .enqueue("portal.jobs.worker.perform", job_id, job_timeout=3600, result_ttl=0,
+                         job_id=f"{RQ_PREFIX}{job_id}-{secrets.token_hex(4)}")
         except (RedisError, OSError) as exc:
             # The queue is out of reach: the job will never run, so it has failed, and says
             # so in words on its page (never "queued" for ever, never a 500).
@@ -294,7 +299,34 @@ def run_sweepers(at: dt.datetime | None = None) -> list[tuple[int, str]]:
     """The stale jobs failed, then every registered sweeper's work: (count, what it means)."""
     restarted, failed = sweep_stale(at)
     return [(restarted, "jobs started again (their worker had stopped)"),
-            (failed, "jobs marked failed (their worker had stopped)")] + [(fn(at), label) for label, fn in SWEEPERS]
+            (failed, "jobs marked failed (their worker had stopped)"),
+            (sweep_unheld(), "queued jobs handed to the queue again (no queue held them)")] \
+        + [(fn(at), label) for label, fn in SWEEPERS]
+
+
+def sweep_unheld() -> int:
+    """Every queued job that the queue no longer holds, handed over again: a worker took it
+    and its node was lost before the job was claimed (it never ran, never beat, and no
+    sweep of running jobs sees it), or Redis restarted empty. A job taken by a live worker
+    is claimed within milliseconds; one handed over twice still runs once (run() claims it
+    with a conditional UPDATE, and the second delivery finds it taken)."""
+    if backend() != "rq" or in_write_transaction():
+        return 0
+    from redis import Redis
+    from redis.exceptions import RedisError
+    from rq import Queue
+    try:
+        waiting = Queue(queue_name(), connection=Redis.from_url(redis_url(), socket_connect_timeout=5,
+                                                                socket_timeout=10)).get_job_ids()
+    except (RedisError, OSError):
+        return 0  # the queue out of reach: the next sweep
+    held = {rq_id[len(RQ_PREFIX):].split("-")[0] for rq_id in waiting if rq_id.startswith(RQ_PREFIX)}
+    queued = db.session.scalars(select(Job.id).where(Job.status == JobStatus.QUEUED)).all()
+    db.session.rollback()  # the read ends here: a worker's claim must not wait on it
+    unheld = [job_id for job_id in queued if str(job_id) not in held]
+    for job_id in unheld:
+        _hand_over(job_id)
+    return len(unheld)
 
 
 def sweep_stale(at: dt.datetime | None = None) -> tuple[int, int]:
