@@ -204,6 +204,17 @@ def start_workbooks(base: str, count: int) -> list[int]:
     return ids
 
 
+def has_child(proc: subprocess.Popen) -> bool:
+    """The process has one of its own (an RQ worker's work horse, while a job runs)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == proc.pid:
+                return True
+        except (OSError, ValueError, IndexError):
+            continue
+    return False
+
+
 def lose(proc: subprocess.Popen) -> None:
     """SIGKILL a process and everything it started, as a machine losing its power: RQ's
     work horse runs in a session of its own (os.setsid), so a group kill alone would spare it."""
@@ -232,7 +243,10 @@ def jobs_state(url: str, ids: list[int]) -> dict[int, tuple[str, int]]:
         rows = conn.execute(sa.text("SELECT id, status, params FROM job WHERE id IN :ids")
                             .bindparams(sa.bindparam("ids", expanding=True)), {"ids": ids}).all()
     engine.dispose()
-    return {i: (status, int((json.loads(p) if isinstance(p, str) else p or {}).get("_restarts", 0)))
+    # Started again: after its running worker stopped beating, or handed over again after the
+    # lost node's worker took it and died before claiming it (jobs.services.sweep_unheld).
+    return {i: (status, sum(int((json.loads(p) if isinstance(p, str) else p or {}).get(k, 0))
+                            for k in ("_restarts", "_handed_again")))
             for i, status, p in rows}
 
 
@@ -271,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pace", type=float, default=5.0, help="seconds between one leader's saves")
     ap.add_argument("--jobs", type=int, default=2, help="workbooks being made when the node is lost")
     ap.add_argument("--jobs-wait", type=float, default=240, help="seconds the jobs may take to finish after it")
+    ap.add_argument("--b-jobs-after-kill", action="store_true",
+                    help="node b's jobs worker starts only once node a is lost: the job running then is surely "
+                         "node a's (the CI-sized run; with both at work a kill may land as node a's job ends)")
     a = ap.parse_args(argv)
     from benchmarks import soak
     workdir = Path(tempfile.mkdtemp(prefix="node-lost-"))
@@ -296,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["INSTANCE_PATH"] = str(workdir / node)
             port = soak.free_port()
             procs[f"web-{node}"] = soak.start_gunicorn(url, port, a.workers, workdir / f"web-{node}.log")
-            procs[f"jobs-{node}"] = soak.start_worker(url, workdir / f"jobs-{node}.log")
+            if node == "a" or not a.b_jobs_after_kill:
+                procs[f"jobs-{node}"] = soak.start_worker(url, workdir / f"jobs-{node}.log")
             nodes.append(("127.0.0.1", port))
         lb = Balancer(nodes)
         threading.Thread(target=lb.serve_forever, daemon=True).start()
@@ -310,14 +328,19 @@ def main(argv: list[str] | None = None) -> int:
             t.start()
         time.sleep(max(0.0, kill_at - time.time() - 2))
         job_ids = start_workbooks(base, a.jobs)
-        for _ in range(200):  # both workers at work: one of the jobs is the lost node's
-            if sum(1 for s, _r in jobs_state(url, job_ids).values() if s == "running") >= min(2, a.jobs):
+        running_before_kill = 1 if a.b_jobs_after_kill else min(2, a.jobs)
+        for _ in range(200):  # the workers at work, node a's too (its work horse is at a job)
+            if sum(1 for s, _r in jobs_state(url, job_ids).values() if s == "running") >= running_before_kill \
+                    and has_child(procs["jobs-a"]):
                 break
             time.sleep(0.1)
         held = {i for i, (s, _r) in jobs_state(url, job_ids).items() if s == "running"}
         for name in ("web-a", "jobs-a"):
             lose(procs[name])
         night.killed_at = time.time()
+        if a.b_jobs_after_kill:  # every job still to be made is node b's, the lost one included
+            os.environ["INSTANCE_PATH"] = str(workdir / "b")
+            procs["jobs-b"] = soak.start_worker(url, workdir / "jobs-b.log")
         print(f"node a killed {night.killed_at - (until - a.seconds):.1f} s in, jobs running then: {sorted(held)}")
         for t in threads:
             t.join()

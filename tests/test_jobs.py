@@ -458,5 +458,9 @@ def test_a_queued_job_its_lost_worker_took_before_claiming_it_is_handed_over_aga
             SimpleWorker([queue], connection=connection).work(burst=True)
         status = _wait(client, job_id, seconds=5)
         assert status["status"] == "done", status
+        with app.app_context():
+            from portal.extensions import db
+            from portal.jobs.models import Job
+            assert db.session.get(Job, job_id).params["_handed_again"] == 1
     finally:
         monkeypatch.setitem(app.config, "JOBS_BACKEND", "thread")

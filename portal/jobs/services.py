@@ -324,6 +324,10 @@ def sweep_unheld() -> int:
     queued = db.session.scalars(select(Job.id).where(Job.status == JobStatus.QUEUED)).all()
     db.session.rollback()  # the read ends here: a worker's claim must not wait on it
     unheld = [job_id for job_id in queued if str(job_id) not in held]
+    if unheld:
+        with write_transaction():  # counted on the job, as a restart is
+            for job in db.session.scalars(select(Job).where(Job.id.in_(unheld), Job.status == JobStatus.QUEUED)):
+                job.params = {**(job.params or {}), "_handed_again": int((job.params or {}).get("_handed_again", 0)) + 1}
     for job_id in unheld:
         _hand_over(job_id)
     return len(unheld)
