@@ -135,6 +135,7 @@ class Night:
         self.sent: dict[tuple[int, str], list[tuple[str, bool]]] = {}  # (delegation, ref) -> [(name, acknowledged)]
         self.requests: list[tuple[float, bool, float]] = []  # (when, ok, seconds)
         self.killed_at: float | None = None
+        self.orphaned: set[int] | None = None  # the jobs node a held when lost, where that is known
 
 
 def leader(base: str, username: str, delegation_id: int, ref: str, until: float, night: Night, pace: float):
@@ -328,17 +329,19 @@ def main(argv: list[str] | None = None) -> int:
             t.start()
         time.sleep(max(0.0, kill_at - time.time() - 2))
         job_ids = start_workbooks(base, a.jobs)
-        running_before_kill = 1 if a.b_jobs_after_kill else min(2, a.jobs)
-        for _ in range(200):  # the workers at work, node a's too (its work horse is at a job)
-            if sum(1 for s, _r in jobs_state(url, job_ids).values() if s == "running") >= running_before_kill \
-                    and has_child(procs["jobs-a"]):
+        for _ in range(400):  # the workers at work, node a's too (its work horse is at a job)
+            if has_child(procs["jobs-a"]) and (a.b_jobs_after_kill or sum(
+                    1 for s, _r in jobs_state(url, job_ids).values() if s == "running") >= min(2, a.jobs)):
                 break
-            time.sleep(0.1)
-        held = {i for i, (s, _r) in jobs_state(url, job_ids).items() if s == "running"}
+            time.sleep(0.05)
         for name in ("web-a", "jobs-a"):
             lose(procs[name])
         night.killed_at = time.time()
-        if a.b_jobs_after_kill:  # every job still to be made is node b's, the lost one included
+        held = {i for i, (s, _r) in jobs_state(url, job_ids).items() if s == "running"}
+        if a.b_jobs_after_kill:
+            # Node b's worker not yet started: a job running now is one node a held when it was
+            # lost (none, when the job ended as the kill landed). Every job left is node b's.
+            night.orphaned = held
             os.environ["INSTANCE_PATH"] = str(workdir / "b")
             procs["jobs-b"] = soak.start_worker(url, workdir / "jobs-b.log")
         print(f"node a killed {night.killed_at - (until - a.seconds):.1f} s in, jobs running then: {sorted(held)}")
@@ -382,9 +385,12 @@ def report(a, night: Night, lost: list[str], jobs: dict, jobs_after: float, lb: 
     print(f"  acknowledged saves {acked}, lost {len(lost)}" + (": " + "; ".join(lost[:5]) if lost else ""))
     print(f"  requests served by node a / b: {lb.served[0]} / {lb.served[1]}")
     done = sum(1 for s, _r in jobs.values() if s == "done")
-    print(f"  workbooks: {done} of {len(jobs)} done {jobs_after:.0f} s after the kill; "
-          f"started again: {sum(1 for _s, r in jobs.values() if r)}")
-    return 1 if lost or failed_after or done < len(jobs) or not acked else 0
+    again = {i for i, (_s, r) in jobs.items() if r}
+    held = "-" if night.orphaned is None else str(len(night.orphaned))
+    print(f"  workbooks: {done} of {len(jobs)} done {jobs_after:.0f} s after the kill; held by the lost node: {held}; "
+          f"started again: {len(again)}")
+    orphans_left = night.orphaned is not None and not night.orphaned <= again
+    return 1 if lost or failed_after or done < len(jobs) or not acked or orphans_left else 0
 
 
 if __name__ == "__main__":
