@@ -327,7 +327,8 @@ def test_what_a_judgement_reads_from_outside_in_two_statements_is_what_each_read
     for d in (hunan, hubei, alone):
         facts = outside_facts(games, d.unit_code, d.id)
         assert facts.unit == (unit_info(d.unit_code) if d.unit_code else None)
-        assert facts.sanctioned == sanctions_for(games, d.unit_code)
+        assert facts.sanctioned == sanctions_for(games, d.unit_code) == (
+            {"chess.MI": games.name_zh, "go.MI": "elsewhere-2018"} if d is hunan else {})
         assert facts.shares == shared_numbers(games.id, d.id).get(d.id, frozenset())
         assert facts.register == revision() > 0
         assert facts.universities == (count, top)

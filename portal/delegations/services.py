@@ -84,28 +84,28 @@ def _others(doc: ParsedDelegation, own_numbers: set[str], rows, exclude_delegati
     return out if reveal else dict.fromkeys(out, "")
 
 
+def _standing_sanctions(series, edition):
+    """The sanctions in force at an edition of a series, as rows (unit, event, the name of
+    the Games where the unit withdrew without excuse)."""
+    return (select(Sanction.unit_code, Sanction.event_code, func.coalesce(Games.name_zh, Sanction.source_games))
+            .outerjoin(Games, Games.slug == Sanction.source_games)
+            .where(Sanction.series == series, Sanction.edition == edition, Sanction.lifted.is_(False)))
+
+
 def sanctions_of(series, edition, unit_code):
     """sanctions_for() as a statement of rows ("sanction", event, NULL, the Games' name), to
     be read with others (judged.outside_facts); its arguments values or bound parameters."""
-    return (select(literal("sanction"), Sanction.event_code, cast(null(), Integer),
-                   func.coalesce(Games.name_zh, Sanction.source_games))
-            .outerjoin(Games, Games.slug == Sanction.source_games)
-            .where(Sanction.series == series, Sanction.edition == edition,
-                   Sanction.unit_code == unit_code, Sanction.lifted.is_(False)))
+    return (_standing_sanctions(series, edition).where(Sanction.unit_code == unit_code)
+            .with_only_columns(literal("sanction"), Sanction.event_code, cast(null(), Integer),
+                               func.coalesce(Games.name_zh, Sanction.source_games)))
 
 
 def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:
     """Events this unit lost at these Games -> the Games where it withdrew without excuse."""
     if not unit_code:
         return {}
-    rows = db.session.scalars(select(Sanction).where(
-        Sanction.series == games.series, Sanction.edition == games.edition,
-        Sanction.unit_code == unit_code, Sanction.lifted.is_(False)))
-    names = {}
-    for row in rows:
-        source = db.session.scalar(select(Games.name_zh).where(Games.slug == row.source_games))
-        names[row.event_code] = source or row.source_games
-    return names
+    return {event: source for _, event, _, source in
+            db.session.execute(sanctions_of(games.series, games.edition, unit_code))}
 
 
 def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
@@ -152,12 +152,10 @@ def booked_people(games: Games, delegation_id: int | None) -> set[str] | None:
 
 
 def sanctions_by_unit(games: Games) -> dict[str, dict[str, str]]:
-    """sanctions_for() of every unit of the Games, from two queries."""
+    """sanctions_for() of every unit of the Games, from one query."""
     sanctions: dict[str, dict[str, str]] = {}
-    games_names = dict(db.session.execute(select(Games.slug, Games.name_zh)).all())
-    for row in db.session.scalars(select(Sanction).where(
-            Sanction.series == games.series, Sanction.edition == games.edition, Sanction.lifted.is_(False))):
-        sanctions.setdefault(row.unit_code, {})[row.event_code] = games_names.get(row.source_games) or row.source_games
+    for unit_code, event_code, source in db.session.execute(_standing_sanctions(games.series, games.edition)):
+        sanctions.setdefault(unit_code, {})[event_code] = source
     return sanctions
 
 
