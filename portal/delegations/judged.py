@@ -25,7 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import String, bindparam, cast, event, func, literal, null, select, union_all
+from sqlalchemy import Integer, String, bindparam, cast, event, func, literal, null, select, union_all
 from sqlalchemy.orm import Session
 
 from ..config import universities_csv
@@ -201,37 +201,46 @@ class Outside:
 
 
 @functools.cache
-def _outside_statements():
+def _outside_statement():
     """Built once, bound per call: building and keying a statement costs more here than
-    running it."""
+    running it. One statement of rows (fact, key, other, name, revision, the unit's
+    columns): first the head (the universities' count and highest code as `other` and
+    `key`, the register's revision, the unit's row or NULLs), then each number held
+    elsewhere (number, other delegation), then each sanction (event, the Games' name)."""
     count, top = universities_fingerprint()
     unit = Unit.__table__
     one = select(literal(1).label("one")).subquery()
-    head = (select(count, top, register_revision_column(), *[unit.c[c] for c in UNIT_INFO_COLUMNS])
+    unit_columns = [unit.c[c] for c in UNIT_INFO_COLUMNS]
+    padding = [cast(null(), c.type) for c in unit_columns]
+    head = (select(literal("head").label("fact"), top.label("key"), count.label("other"),
+                   cast(null(), String).label("name"), register_revision_column().label("revision"), *unit_columns)
             .select_from(one.outerjoin(unit, unit.c.code == bindparam("unit_code"))))
     held = _held_elsewhere(bindparam("games_id"), bindparam("delegation_id")).subquery()
-    rows = union_all(
-        select(literal("number").label("kind"), held.c.id_number, held.c.delegation_id, cast(null(), String).label("name")),
-        sanctions_of(bindparam("series"), bindparam("edition"), bindparam("unit_code")))
-    return head, rows
+    sanctions = sanctions_of(bindparam("series"), bindparam("edition"), bindparam("unit_code")).subquery()
+    event, source = list(sanctions.c)[1], list(sanctions.c)[3]
+    return union_all(
+        head,
+        select(literal("number"), held.c.id_number, held.c.delegation_id, cast(null(), String),
+               cast(null(), Integer), *padding),
+        select(literal("sanction"), event, cast(null(), Integer), source, cast(null(), Integer), *padding))
 
 
 def outside_facts(games, unit_code: str | None, delegation_id: int) -> Outside:
-    """Outside, in two statements: every page of a delegation asks for it, to find its
+    """Outside, in one statement: every page of a delegation asks for it, to find its
     remembered judgement, and five reads of a row or two each cost more than the rest of
     the lookup (issue 41, 1). The same facts as unit_info, sanctions_for, shared_numbers,
     the register's revision and the universities' fingerprint give one by one."""
-    head_statement, rows_statement = _outside_statements()
-    head = db.session.execute(head_statement, {"unit_code": unit_code}).one()
-    shares, sanctioned = set(), {}
-    for kind, key, other, name in db.session.execute(rows_statement, {
+    shares, sanctioned, head = set(), {}, None
+    for row in db.session.execute(_outside_statement(), {
             "games_id": games.id, "delegation_id": delegation_id, "series": games.series, "edition": games.edition,
             "unit_code": unit_code}):
-        if kind == "number":
-            shares.add((key, other))
+        if row.fact == "head":
+            head = row
+        elif row.fact == "number":
+            shares.add((row.key, row.other))
         else:
-            sanctioned[key] = name
-    return Outside(universities=(head[0], head[1]), register=head[2] or 0,
+            sanctioned[row.key] = row.name
+    return Outside(universities=(head.other, head.key), register=head.revision or 0,
                    unit=unit_info_of(head) if head.code is not None else None,
                    sanctioned=sanctioned, shares=frozenset(shares))
 
@@ -241,14 +250,16 @@ def deadlines_passed(games, at: dt.datetime) -> int:
 
 
 def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool,
-                      parsed_as: tuple | None = None) -> list[Violation]:
+                      parsed_as: tuple | None = None, outside: Outside | None = None) -> list[Violation]:
     """Parse problems and violations of the stored delegation `d` (whose stored document is
     `doc`), as judge() gives them, from memory while nothing it depends on has changed.
-    (`parsed_as`: parse_document(doc), when the caller has it: a save parsed what it stored.)"""
+    (`parsed_as`: parse_document(doc), when the caller has it: a save parsed what it stored;
+    `outside`: outside_facts() of the document's unit, when the page read them already.)"""
     games = d.games
     version, definition = definition_in_force(games, at)
     unit_code = doc.get("unit") if isinstance(doc.get("unit"), str) else None
-    outside = outside_facts(games, unit_code, d.id)
+    if outside is None:
+        outside = outside_facts(games, unit_code, d.id)
     universities = universities_map(fallback_csv=universities_csv(), fingerprint=outside.universities)
     unit, sanctioned, shares, register = outside.unit, outside.sanctioned, outside.shares, outside.register
     booked = booked_people(games, d.id)

@@ -122,6 +122,9 @@ def save_change(delegation: Delegation, change: Callable[[dict], dict], key: Key
     stored one, the change still goes onto the stored document if the part it changes
     (`key`) is as the form saw it (`base`, its fingerprint then). Only the same part changed
     by both is refused, as stale, with the part's key (details) for the page to show both."""
+    # Held while the lock reads the row afresh: that drops the delegation's reference to its
+    # Games, which the session holds only weakly, and the save would read the Games again.
+    games = delegation.games  # noqa: F841
     d = lock_row(Delegation, delegation.id)
     current = stored_document(d)  # its revision read under the lock: the remembered one is exact
     if key is None:  # the whole document (an upload): any save since is a reason to look again

@@ -30,7 +30,7 @@ from ..web import is_en, outcome_text
 from ..workflow.models import ExtensionRequest, RequestStatus, ReviewNote
 from . import edit, picker
 from .forms import PersonForm, UploadForm
-from .judged import stored_document, stored_violations
+from .judged import Outside, outside_facts, stored_document, stored_violations
 from .merge import Key, describe, digest, field_digests, fingerprint
 from .models import Delegation, DelegationStatus
 from .names import NOTE_ITEMS, ROLE_NAMES, document_names_of
@@ -99,10 +99,26 @@ class Workspace:
         if not self.judged:
             return []
         if self.stored:
-            return stored_violations(self.d, self.doc, self.at, reveal=sees_other_delegations())
+            same_unit = self.doc.get("unit") == self.d.unit_code
+            return stored_violations(self.d, self.doc, self.at, reveal=sees_other_delegations(),
+                                     outside=self.outside if same_unit else None)
         parsed, problems = parse_document(self.doc)
         return dedupe(problems + judge(self.d.games, parsed, self.at, exclude_delegation_id=self.d.id,
                                         reveal=sees_other_delegations()))
+
+    @cached_property
+    def outside(self) -> Outside:
+        """What the delegation's judgement reads beyond its rows (judged.outside_facts), read
+        once for the page: its unit's name heads every page."""
+        return outside_facts(self.d.games, self.d.unit_code, self.d.id)
+
+    @cached_property
+    def unit_title(self) -> str:
+        """The unit's name in the reader's language (its code, where no unit of that code is known)."""
+        unit = self.outside.unit if self.d.unit_code else None
+        if unit is None:
+            return self.d.unit_name or self.d.unit_code or ""
+        return unit.name.en if self.en else unit.name.zh
 
     @cached_property
     def errors(self) -> list:
