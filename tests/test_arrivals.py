@@ -123,6 +123,16 @@ def test_arrival_order_holds_at_the_cap_and_a_ticket_refused_later_gives_its_pla
     assert "报名成功" in _get(app, clients[2], moved_up.headers["Location"]).get_data(as_text=True)
 
 
+def test_the_answer_tells_the_tickets_ahead_as_the_page_reloaded_does(app, db, handed):
+    """Counted under the cap's lock with the places (no read after it): the third arrival
+    has two tickets ahead of it, as its arrival page says again when reloaded."""
+    clients = [app.test_client() for _ in range(3)]
+    pages = [_register(app, c, form(i)).get_data(as_text=True) for i, c in enumerate(clients)]
+    assert "前面还有" not in pages[0]
+    assert "前面还有 1 份报名在处理" in pages[1] and "前面还有 2 份报名在处理" in pages[2]
+    assert "前面还有 2 份报名在处理" in _get(app, clients[2], f"/register/{SLUG}/arrival").get_data(as_text=True)
+
+
 def test_the_form_answers_a_held_number_and_a_taken_username_as_any_other(app, db, handed):
     """The form tells nobody whether an ID number is registered or a username exists
     (issue 38, 5): the twin gets a ticket like anyone, and his number is checked when his

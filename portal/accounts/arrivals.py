@@ -17,7 +17,7 @@ import time
 
 from flask import current_app
 from redis.exceptions import RedisError
-from sqlalchemy import func, select, true
+from sqlalchemy import bindparam, func, select, true
 from sqlalchemy.exc import IntegrityError
 
 from ..audit.services import Actor, record
@@ -33,7 +33,7 @@ from ..rules import parse_document
 from ..rules.idnumber import normalise
 from ..sealed import seal, unseal
 from ..workflow.models import ArrivalTicket, Place, TicketStatus
-from ..workflow.services import release_place, submit, take_place
+from ..workflow.services import release_place, submit, take_arrival_place
 from .models import User
 from .services import create_account, hash_password
 
@@ -50,14 +50,18 @@ _here_lock = threading.Lock()
 DRAIN = 1000  # tickets one job finishes at most (each a transaction of its own)
 
 
+# Built once, bound per arrival: building the union anew cost the rush's answer more than running it.
+_USED_NAMES = (select(User.username).where((User.username == bindparam("asked")) | User.username.like(bindparam("like")))
+               .union(select(ArrivalTicket.username).where((ArrivalTicket.username == bindparam("asked"))
+                                                           | ArrivalTicket.username.like(bindparam("like")))))
+_WAITING = select(func.count(ArrivalTicket.id)).where(ArrivalTicket.status == TicketStatus.PENDING)
+
+
 def free_username(asked: str) -> str:
     """The name asked for, or when an account or a ticket has it, the first free of
     asked-2, asked-3, ... (one statement for all of them)."""
     stem = asked[:74]
-    like = f"{stem}-%"
-    used = set(db.session.scalars(select(User.username).where((User.username == asked) | User.username.like(like))
-                                  .union(select(ArrivalTicket.username).where(
-                                      (ArrivalTicket.username == asked) | ArrivalTicket.username.like(like)))))
+    used = set(db.session.scalars(_USED_NAMES, {"asked": asked, "like": f"{stem}-%"}))
     if asked not in used:
         return asked
     return next(f"{stem}-{n}" for n in range(2, len(used) + 3) if f"{stem}-{n}" not in used)
@@ -68,39 +72,45 @@ def take_ticket(games: Games, document: dict, username: str, password: str, acto
     """The entrant's place (or wait-list position) in order of arrival, and his ticket.
     `document` is his one-person delegation, already judged clean by the caller. A
     username already in use is given as its first free variant (the ticket holds it).
-    The outcome's details hold the ticket, still loaded after the commit with the Games: the
-    answer's page is drawn from them without reading either again."""
+    The outcome's details hold the ticket, still loaded after the commit with the Games,
+    and the tickets ahead of it: the answer's page is drawn from them without a read."""
     games_id = games.id  # read before the transaction ends the reads made outside the lock
+    # Everything that needs no lock is done before it: the arrivals queue behind the lock,
+    # one at a time, and on a busy machine each statement in it waits for a core twice.
+    people = document.get("people", [])
+    number = normalise(people[0]["id_number"]) if people and people[0].get("id_number") else None
+    sealed = seal(password, SEAL_PURPOSE)
     for _attempt in range(3):  # another ticket took the same free variant at the same moment
         try:
             with write_transaction(keep_loaded=True):
-                return _take_ticket(games_id, document, free_username(username), password, actor, at, email)
+                return _take_ticket(games_id, document, free_username(username), sealed, number, actor, at, email)
         except IntegrityError as exc:  # rolled back already
             if "username" not in str(exc.orig):
                 raise
     return Refusal.of_field("username", "该用户名已被使用", "This username is taken").outcome()
 
 
-def _take_ticket(games_id: int, document: dict, username: str, password: str, actor: Actor,
-                 at: dt.datetime, email: str | None = None) -> Outcome:
+def _take_ticket(games_id: int, document: dict, username: str, sealed_password: str, number: str | None,
+                 actor: Actor, at: dt.datetime, email: str | None = None) -> Outcome:
     games = lock_row(Games, games_id)  # the cap is the limited thing: lock it, count, write
     definition = definition_of(games)
-    place, position = None, None
+    place, position, ahead = None, None, None
     if definition.capacity is not None:
         entrants = len({ref for e in document["entries"] for ref in e["people"]})
-        place, position = take_place(games, definition.capacity, entrants, at)
+        # With the tickets the worker has still to finish before this one (all arrived before it).
+        place, position, ahead = take_arrival_place(games, definition.capacity, entrants, at)
         db.session.flush()
-    people = document.get("people", [])
-    number = normalise(people[0]["id_number"]) if people and people[0].get("id_number") else None
+    else:
+        ahead = db.session.scalar(_WAITING) or 0
     ticket = ArrivalTicket(games_id=games.id, place_id=place.id if place else None, status=TicketStatus.PENDING,
                            answer="waitlisted" if position else "submitted", position=position,
                            display_name=actor.label, username=username, email=email, id_number=number, document=document,
-                           sealed_password=seal(password, SEAL_PURPOSE), address=actor.ip, created_at=at)
+                           sealed_password=sealed_password, address=actor.ip, created_at=at)
     db.session.add(ticket)
     db.session.flush()
     record(actor, "registration.arrive", "arrival_ticket", str(ticket.id),
            after={"answer": ticket.answer, "position": position})
-    return Outcome(True, status=Status(ticket.answer), details={"ticket": ticket})
+    return Outcome(True, status=Status(ticket.answer), details={"ticket": ticket, "ahead": ahead})
 
 
 def hand_to_worker(ticket_id: int, again: bool = False) -> None:

@@ -132,7 +132,7 @@ def register(slug):
                             asked=form.username.data.strip(), given=ticket.username), "warning")
                 session[ARRIVAL] = ticket.id
                 hand_to_worker(ticket.id)
-                return _arrival_page(games, ticket)
+                return _arrival_page(games, ticket, ahead=outcome.details["ahead"])
             if outcome.code == "username":
                 form.username.errors = list(form.username.errors) + [outcome_text(outcome)]
             else:
@@ -170,10 +170,12 @@ def arrival(slug):
     return _arrival_page(games, ticket)
 
 
-def _arrival_page(games, ticket):
+def _arrival_page(games, ticket, ahead: int | None = None):
+    """`ahead`: the tickets before this one still waiting, when the caller counted them."""
+    if ahead is None:
+        ahead = ahead_of(ticket) if ticket.status == TicketStatus.PENDING else 0
     return render_template("registration/arrival.html", games=games, ticket=ticket,
-                           capacity=definition_of(games).capacity,
-                           ahead=ahead_of(ticket) if ticket.status == TicketStatus.PENDING else 0)
+                           capacity=definition_of(games).capacity, ahead=ahead)
 
 
 @bp.route("/register/<slug>/arrival/state")

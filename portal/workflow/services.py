@@ -13,7 +13,7 @@ import datetime as dt
 import os
 from typing import TYPE_CHECKING
 
-from sqlalchemy import case, func, select
+from sqlalchemy import bindparam, case, func, select
 
 from ..audit.services import Actor, document_changes, record
 from ..db_tx import lock_row, transactional
@@ -44,6 +44,7 @@ from ..rules.stages import (
 from ..rules.violations import Violation, dedupe
 from . import messages
 from .models import (
+    ArrivalTicket,
     Extension,
     ExtensionRequest,
     Place,
@@ -53,6 +54,7 @@ from .models import (
     Sanction,
     Substitution,
     SubstitutionStatus,
+    TicketStatus,
     Withdrawal,
 )
 
@@ -124,14 +126,33 @@ def _given_place(d: Delegation, capacity: int) -> tuple[str, list]:
     return "waitlisted", [capacity_full(capacity, ahead + 1)]
 
 
+# One statement, built once: the rush takes this for every arrival.
+_PLACES_TAKEN = select(func.coalesce(func.sum(case((Place.status == PlaceStatus.ACCEPTED, Place.entrants), else_=0)), 0),
+                       func.count(case((Place.status == PlaceStatus.WAITLISTED, 1))),
+                       func.max(Place.seq)).where(Place.games_id == bindparam("games_id"))
+# The same, with the arrival tickets the worker has still to finish: an arrival's answer
+# tells how many are ahead of it, and under the cap's lock every statement counts.
+_PLACES_AND_TICKETS = _PLACES_TAKEN.add_columns(
+    select(func.count(ArrivalTicket.id)).where(ArrivalTicket.status == TicketStatus.PENDING).scalar_subquery())
+
+
 def take_place(games: Games, capacity: int, entrants: int, when, place: Place | None = None,
                delegation_id: int | None = None) -> tuple[Place, int | None]:
     """A place under the cap, or one on the wait list, in order of arrival; with its
     position on the wait list. The caller holds the Games' lock."""
-    taken, waiting, last = db.session.execute(select(
-        func.coalesce(func.sum(case((Place.status == PlaceStatus.ACCEPTED, Place.entrants), else_=0)), 0),
-        func.count(case((Place.status == PlaceStatus.WAITLISTED, 1))), func.max(Place.seq)).where(
-        Place.games_id == games.id)).one()  # one statement: the rush takes this for every arrival
+    taken, waiting, last = db.session.execute(_PLACES_TAKEN, {"games_id": games.id}).one()
+    return _place_in_order(games, capacity, entrants, when, place, delegation_id, taken, waiting, last)
+
+
+def take_arrival_place(games: Games, capacity: int, entrants: int, when) -> tuple[Place, int | None, int]:
+    """take_place() for an arrival ticket, and the tickets still waiting for the worker (all
+    arrived before it), from the same statement. The caller holds the Games' lock."""
+    taken, waiting, last, tickets = db.session.execute(_PLACES_AND_TICKETS, {"games_id": games.id}).one()
+    return (*_place_in_order(games, capacity, entrants, when, None, None, taken, waiting, last), tickets)
+
+
+def _place_in_order(games: Games, capacity: int, entrants: int, when, place: Place | None, delegation_id: int | None,
+                    taken: int, waiting: int, last: int | None) -> tuple[Place, int | None]:
     accepted = taken + entrants <= capacity and (waiting == 0 or (place is not None and place.status == PlaceStatus.WAITLISTED))
     if place is None:
         seq = (last or 0) + 1
