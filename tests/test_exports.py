@@ -33,7 +33,7 @@ def test_entry_list_csv_and_xlsx_are_formula_safe(app, db, monkeypatch):
         r = client.get("/org/games/nmsg-2019/export/chess.MTR.csv")
     assert r.status_code == 200
     rows = list(csv.reader(io.StringIO(r.get_data().decode("utf-8-sig"))))
-    assert rows[0][:3] == ["单位 unit", "单位代码 unit code", "姓名 name"] and "等级分 FIDE rating" in rows[0]
+    assert rows[0][:3] == ["单位", "单位代码", "姓名"] and "等级分" in rows[0]  # one reader, one language
     names = [row[2] for row in rows[1:]]
     assert "'=HYPERLINK(\"http://x\",\"点我\")" in names and "'@SUM(1+1)" in names
     boards = {row[2]: row[6] for row in rows[1:]}
@@ -46,7 +46,22 @@ def test_entry_list_csv_and_xlsx_are_formula_safe(app, db, monkeypatch):
     assert any(c.value == "=HYPERLINK(\"http://x\",\"点我\")" and c.data_type == "s" for c in cells)
     with app.app_context():
         summary = client.get("/org/games/nmsg-2019/export/summary.csv").get_data().decode("utf-8-sig")
-    assert "chess.MTR" in summary.splitlines()[0] and "合计 total" in summary
+    assert "chess.MTR" in summary.splitlines()[0] and "合计" in summary and "total" not in summary
+    assert "已提交" in summary and "submitted" not in summary  # statuses by name, not code
     with app.app_context():
         roster = client.get("/org/games/nmsg-2019/export/roster.csv").get_data().decode("utf-8-sig")
     assert evil["id_number"] not in roster  # masked in the roster
+    assert "男子个人" in roster and "chess.MI" not in roster  # events by name
+    # An English reader's lists are in English: headers, statuses, genders, units, events.
+    with app.app_context():
+        client.post("/lang", data={"lang": "en"})
+        summary = client.get("/org/games/nmsg-2019/export/summary.csv").get_data().decode("utf-8-sig")
+        roster = list(csv.reader(io.StringIO(
+            client.get("/org/games/nmsg-2019/export/roster.csv").get_data().decode("utf-8-sig"))))
+        entries = client.get("/org/games/nmsg-2019/export/chess.MTR.csv").get_data().decode("utf-8-sig")
+    assert summary.splitlines()[0].startswith("unit,status,") and "total" in summary and "submitted" in summary
+    assert roster[0] == ["unit", "name", "gender", "birth date", "ID number (masked)", "roles", "status"]
+    assert {row[0] for row in roster[1:]} == {"Zhejiang"} and {row[2] for row in roster[1:]} == {"M", "F"}
+    assert entries.splitlines()[0].startswith("unit,unit code,name,gender") and ",yes" in entries
+    header_words = "".join(summary.splitlines()[0] + ",".join(roster[0]) + entries.splitlines()[0])
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in header_words)

@@ -68,7 +68,7 @@ def test_an_edited_entry_form_lists_exactly_the_changes(app, db, monkeypatch):
     wb = load_workbook(io.BytesIO(_download(app, client, d, "entry-form.xlsx")))
     people = wb["人员"]
     header = [c.value for c in people[1]]
-    club = header.index("俱乐部 club") + 1
+    club = header.index("俱乐部") + 1
     for row in people.iter_rows(min_row=2):
         if row[0].value == "p1":
             people.cell(row=row[0].row, column=club, value="杭州棋院")

@@ -26,28 +26,40 @@ MAX_UNPACKED = 60 * 1024 * 1024
 MAX_RATIO = 150
 MAX_ROWS = 5000
 
-PEOPLE = ("人员", [("ref", "编号 ref"), ("name", "姓名 name"), ("gender", "性别 gender (M/F)"),
-                  ("birth_date", "出生日期 birth_date"), ("id_type", "证件类型 id_type"),
-                  ("id_number", "证件号码 id_number"), ("reg_unit", "注册单位 registration unit"),
-                  ("reg_year", "注册年度 registration year"), ("reg_date", "注册日期 registration date"),
-                  ("uni_code", "高校代码 university code"),
-                  ("full_time", "全日制 full_time (是/否)"), ("graduation", "毕业日期 graduation_date"),
-                  ("rating", "等级分 FIDE rating"), ("rating_list", "等级分日期 rating list"),
-                  ("club", "俱乐部 club"), ("documents", "材料 documents"),
-                  # The player's career, where the regulation reads it (issue 36): last, optional.
-                  ("grade_system", "段级位体系 grade system"), ("grade", "段级位或称号 grade"),
-                  ("grade_on", "授予日期 awarded on"), ("residence", "户籍区划代码 residence"),
-                  ("residence_since", "落户日期 resident since"), ("nationality", "国籍 nationality"),
-                  ("job_kind", "身份 employment (学生/教职工/毕业生)"), ("job_unit", "所在单位 employment unit"),
-                  ("job_since", "入职或毕业日期 since")])
-DECLARATIONS = ("报项", [("event", "项目代码 event"), ("event_name", "项目 (仅供参考)"), ("count", "人数 count")])
-INDIVIDUAL = ("个人项目", [("event", "项目代码 event"), ("person", "人员编号 person ref")])
-TEAMS = ("团体", [("event", "项目代码 event"), ("team", "队名 team"), ("person", "人员编号 person ref"),
-                 ("board", "台次 board"), ("reserve", "替补 reserve (是/否)")])
-ROLES = ("官员与随队", [("section", "类别 section"), ("person", "人员编号 person ref"), ("role", "职务 role"),
-                      ("sport", "大项 sport"), ("accompanies", "陪同对象 accompanies")])
+T = Text
+# Each sheet's title and columns in both languages: a form is written in its reader's
+# language; one written in either, or in the bilingual form of earlier years ("姓名 name"),
+# reads back (a column is found by its whole label in either language, or by the first
+# word of its Chinese one).
+PEOPLE = (T("人员", "People"), [
+    ("ref", T("编号", "ref")), ("name", T("姓名", "name")), ("gender", T("性别 (M/F)", "gender (M/F)")),
+    ("birth_date", T("出生日期", "birth date")), ("id_type", T("证件类型", "ID type")),
+    ("id_number", T("证件号码", "ID number")), ("reg_unit", T("注册单位", "registration unit")),
+    ("reg_year", T("注册年度", "registration year")), ("reg_date", T("注册日期", "registration date")),
+    ("uni_code", T("高校代码", "university code")),
+    ("full_time", T("全日制 (是/否)", "full time (yes/no)")), ("graduation", T("毕业日期", "graduation date")),
+    ("rating", T("等级分", "FIDE rating")), ("rating_list", T("等级分日期", "rating list")),
+    ("club", T("俱乐部", "club")), ("documents", T("材料", "documents")),
+    # The player's career, where the regulation reads it (issue 36): last, optional.
+    ("grade_system", T("段级位体系", "grade system")), ("grade", T("段级位或称号", "grade")),
+    ("grade_on", T("授予日期", "awarded on")), ("residence", T("户籍区划代码", "residence")),
+    ("residence_since", T("落户日期", "resident since")), ("nationality", T("国籍", "nationality")),
+    ("job_kind", T("身份 (学生/教职工/毕业生)", "employment (student/staff/graduate)")),
+    ("job_unit", T("所在单位", "employment unit")), ("job_since", T("入职或毕业日期", "since"))])
+DECLARATIONS = (T("报项", "Declarations"), [("event", T("项目代码", "event")),
+                                          ("event_name", T("项目 (仅供参考)", "event name (for reference)")),
+                                          ("count", T("人数", "count"))])
+INDIVIDUAL = (T("个人项目", "Individual events"), [("event", T("项目代码", "event")), ("person", T("人员编号", "person ref"))])
+TEAMS = (T("团体", "Teams"), [("event", T("项目代码", "event")), ("team", T("队名", "team")),
+                              ("person", T("人员编号", "person ref")), ("board", T("台次", "board")),
+                              ("reserve", T("替补 (是/否)", "reserve (yes/no)"))])
+ROLES = (T("官员与随队", "Officials and companions"), [
+    ("section", T("类别", "section")), ("person", T("人员编号", "person ref")), ("role", T("职务", "role")),
+    ("sport", T("大项", "sport")), ("accompanies", T("陪同对象", "accompanies"))])
+INSTRUCTIONS, CODES = T("说明", "Instructions"), T("代码", "Codes")
 SECTIONS = {"官员": "officials", "officials": "officials", "团部": "staff", "staff": "staff",
             "随队": "companions", "companions": "companions"}
+SECTION_NAMES = {"officials": T("官员", "officials"), "staff": T("团部", "staff"), "companions": T("随队", "companions")}
 # Columns added after forms were already out: a form without them still reads.
 OPTIONAL_COLUMNS = {"reg_date", "grade_system", "grade", "grade_on", "residence", "residence_since", "nationality",
                     "job_kind", "job_unit", "job_since"}
@@ -69,9 +81,9 @@ class ExcelError(InputProblems):
 
 # --- writing -------------------------------------------------------------------------------------
 
-def _sheet(wb, title, columns, rows, widths=None):
-    ws = wb.create_sheet(title)
-    ws.append([label for _, label in columns])
+def _sheet(wb, title, columns, rows, en: bool, widths=None):
+    ws = wb.create_sheet(title.read(en))
+    ws.append([label.read(en) for _, label in columns])
     for c in range(1, len(columns) + 1):
         cell = ws.cell(row=1, column=c)
         cell.font, cell.fill = HEAD, HEAD_FILL
@@ -83,44 +95,55 @@ def _sheet(wb, title, columns, rows, widths=None):
     return ws
 
 
-def _list_validation(ws, formula, col, prompt):
+def _list_validation(ws, formula, col, prompt: Text, en: bool):
     dv = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=True,
-                        errorTitle="无效的值", error=prompt)
+                        errorTitle=T("无效的值", "Invalid value").read(en), error=prompt.read(en))
     ws.add_data_validation(dv)
     letter = get_column_letter(col)
     dv.add(f"{letter}2:{letter}{MAX_ROWS}")
 
 
-def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
+def _instructions(definition: GamesDefinition, doc: dict, en: bool) -> list[str]:
+    unit = doc.get("unit") if isinstance(doc.get("unit"), str) else ""
+    if en:
+        return [f"{definition.name.en}: entry form", "", "How to fill in:",
+                "1. One row per person on People: the ref is unique in this file; the other sheets refer to people "
+                "by their ref. Type ID numbers as text.",
+                "2. Declarations: athletes per event; Individual events: one athlete per row; Teams: one member per "
+                "row (board or reserve).",
+                "3. Officials and companions: the section is officials, staff (delegation staff) or companions; the "
+                "roles are in the drop-down list.",
+                "4. Dates as 2005-03-02. Keep the codes of the drop-down lists.",
+                "5. After the upload you see the differences against what is stored; nothing is saved until you confirm.",
+                "", f"Games: {definition.slug}", f"Unit: {unit}"]
+    return [f"{definition.name.zh} 报名表", "", "填写说明：",
+            "1. 在“人员”表中每人一行：编号在本表内唯一，其他表用编号引用人员。证件号码按文本填写。",
+            "2. “报项”填写各项目人数；“个人项目”每行一名运动员；“团体”每行一名队员（台次或替补）。",
+            "3. “官员与随队”：类别填 官员 / 团部 / 随队；职务见下拉列表。",
+            "4. 日期写成 2005-03-02。下拉列表中的代码不要改写。",
+            "5. 上传后系统会列出与已保存内容的差异，确认后才会保存。",
+            "", f"比赛：{definition.slug}", f"单位：{unit}"]
+
+
+def write_workbook(definition: GamesDefinition, doc: dict, en: bool = False) -> bytes:
+    """The entry form of `doc`, in its reader's language (`en`: English; else Chinese)."""
     wb = Workbook()
     info = wb.active
-    info.title = "说明"
-    lines = [
-        f"{definition.name.zh} 报名表", f"{definition.name.en} entry form", "",
-        "填写说明 How to fill in:",
-        "1. 在“人员”表中每人一行：编号（ref）在本表内唯一，其他表用编号引用人员。证件号码按文本填写。",
-        "   One row per person on 人员; other sheets refer to people by their ref. Type ID numbers as text.",
-        "2. “报项”填写各项目人数；“个人项目”每行一名运动员；“团体”每行一名队员（台次或替补）。",
-        "   报项: athletes per event; 个人项目: one athlete per row; 团体: one member per row (board or reserve).",
-        "3. “官员与随队”：类别填 官员 / 团部 / 随队；职务见下拉列表。",
-        "   官员与随队: section is 官员 (officials), 团部 (delegation staff) or 随队 (companions).",
-        "4. 日期写成 2005-03-02。下拉列表中的代码不要改写。",
-        "   Dates as 2005-03-02. Keep the codes of the drop-down lists.",
-        "5. 上传后系统会列出与已保存内容的差异，确认后才会保存。",
-        "   After upload you see the differences against what is stored; nothing is saved until you confirm.",
-        "", f"比赛 games: {definition.slug}", f"单位 unit: {doc.get('unit') if isinstance(doc.get('unit'), str) else ''}",
-    ]
-    for line in lines:
+    info.title = INSTRUCTIONS.read(en)
+    for line in _instructions(definition, doc, en):
         info.append([line])
     info.column_dimensions["A"].width = 110
     info["A1"].font = Font(bold=True, size=14)
+    yes = T("是", "yes").read(en)
 
-    codes = wb.create_sheet("代码")
-    codes.append(["event", "项目", "gender", "id_type", "official_role", "staff_role", "section", "document", "sport"])
+    codes_title = CODES.read(en)
+    codes = wb.create_sheet(codes_title)
+    codes.append(["event", T("项目", "event name").read(en), "gender", "id_type", "official_role", "staff_role",
+                  "section", "document", "sport"])
     events = [e.code for e in definition.events]
     id_types = list(id_type_names(definition))
-    columns = [events, [e.name.zh for e in definition.events], ["M", "F"], id_types, list(OFFICIAL_ROLES),
-               list(STAFF_ROLES), ["官员", "团部", "随队"], list(document_names(definition)),
+    columns = [events, [e.name.en if en else e.name.zh for e in definition.events], ["M", "F"], id_types, list(OFFICIAL_ROLES),
+               list(STAFF_ROLES), [n.read(en) for n in SECTION_NAMES.values()], list(document_names(definition)),
                [s.code for s in definition.sports]]
     for i in range(max(len(c) for c in columns)):
         codes.append([c[i] if i < len(c) else None for c in columns])
@@ -128,28 +151,29 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
     n_events = len(events) + 1
 
     def rng(col, n):
-        return f"'代码'!${col}$2:${col}${n}"
+        return f"'{codes_title}'!${col}$2:${col}${n}"
 
     people = _sheet(wb, PEOPLE[0], PEOPLE[1], [
         [p["ref"], p.get("name"), p.get("gender"), p.get("birth_date"), p.get("id_type"), p.get("id_number"),
          (p.get("registration") or {}).get("unit"), (p.get("registration") or {}).get("year"),
          (p.get("registration") or {}).get("date"), (p.get("university") or {}).get("code"),
-         None if not p.get("university") else ("是" if p["university"].get("full_time") else "否"),
+         None if not p.get("university") else (yes if p["university"].get("full_time") else T("否", "no").read(en)),
          (p.get("university") or {}).get("graduation_date"), (p.get("fide_rating") or {}).get("value"),
          (p.get("fide_rating") or {}).get("list"), p.get("club"), ",".join(p.get("documents") or []),
-         *_career_cells(p)]
-        for p in doc["people"]], widths={"name": 12, "id_number": 22, "documents": 30})
+         *_career_cells(p, en)]
+        for p in doc["people"]], en, widths={"name": 12, "id_number": 22, "documents": 30})
     # ID numbers stay text (a number would lose a trailing X and digits past the 15th).
     people.column_dimensions["F"].number_format = "@"
     for row in range(2, people.max_row + 1):
         people.cell(row=row, column=6).number_format = "@"
-    _list_validation(people, rng("C", 3), 3, "M 或 F")
-    _list_validation(people, rng("D", len(id_types) + 1), 5, "见下拉列表")
+    _list_validation(people, rng("C", 3), 3, T("M 或 F", "M or F"), en)
+    _list_validation(people, rng("D", len(id_types) + 1), 5, T("见下拉列表", "see the drop-down list"), en)
 
+    pick_event = T("请从下拉列表选择项目代码", "choose the event's code from the drop-down list")
     decl = _sheet(wb, DECLARATIONS[0], DECLARATIONS[1],
-                  [[x["event"], next((e.name.zh for e in definition.events if e.code == x["event"]), ""), x["count"]]
-                   for x in doc["declarations"]], widths={"event_name": 24})
-    _list_validation(decl, rng("A", n_events), 1, "请从下拉列表选择项目代码")
+                  [[x["event"], next(((e.name.en if en else e.name.zh) for e in definition.events if e.code == x["event"]), ""), x["count"]]
+                   for x in doc["declarations"]], en, widths={"event_name": 24})
+    _list_validation(decl, rng("A", n_events), 1, pick_event, en)
 
     ind_rows, team_rows = [], []
     kinds = {e.code: e.kind for e in definition.events}
@@ -158,20 +182,22 @@ def write_workbook(definition: GamesDefinition, doc: dict) -> bytes:
             slots = e.get("lineup") if e.get("lineup") is not None else [{"person": r} for r in e.get("people") or []]
             for s in slots:
                 team_rows.append([e["event"], e.get("team") or "A", s["person"], s.get("board"),
-                                  "是" if s.get("reserve") else None])
+                                  yes if s.get("reserve") else None])
         else:
             for ref in e.get("people") or []:
                 ind_rows.append([e["event"], ref])
-    ind = _sheet(wb, INDIVIDUAL[0], INDIVIDUAL[1], ind_rows)
-    _list_validation(ind, rng("A", n_events), 1, "请从下拉列表选择项目代码")
-    teams = _sheet(wb, TEAMS[0], TEAMS[1], team_rows)
-    _list_validation(teams, rng("A", n_events), 1, "请从下拉列表选择项目代码")
+    ind = _sheet(wb, INDIVIDUAL[0], INDIVIDUAL[1], ind_rows, en)
+    _list_validation(ind, rng("A", n_events), 1, pick_event, en)
+    teams = _sheet(wb, TEAMS[0], TEAMS[1], team_rows, en)
+    _list_validation(teams, rng("A", n_events), 1, pick_event, en)
 
-    role_rows = [["官员", o["person"], o["role"], o.get("sport"), None] for o in doc.get("officials") or []]
-    role_rows += [["团部", s["person"], s["role"], None, None] for s in doc.get("staff") or []]
-    role_rows += [["随队", c["person"], "companion", None, c.get("accompanies")] for c in doc.get("companions") or []]
-    roles = _sheet(wb, ROLES[0], ROLES[1], role_rows)
-    _list_validation(roles, rng("G", 4), 1, "官员、团部 或 随队")
+    section = {k: n.read(en) for k, n in SECTION_NAMES.items()}
+    role_rows = [[section["officials"], o["person"], o["role"], o.get("sport"), None] for o in doc.get("officials") or []]
+    role_rows += [[section["staff"], s["person"], s["role"], None, None] for s in doc.get("staff") or []]
+    role_rows += [[section["companions"], c["person"], "companion", None, c.get("accompanies")]
+                  for c in doc.get("companions") or []]
+    roles = _sheet(wb, ROLES[0], ROLES[1], role_rows, en)
+    _list_validation(roles, rng("G", 4), 1, T("官员、团部 或 随队", "officials, staff or companions"), en)
     return workbook_bytes(wb)
 
 
@@ -185,10 +211,11 @@ def _check_container(raw: bytes) -> None:
         raise ExcelError([(FILE, NOT_A_SPREADSHEET if exc.unreadable else exc.as_text())]) from None
 
 
-def _career_cells(p: dict) -> list:
+def _career_cells(p: dict, en: bool) -> list:
     grade = (p.get("grades") or [{}])[0]
     residence, job = p.get("residence") or {}, p.get("employment") or {}
-    job_kind = {v: k for k, v in JOB_KINDS.items() if not k.isascii()}.get(job.get("kind"), job.get("kind"))
+    job_kind = job.get("kind") if en else \
+        {v: k for k, v in JOB_KINDS.items() if not k.isascii()}.get(job.get("kind"), job.get("kind"))
     return [grade.get("system"), grade.get("grade"), grade.get("awarded_on"), residence.get("province"),
             residence.get("since"), p.get("nationality"), job_kind, job.get("unit"), job.get("since")]
 
@@ -217,39 +244,55 @@ def _career_of(v: dict, cell, date) -> tuple[dict, list[tuple[str, str]]]:
     return out, problems
 
 
-def _rows(wb, sheet, columns, problems):
+def _sheet_title(wb, title: Text) -> str | None:
+    """The workbook's name of the sheet: as a form in either language names it."""
+    names = {name.strip().lower(): name for name in wb.sheetnames}
+    return names.get(title.zh.lower()) or names.get(title.en.lower())
+
+
+def _column(labels: list[str], label: Text) -> int | None:
+    """Where a column is: its whole label in either language (any case), else the first
+    word of its Chinese one (the bilingual headers of earlier forms, "姓名 name")."""
+    wanted = {label.zh.lower(), label.en.lower()}
+    found = next((i for i, lab in enumerate(labels) if lab.lower() in wanted), None)
+    if found is None:
+        short = label.zh.split(" ")[0]
+        found = next((i for i, lab in enumerate(labels) if lab.split(" ")[0] == short), None)
+    return found
+
+
+def _rows(wb, sheet, problems):
+    """The sheet's rows, each (row number, values by column key, column letters by key);
+    the sheet's name as the workbook gives it (for the cells' places)."""
     title, cols = sheet
-    if title not in wb.sheetnames:
-        return []
-    ws = wb[title]
+    name = _sheet_title(wb, title)
+    if name is None:
+        return name, []
+    ws = wb[name]
     header = None
     out = []
     for r, row in enumerate(ws.iter_rows(values_only=True), start=1):
         if r > MAX_ROWS + 1:
-            problems.append((f"{title}", Text(f"行数超过 {MAX_ROWS}", f"more than {MAX_ROWS} rows")))
+            problems.append((f"{name}", Text(f"行数超过 {MAX_ROWS}", f"more than {MAX_ROWS} rows")))
             break
         if header is None:
             labels = [str(c).strip() if c is not None else "" for c in row]
             header = {}
             for key, label in cols:
-                if label in labels:
-                    header[key] = labels.index(label)
-                else:
-                    short = label.split(" ")[0]
-                    match = next((i for i, lab in enumerate(labels) if lab.split(" ")[0] == short), None)
-                    if match is None and key in OPTIONAL_COLUMNS:
-                        continue
-                    if match is None:
-                        problems.append((f"{title}!{get_column_letter(len(labels) + 1)}1",
-                                         Text(f"缺少列“{label}”", f"missing column {label!r}")))
-                        return []
-                    header[key] = match
+                match = _column(labels, label)
+                if match is None and key in OPTIONAL_COLUMNS:
+                    continue
+                if match is None:
+                    problems.append((f"{name}!{get_column_letter(len(labels) + 1)}1",
+                                     Text(f"缺少列“{label.zh}”", f"missing column {label.en!r}")))
+                    return name, []
+                header[key] = match
             continue
         if all(c is None or (isinstance(c, str) and not c.strip()) for c in row):
             continue
         values = {k: (row[header[k]] if k in header and header[k] < len(row) else None) for k, _label in cols}
         out.append((r, values, {k: get_column_letter(i + 1) for k, i in header.items()}))
-    return out
+    return name, out
 
 
 def _text(v):
@@ -318,8 +361,8 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
         return None
 
     people, refs = [], set()
-    for r, v, cols in _rows(wb, PEOPLE, PEOPLE[1], problems):
-        s = PEOPLE[0]
+    s, rows = _rows(wb, PEOPLE, problems)
+    for r, v, cols in rows:
         ref = _text(v["ref"])
         if not ref:
             problems.append((where(s, cols["ref"], r), Text("缺少编号", "missing ref")))
@@ -378,7 +421,7 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
         if ref is None:
             problems.append((where(sheet, col, r), Text("缺少人员编号", "missing person ref")))
         elif ref not in refs:
-            problems.append((where(sheet, col, r), Text(f"人员编号“{ref}”不在“人员”表中", f"ref {ref!r} is not on 人员")))
+            problems.append((where(sheet, col, r), Text(f"人员编号“{ref}”不在“人员”表中", f"ref {ref!r} is not on the People sheet")))
             return None
         return ref
 
@@ -390,23 +433,26 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
         return code
 
     declarations = []
-    for r, v, cols in _rows(wb, DECLARATIONS, DECLARATIONS[1], problems):
-        code = event_ok(v["event"], DECLARATIONS[0], cols["event"], r)
-        count = integer(v["count"], DECLARATIONS[0], cols["count"], r)
+    s, rows = _rows(wb, DECLARATIONS, problems)
+    for r, v, cols in rows:
+        code = event_ok(v["event"], s, cols["event"], r)
+        count = integer(v["count"], s, cols["count"], r)
         if code and count is not None:
             declarations.append({"event": code, "count": count})
 
     entries: dict[tuple, dict] = {}
-    for r, v, cols in _rows(wb, INDIVIDUAL, INDIVIDUAL[1], problems):
-        code = event_ok(v["event"], INDIVIDUAL[0], cols["event"], r)
-        ref = ref_ok(v["person"], INDIVIDUAL[0], cols["person"], r)
+    s, rows = _rows(wb, INDIVIDUAL, problems)
+    for r, v, cols in rows:
+        code = event_ok(v["event"], s, cols["event"], r)
+        ref = ref_ok(v["person"], s, cols["person"], r)
         if code and ref:
             entries.setdefault((code, None), {"event": code, "people": []})["people"].append(ref)
-    for r, v, cols in _rows(wb, TEAMS, TEAMS[1], problems):
-        code = event_ok(v["event"], TEAMS[0], cols["event"], r)
-        ref = ref_ok(v["person"], TEAMS[0], cols["person"], r)
-        board = integer(v["board"], TEAMS[0], cols["board"], r)
-        reserve = yesno(v["reserve"], TEAMS[0], cols["reserve"], r)
+    s, rows = _rows(wb, TEAMS, problems)
+    for r, v, cols in rows:
+        code = event_ok(v["event"], s, cols["event"], r)
+        ref = ref_ok(v["person"], s, cols["person"], r)
+        board = integer(v["board"], s, cols["board"], r)
+        reserve = yesno(v["reserve"], s, cols["reserve"], r)
         if code and ref:
             label = _text(v["team"]) or "A"
             slot = {"person": ref}
@@ -417,13 +463,13 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
             entries.setdefault((code, label), {"event": code, "team": label, "lineup": []})["lineup"].append(slot)
 
     officials, staff, companions = [], [], []
-    for r, v, cols in _rows(wb, ROLES, ROLES[1], problems):
-        s = ROLES[0]
-        section = SECTIONS.get(_text(v["section"]) or "")
+    s, rows = _rows(wb, ROLES, problems)
+    for r, v, cols in rows:
+        section = SECTIONS.get((_text(v["section"]) or "").lower())
         ref = ref_ok(v["person"], s, cols["person"], r)
         role = _text(v["role"])
         if section is None:
-            problems.append((where(s, cols["section"], r), Text("类别应为 官员、团部 或 随队", "section must be 官员, 团部 or 随队")))
+            problems.append((where(s, cols["section"], r), Text("类别应为 官员、团部 或 随队", "section must be officials, staff or companions")))
         elif section == "officials":
             if role not in OFFICIAL_ROLES:
                 problems.append((where(s, cols["role"], r), Text(f"职务应为 {'/'.join(OFFICIAL_ROLES)}", f"role must be one of {', '.join(OFFICIAL_ROLES)}")))
@@ -437,7 +483,7 @@ def read_workbook(raw: bytes, definition: GamesDefinition, current: dict) -> dic
         elif ref:
             acc = _text(v["accompanies"])
             if acc is not None and acc not in refs:
-                problems.append((where(s, cols["accompanies"], r), Text(f"陪同对象“{acc}”不在“人员”表中", f"unknown ref {acc!r}")))
+                problems.append((where(s, cols["accompanies"], r), Text(f"陪同对象“{acc}”不在“人员”表中", f"ref {acc!r} is not on the People sheet")))
                 acc = None
             companions.append({"person": ref, "accompanies": acc})
     wb.close()

@@ -46,8 +46,8 @@ def download_json(d):
 @delegation_view(*STAFF)
 def download_excel(d):
     ws = Workspace(d)
-    data = write_workbook(ws.definition, _exported(d, ws.doc, "entry-form.xlsx"))
-    name = f"{d.games.slug}-{d.unit_code or d.id}-报名表.xlsx"
+    data = write_workbook(ws.definition, _exported(d, ws.doc, "entry-form.xlsx"), en=is_en())
+    name = f"{d.games.slug}-{d.unit_code or d.id}-{'entry-form' if is_en() else '报名表'}.xlsx"
     return send_file(BytesIO(data), as_attachment=True, download_name=name,
                      mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 

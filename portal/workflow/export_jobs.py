@@ -14,12 +14,13 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 def games_workbook(job, progress):
     games = games_of(job)
     drafts = bool(job.params.get("drafts"))
+    en = bool(job.params.get("en"))  # the language of the organiser who asked for it
     total = exports.export_size(games, drafts)
     progress(0, total, force=True)
-    tables = [("汇总 summary", *exports.summary_rows(games, drafts)),
-              ("名册 roster", *exports.roster_rows(games, drafts))]
+    tables = [("summary" if en else "汇总", *exports.summary_rows(games, drafts, en)),
+              ("roster" if en else "名册", *exports.roster_rows(games, drafts, en))]
     for event in definition_of(games).events:
-        tables.append((event.code, *exports.entry_rows(games, event.code, drafts)))
+        tables.append((event.code, *exports.entry_rows(games, event.code, drafts, en)))
     content = to_xlsx_sheets(tables, on_row=lambda n: progress(n))
     progress(total, force=True)
     return content, f"{games.slug}-entries.xlsx", XLSX

@@ -25,7 +25,7 @@ ORG = ORGANISERS
 def export_job(slug):
     """The whole-Games workbook, made in the background: the organiser follows its progress."""
     g = find_games(slug) or abort(404)
-    return start("games_workbook", {"games": g.slug, "drafts": request.form.get("drafts") == "1"},
+    return start("games_workbook", {"games": g.slug, "drafts": request.form.get("drafts") == "1", "en": is_en()},
                  _("%(name)s 整届报名表", name=g.name_en if is_en() else g.name_zh))
 
 
@@ -38,6 +38,7 @@ def export(slug, kind, fmt):
         abort(404)
     if fmt not in ("csv", "xlsx"):
         abort(404)
+    en = is_en()  # the reader's language, for the header and the words in the cells
     if fmt == "csv":
         # Rows streamed from one query as the client takes the CSV: the stream reads them
         # in an app context of its own, after this view has returned.
@@ -49,17 +50,17 @@ def export(slug, kind, fmt):
             yield "\ufeff".encode("utf-8")
             with app.app_context():
                 games = games_by_id(g.id)
-                yield from csv_chunks(*_export_rows(games, kind, drafts), bom=False)
+                yield from csv_chunks(*_export_rows(games, kind, drafts, en), bom=False)
         return Response(stream(), mimetype="text/csv",
                         headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(f'{slug}-{kind}.csv')}"})
-    return send_file(BytesIO(to_xlsx(kind, *_export_rows(g, kind, drafts))), as_attachment=True,
+    return send_file(BytesIO(to_xlsx(kind, *_export_rows(g, kind, drafts, en))), as_attachment=True,
                      download_name=f"{slug}-{kind}.xlsx",
                      mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 
 
-def _export_rows(g, kind: str, drafts: bool):
+def _export_rows(g, kind: str, drafts: bool, en: bool):
     if kind == "summary":
-        return exports.summary_rows(g, drafts)
+        return exports.summary_rows(g, drafts, en)
     if kind == "roster":
-        return exports.roster_rows(g, drafts)
-    return exports.entry_rows(g, kind, drafts)
+        return exports.roster_rows(g, drafts, en)
+    return exports.entry_rows(g, kind, drafts, en)

@@ -7,13 +7,25 @@ from __future__ import annotations
 from sqlalchemy import distinct, func, select
 
 from ..delegations.models import Companion, Delegation, DelegationStatus, Entry, EntryMember, Official, Person, StaffMember
+from ..delegations.names import ROLE_NAMES
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of, unit_names
 from ..money.services import entries_valid
 from ..privacy import mask_id
+from ..text import Text
 
-GENDER = {"M": "男", "F": "女"}  # people read the lists; the header says 性别 gender
+# Each list in its reader's language (`en`), the header and the words in the cells alike.
+T = Text
+GENDER = {"M": T("男", "M"), "F": T("女", "F")}
+YES = T("是", "yes")
+STATUS_NAMES = {"draft": T("草稿", "draft"), "submitted": T("已提交", "submitted"), "approved": T("已批准", "approved"),
+                "returned": T("已退回", "returned"), "withdrawn": T("已退出", "withdrawn"),
+                "waitlisted": T("候补", "wait-listed")}
+
+
+def _words(texts, en: bool) -> list[str]:
+    return [t.read(en) if isinstance(t, Text) else t for t in texts]
 
 
 def _unit_label(d: Delegation, units: dict) -> str:
@@ -37,15 +49,17 @@ def _listed(games: Games, include_drafts: bool):
     return q
 
 
-def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[list[str], list[list]]:
+def entry_rows(games: Games, event: str, include_drafts: bool = False, en: bool = False) -> tuple[list[str], list[list]]:
     """Who plays `event`, from one query. Where an entry counts only once its fee arrived
     (youth-gomoku-2015: "未收到报名材料和报名费均视为报名无效，不予编排"), unpaid delegations
     are left out."""
     definition = definition_of(games)
     show_rating = any(r.kind == "rating_exception" for r in definition.rules) or event.startswith("chess.")
-    units = unit_names()
-    header = ["单位 unit", "单位代码 unit code", "姓名 name", "性别 gender", "出生日期 birth date", "队 team",
-              "台次 board", "替补 reserve"] + (["等级分 FIDE rating"] if show_rating else [])
+    units = unit_names("en" if en else "zh")
+    header = _words([T("单位", "unit"), T("单位代码", "unit code"), T("姓名", "name"), T("性别", "gender"),
+                     T("出生日期", "birth date"), T("队", "team"), T("台次", "board"), T("替补", "reserve")]
+                    + ([T("等级分", "FIDE rating")] if show_rating else []), en)
+    gender, yes = {k: v.read(en) for k, v in GENDER.items()}, YES.read(en)
     listed = _listed(games, include_drafts)
     invalid = set()
     if definition.money.entry_valid_when_paid:
@@ -59,23 +73,28 @@ def entry_rows(games: Games, event: str, include_drafts: bool = False) -> tuple[
          .where(Entry.event_code == event, Delegation.id.in_(listed))
          .order_by(Delegation.unit_code, Delegation.id, Entry.position, EntryMember.position))
     def rows():  # read as the export is written (yield_per: the driver fetches in batches)
-        for (did, code, uname, team, is_lineup, board, reserve, name, gender, born, rating) in \
+        for (did, code, uname, team, is_lineup, board, reserve, name, gender_of, born, rating) in \
                 db.session.execute(q.execution_options(yield_per=1000)):
             if did in invalid:
                 continue
-            row = [units.get(code, code) if code else (uname or ""), code or "", name, GENDER.get(gender, ""),
+            row = [units.get(code, code) if code else (uname or ""), code or "", name, gender.get(gender_of, ""),
                    born.isoformat() if born else "", (team or "") if is_lineup else "", board or "",
-                   "是" if reserve else ""]
+                   yes if reserve else ""]
             if show_rating:
                 row.append(rating or "")
             yield row
     return header, rows()
 
 
-def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:
-    """Everyone of every listed delegation with his roles, from five queries."""
-    units = unit_names()
-    header = ["单位 unit", "姓名 name", "性别 gender", "出生日期 birth date", "证件号码 ID (masked)", "身份 roles", "状态 status"]
+def roster_rows(games: Games, include_drafts: bool = True, en: bool = False) -> tuple[list[str], list[list]]:
+    """Everyone of every listed delegation with his roles (events and duties by name), from five queries."""
+    units = unit_names("en" if en else "zh")
+    header = _words([T("单位", "unit"), T("姓名", "name"), T("性别", "gender"), T("出生日期", "birth date"),
+                     T("证件号码（隐去部分）", "ID number (masked)"), T("身份", "roles"), T("状态", "status")], en)
+    gender = {k: v.read(en) for k, v in GENDER.items()}
+    names = {code: pair[1] if en else pair[0] for code, pair in ROLE_NAMES.items()}
+    names.update({e.code: e.name.en if en else e.name.zh for e in definition_of(games).events})
+    statuses = {k: v.read(en) for k, v in STATUS_NAMES.items()}
     listed = _listed(games, include_drafts)
     roles: dict[int, list[str]] = {}
     for person_id, event in db.session.execute(
@@ -94,19 +113,20 @@ def roster_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], l
          .join(Delegation, Person.delegation_id == Delegation.id).where(Delegation.id.in_(listed))
          .order_by(Delegation.unit_code, Delegation.id, Person.position, Person.id))
     def rows():
-        for pid, name, gender, born, number, code, uname, status in \
+        for pid, name, gender_of, born, number, code, uname, status in \
                 db.session.execute(q.execution_options(yield_per=1000)):
-            yield [units.get(code, code) if code else (uname or ""), name, GENDER.get(gender, ""),
-                   born.isoformat() if born else "", mask_id(number), "、".join(roles.get(pid, [])), status]
+            yield [units.get(code, code) if code else (uname or ""), name, gender.get(gender_of, ""),
+                   born.isoformat() if born else "", mask_id(number),
+                   (", " if en else "、").join(names.get(r, r) for r in roles.get(pid, [])), statuses.get(status, status)]
     return header, rows()
 
 
-def summary_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], list[list]]:
-    """Entrants per unit and event, from two grouped queries."""
+def summary_rows(games: Games, include_drafts: bool = True, en: bool = False) -> tuple[list[str], list[list]]:
+    """Entrants per unit and event (each a column under its code, as the lists call it), from two grouped queries."""
     definition = definition_of(games)
-    units = unit_names()
+    units = unit_names("en" if en else "zh")
     codes = [e.code for e in definition.events]
-    header = ["单位 unit", "状态 status"] + codes + ["运动员 athletes"]
+    header = _words([T("单位", "unit"), T("状态", "status")] + codes + [T("运动员", "athletes")], en)
     listed = _listed(games, include_drafts)
     per_event: dict[tuple[int, str], int] = {}
     for did, event, n in db.session.execute(
@@ -123,8 +143,8 @@ def summary_rows(games: Games, include_drafts: bool = True) -> tuple[list[str], 
     for d in delegations_of(games, include_drafts):
         counts = [per_event.get((d.id, code), 0) for code in codes]
         totals = [t + c for t, c in zip(totals, counts)]
-        rows.append([_unit_label(d, units), d.status] + counts + [athletes.get(d.id, 0)])
-    rows.append(["合计 total", ""] + totals + [sum(r[-1] for r in rows)])
+        rows.append([_unit_label(d, units), STATUS_NAMES[d.status].read(en)] + counts + [athletes.get(d.id, 0)])
+    rows.append([T("合计", "total").read(en), ""] + totals + [sum(r[-1] for r in rows)])
     return header, rows
 
 
