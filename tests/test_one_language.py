@@ -118,3 +118,43 @@ def test_a_workbooks_bad_cells_are_told_in_the_readers_language_only(app, db, no
                                       data={"file": (io.BytesIO(data.getvalue()), "报名表.xlsx")}).get_data(as_text=True)
     assert "人员!D2（第 2 行）" in pages["zh"] and "日期“1990/02/30”无效" in pages["zh"] and "invalid date" not in pages["zh"]
     assert "人员!D2 (row 2)" in pages["en"] and "invalid date" in pages["en"] and "无效" not in pages["en"]
+
+
+def test_the_money_workbooks_speak_their_readers_language_only(app, db, no_csrf):
+    """The reconciliation, the insurer's list and a delegation's statement: the header and
+    the words in the cells in the reader's language (they said "单位 unit" to everyone)."""
+    import io
+    import re
+
+    from openpyxl import load_workbook
+    d = stored("youth-gomoku-2015", doc("youth-gomoku-2015", unit="zhejiang",
+                                        people=[person("p1", "F", "2006-03-01", name="周文")],
+                                        entries=[individual("gomoku.GU12", "p1")]),
+               dt.datetime(2015, 6, 1, tzinfo=CHINA))
+    account("lang-money", "organiser")
+    db.session.commit()
+    client = logged_in(app, "lang-money")
+    chinese = re.compile(r"[\u4e00-\u9fff]")
+    books = {}
+    for lang in ("zh", "en"):
+        with app.app_context():
+            client.post("/lang", data={"lang": lang})
+            for name, url in (("reconciliation", "/money/report.xlsx?games=youth-gomoku-2015"),
+                              ("insurance", "/money/insurance?games=youth-gomoku-2015&format=xlsx"),
+                              ("statement", f"/d/{d.id}/statement.xlsx")):
+                r = client.get(url)
+                assert r.status_code == 200, (name, lang, r.status_code)
+                books[lang, name] = load_workbook(io.BytesIO(r.data)).active
+    assert [c.value for c in books["zh", "reconciliation"][1]] == ["单位", "参考码", "应付", "已收", "已退", "余额", "状态"]
+    assert [c.value for c in books["en", "reconciliation"][1]][:2] == ["unit", "reference"]
+    insured = {lang: [[c.value for c in row] for row in books[lang, "insurance"].iter_rows()] for lang in ("zh", "en")}
+    assert insured["zh"][0] == ["姓名", "性别", "出生日期", "证件类型", "证件号码", "单位"]
+    assert insured["zh"][1][1] == "女" and insured["zh"][1][5] == "浙江省" and insured["zh"][1][3] == "居民身份证"
+    assert insured["en"][0] == ["name", "gender", "birth date", "ID type", "ID number", "unit"]
+    assert insured["en"][1][1] == "F" and insured["en"][1][5] == "Zhejiang" and not chinese.search(insured["en"][1][3])
+    statement = {lang: [[c.value for c in row] for row in books[lang, "statement"].iter_rows()] for lang in ("zh", "en")}
+    assert statement["zh"][3] == ["日期", "类别", "说明", "应付（元）", "已付（元）", "待付余额"]
+    assert statement["en"][3] == ["date", "kind", "description", "due (CNY)", "paid (CNY)", "balance"]
+    words_en = [str(v) for row in statement["en"] for v in row if isinstance(v, str)] + [
+        str(c.value) for c in books["en", "reconciliation"][1]]
+    assert [w for w in words_en if chinese.search(w) and "周文" not in w] == [], words_en

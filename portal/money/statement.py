@@ -75,31 +75,35 @@ def english_note(text: str, definition) -> str:
     return out
 
 
-def to_xlsx(data: dict, title: str) -> bytes:
+def to_xlsx(data: dict, title: str, en: bool = False) -> bytes:
+    """The statement as a workbook in its reader's language (`en`: English)."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
+    pick = 1 if en else 0
     wb = Workbook()
     ws = wb.active
-    ws.title = "对账单"
+    ws.title = "Statement" if en else "对账单"
     ws.append([title])
     ws["A1"].font = Font(bold=True, size=13)
-    ws.append(["付款时请注明 Quote on transfer", data["reference"]])
+    ws.append(["Quote on transfer" if en else "付款时请注明", data["reference"]])
     ws.append([])
-    ws.append(["日期 date", "类别 kind", "说明 description", "应付 due (CNY)", "已付 paid (CNY)", "待付余额 balance"])
+    ws.append(["date", "kind", "description", "due (CNY)", "paid (CNY)", "balance"] if en else
+              ["日期", "类别", "说明", "应付（元）", "已付（元）", "待付余额"])
     for c in ws[4]:
         c.font = Font(bold=True)
     for line in data["lines"]:
         e = line["entry"]
-        row = [e.value_date or e.created_at.date(), KIND_NAMES[e.kind][0], e.description, line["due"], line["paid"],
-               line["balance"]]
+        row = [e.value_date or e.created_at.date(), KIND_NAMES[e.kind][pick], line["note_en"] if en else e.description,
+               line["due"], line["paid"], line["balance"]]
         ws.append(row)
         for col in (4, 5, 6):
             ws.cell(row=ws.max_row, column=col).number_format = "#,##0.00"
     t = data["totals"]
     ws.append([])
-    for label, key in (("应付合计 expected", "expected"), ("已付 paid", "payment"), ("已退 refunded", "refund"),
-                       ("余额（正数为待付，负数为应退）balance", "balance")):
-        ws.append([label, None, None, t[key]])
+    for label, key in ((("应付合计", "expected"), "expected"), (("已付", "paid"), "payment"),
+                       (("已退", "refunded"), "refund"),
+                       (("余额（正数为待付，负数为应退）", "balance (positive: to pay; negative: to be refunded)"), "balance")):
+        ws.append([label[pick], None, None, t[key]])
         ws.cell(row=ws.max_row, column=4).number_format = "#,##0.00"
     for col, width in zip("ABCDEF", (14, 10, 48, 16, 16, 14)):
         ws.column_dimensions[col].width = width

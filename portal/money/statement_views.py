@@ -33,7 +33,9 @@ class RoomForm(FlaskForm):
     people = IntegerField(_l("人数"), default=1, validators=[NumberRange(1, 400)])
 
 
-def _title(d):
+def _title(d, en: bool = False):
+    if en:
+        return f"{d.games.name_en} · {d.unit_code or d.unit_name or d.id} · statement of fees"
     return f"{d.games.name_zh} · {d.unit_code or d.unit_name or d.id} · 费用对账单"
 
 
@@ -50,7 +52,7 @@ def statement(d):
 @delegation_view(*READERS)
 def statement_xlsx(d):
     data = statements.statement(d)
-    return send_file(BytesIO(statements.to_xlsx(data, _title(d))), as_attachment=True,
+    return send_file(BytesIO(statements.to_xlsx(data, _title(d, is_en()), en=is_en())), as_attachment=True,
                      download_name=f"{d.games.slug}-{d.unit_code or d.id}-statement.xlsx",
                      mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 

@@ -18,8 +18,9 @@ from ..access.guards import roles
 from ..audit.current import actor
 from ..delegations.queries import delegation
 from ..form_choices import options
-from ..games.services import definition_of
+from ..games.services import definition_of, unit_names
 from ..roles import STAFF, Role
+from ..rules.definition import id_type_names
 from ..sheets import to_xlsx
 from ..web import is_en, outcome_text
 from . import import_jobs, line_views, queries, services, statement as statements, statement_views  # noqa: F401  (their routes)
@@ -150,11 +151,14 @@ def report_xlsx():
     if games is None:
         abort(404)
     rows = services.reconciliation(games)
-    header = ["单位 unit", "参考码 reference", "应付 expected", "已收 received", "已退 refunded", "余额 balance", "状态 status"]
+    en = is_en()  # the accountant's language: the header and the words in the cells
+    header = (["unit", "reference", "expected", "received", "refunded", "balance", "status"] if en else
+              ["单位", "参考码", "应付", "已收", "已退", "余额", "状态"])
     data = [[r["unit"], r["reference"], float(r["expected"]), float(r["payment"]), float(r["refund"]),
-             float(r["balance"]), statements.STATUS_NAMES[r["status"]][0]] for r in rows]
+             float(r["balance"]), statements.STATUS_NAMES[r["status"]][1 if en else 0]] for r in rows]
     lines = queries.unmatched_lines(games)
-    data += [[], ["未匹配的银行流水 unmatched lines"]] + [[str(b.booked_on), b.payer, float(b.amount), b.memo] for b in lines]
+    data += [[], ["unmatched bank lines" if en else "未匹配的银行流水"]] + [
+        [str(b.booked_on), b.payer, float(b.amount), b.memo] for b in lines]
     return send_file(BytesIO(to_xlsx("reconciliation", header, data)), as_attachment=True,
                      download_name=f"{games.slug}-reconciliation.xlsx",
                      mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
@@ -178,12 +182,18 @@ def insurance():
         from ..privacy import birth_year_only, mask_id, record_access, sees_full_ids
         from ..sheets import to_xlsx
         full = sees_full_ids()  # the organisers buy the insurance; an accountant gets masked numbers
-        header = ["姓名 name", "性别 gender", "出生日期 birth date", "证件类型 ID type", "证件号码 ID number", "单位 unit"]
-        data = [[r["p"]["name"], r["p"].get("gender") or "",
+        en = is_en()  # the list in the language of whoever takes it to the insurer
+        header = (["name", "gender", "birth date", "ID type", "ID number", "unit"] if en else
+                  ["姓名", "性别", "出生日期", "证件类型", "证件号码", "单位"])
+        genders = {"M": "M", "F": "F"} if en else {"M": "男", "F": "女"}
+        id_types = {k: (en_name if en else zh) for k, (zh, en_name) in id_type_names(definition).items()}
+        units = unit_names("en" if en else "zh")
+        data = [[r["p"]["name"], genders.get(r["p"].get("gender"), ""),
                  (r["p"].get("birth_date") or "") if full else birth_year_only(r["p"].get("birth_date")),
-                 r["p"].get("id_type") or "",
+                 id_types.get(r["p"].get("id_type"), r["p"].get("id_type") or ""),
                  (r["p"].get("id_number") or "") if full else mask_id(r["p"].get("id_number")),
-                 r["d"].unit_code or r["d"].unit_name or ""] for r in rows]
+                 units.get(r["d"].unit_code, r["d"].unit_code) if r["d"].unit_code else (r["d"].unit_name or "")]
+                for r in rows]
         if full:
             record_access("personal_data.export", [(r["p"]["ref"], r["p"]["name"]) for r in rows],
                           what="insurance.xlsx", games_slug=games.slug)

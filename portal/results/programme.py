@@ -102,22 +102,23 @@ def sheet_name(label: str, used: set) -> str:
 
 
 def to_excel(b: dict) -> bytes:
-    tables = [("封面 cover", ["项目 item", "内容 value"], [
+    """The book's tables as a workbook, in the book's language (Chinese, as its PDF)."""
+    tables = [("封面", ["项目", "内容"], [
         ["比赛", b["games"].name_zh], ["地点", b["definition"].venue.zh if b["definition"].venue else ""],
         ["日期", f"{b['definition'].dates.start} 至 {b['definition'].dates.end}"], ["生成时间", b["made"]]]
         + [[c.role.zh, _contact_text(c)] for c in b["definition"].contacts])]
     if b["schedule"]:
-        tables.append(("日程 schedule", ["项目", "开始", "结束"], [list(r) for r in b["schedule"]]))
+        tables.append(("日程", ["项目", "开始", "结束"], [list(r) for r in b["schedule"]]))
     rows = []
     for d in b["delegations"]:
         rows += [[d["unit"], role, name, ""] for role, name in d["officials"] + d["staff"]]
         rows += [[d["unit"], "运动员", name, gender] for name, gender in d["athletes"]]
-    tables.append(("代表团 delegations", ["单位", "身份", "姓名", "性别"], rows))
+    tables.append(("代表团", ["单位", "身份", "姓名", "性别"], rows))
     used = set()
     for code, label in b["events"]:
         if b["per_event"][code]:
             tables.append((sheet_name(label, used), ["序号", "姓名", "性别", "单位", "队", "台次"], b["per_event"][code]))
-    tables.append(("统计 counts", ["单位"] + [label for _c, label in b["events"]] + ["运动员"], b["counts"]))
+    tables.append(("统计", ["单位"] + [label for _c, label in b["events"]] + ["运动员"], b["counts"]))
     return to_xlsx_sheets(tables)
 
 

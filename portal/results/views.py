@@ -222,7 +222,8 @@ def draw_csv(slug, event):
     games = _games(slug)
     current = draws.current_draw(games, event) or abort(404)
     rows = [[n, name, unit] for n, _pid, name, unit in current.numbers]
-    return Response(b"".join(csv_chunks(["序号 number", "姓名 name", "单位 unit"], rows)), mimetype="text/csv",
+    header = ["number", "name", "unit"] if is_en() else ["序号", "姓名", "单位"]  # the reader's language
+    return Response(b"".join(csv_chunks(header, rows)), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(f'{slug}-{event}-draw.csv')}"})
 
 
