@@ -108,16 +108,21 @@ def _document_keys(d: Delegation) -> tuple[tuple, tuple]:
 def stored_document(d: Delegation) -> dict:
     """export_document(d), from memory (this worker's, or another's through shared.py) while
     the delegation is unchanged."""
+    return pickle.loads(stored_document_blob(d))
+
+
+def stored_document_blob(d: Delegation) -> bytes:
+    """stored_document(d) pickled: each pickle.loads of it an independent copy (a save's
+    draft to edit beside the stored document, without pickling the document again)."""
     key, shared_key = _document_keys(d)
     blob = _recall(_documents, key)
     if blob is None and (blob := shared.fetch("document", shared_key)) is not None:
         _keep(_documents, key, blob, DOCUMENTS_KEPT)
     if blob is not None:
-        return pickle.loads(blob)
-    doc = export_document(d)
-    blob = pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)
+        return blob
+    blob = pickle.dumps(export_document(d), protocol=pickle.HIGHEST_PROTOCOL)
     _remember(_documents, key, blob, DOCUMENTS_KEPT, "document", shared_key, blob)
-    return doc
+    return blob
 
 
 def remember_document(d: Delegation, doc: dict) -> None:

@@ -21,7 +21,7 @@ from ..rules.violations import dedupe
 from .edit import add_document_kind, athletes
 from .files import UploadedFile, check_upload, store
 from .identity_checks import compare_new_numbers
-from .judged import remember_document, stored_document, stored_violations
+from .judged import remember_document, stored_document_blob, stored_violations
 from .merge import Key, merges
 from .models import Delegation, DelegationStatus
 from .services import export_document, replace_contents
@@ -126,7 +126,8 @@ def save_change(delegation: Delegation, change: Callable[[dict], dict], key: Key
     # Games, which the session holds only weakly, and the save would read the Games again.
     games = delegation.games  # noqa: F841
     d = lock_row(Delegation, delegation.id)
-    current = stored_document(d)  # its revision read under the lock: the remembered one is exact
+    stored = stored_document_blob(d)  # its revision read under the lock: the remembered one is exact
+    current = pickle.loads(stored)
     if key is None:  # the whole document (an upload): any save since is a reason to look again
         return save(d, change(current), actor, at, expected_version=expected_version)
     if expected_version is not None and d.version != expected_version and not merges(current, key, base):
@@ -136,8 +137,7 @@ def save_change(delegation: Delegation, change: Callable[[dict], dict], key: Key
                       "shown side by side; yours is still in the form: save again to keep yours (it "
                       "replaces theirs), or reload the page to keep theirs.", delegation=d,
                       details={"key": key, "current": current})
-    # A copy for the change to edit (plain JSON data: a pickle round trip is a tenth of deepcopy's time).
-    draft = pickle.loads(pickle.dumps(current, protocol=pickle.HIGHEST_PROTOCOL))
+    draft = pickle.loads(stored)  # a copy for the change to edit
     return save(d, change(draft), actor, at, expected_version=d.version, _before=current)
 
 
