@@ -45,11 +45,12 @@ def resaved(tmp_path_factory, definitions):
     sheet.cell(row=2, column=col).value = "改过的名字"
     edited = io.BytesIO()
     wb.save(edited)
-    files = {"form.xlsx": original, "edited.xlsx": edited.getvalue()}
+    # An English reader's form too: its sheets and headers are English (issue 40, 1).
+    files = {"form.xlsx": original, "edited.xlsx": edited.getvalue(), "english.xlsx": write_workbook(definition, stored, en=True)}
     out = {}
     for fmt, ext in (("xls:MS Excel 97", "xls"), ("ods", "ods"), ("xlsx:Calc MS Excel 2007 XML", "xlsx")):
         converted = _libreoffice(tmp_path_factory.mktemp(ext), files, fmt)
-        out[ext] = (converted[f"form.{ext}"], converted[f"edited.{ext}"])
+        out[ext] = (converted[f"form.{ext}"], converted[f"edited.{ext}"], converted[f"english.{ext}"])
     return definition, stored, out
 
 
@@ -58,6 +59,8 @@ def test_the_entry_form_resaved_by_libreoffice_reads_back_unchanged(resaved, ext
     definition, stored, files = resaved
     back = read_workbook(files[ext][0], definition, stored)
     assert diff.changes(stored, back, {}, en=False, show_id=lambda n: n) == []
+    english = read_workbook(files[ext][2], definition, stored)
+    assert diff.changes(stored, english, {}, en=True, show_id=lambda n: n) == []
 
 
 @pytest.mark.parametrize("ext", ["xls", "ods", "xlsx"])
