@@ -243,3 +243,61 @@ def test_someone_logged_in_who_registers_another_person_stays_himself(app, db, h
     # Still the parent: the new delegation is not his to open (the entrant's account is).
     assert _get(app, client, f"/d/{_ticket(db, ticket_id).delegation_id}").status_code in (302, 403, 404)
     assert "请退出当前账号" not in _get(app, client, "/").get_data(as_text=True)  # said once
+
+
+def _set_capacity(db, capacity):
+    from portal.games.models import Games
+    games = db.session.query(Games).filter_by(slug=SLUG).one()
+    games.definition = {**games.definition, "capacity": capacity}  # the conftest puts the fixture back
+    games.loaded_at = dt.datetime.now(dt.UTC)
+    db.session.commit()
+    return games.id
+
+
+def _arrive_at_once(app, forms, threads):
+    """Each form posted by its own browser, `threads` at once (fewer than the connection
+    pool holds); the pages in the forms' order."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    start = threading.Barrier(threads)
+
+    def post(i):
+        client = app.test_client()
+        if i < threads:
+            start.wait()
+        return _register(app, client, forms[i]).get_data(as_text=True)
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        return list(pool.map(post, range(len(forms))))
+
+
+def _burst(i):
+    born = dt.date(1980 + i, 1 + i % 12, 1 + i % 28)
+    return form(i % 20, name=f"选手{i:02d}", username=f"burst{i:02d}", birth_date=born.isoformat(),
+                id_number=make("610102", born, 2 * i + 1))
+
+
+def test_arrivals_at_once_are_placed_in_order_of_arrival_to_the_letter_of_the_cap(app, db, handed):
+    """36 at once for 20 places, ten browsers at a time: in the order they took the cap's
+    lock, exactly 20 are in and 16 on the wait list at positions 1 to 16; each page says
+    its own answer, and each arrival is in the audit with it."""
+    from portal.audit.models import AuditLog
+    from portal.workflow.models import ArrivalTicket, Place
+    games_id = _set_capacity(db, 20)
+    pages = _arrive_at_once(app, [_burst(i) for i in range(36)], threads=10)
+    assert not [p[:300] for p in pages if 'id="arrival"' not in p]
+    db.session.rollback()  # a read begun before the arrivals sees none of them
+    tickets = db.session.query(ArrivalTicket).filter_by(games_id=games_id).order_by(ArrivalTicket.id).all()
+    assert len(tickets) == 36 and {t.status for t in tickets} == {"pending"}
+    places = {p.id: p for p in db.session.query(Place).filter_by(games_id=games_id)}
+    in_order = [places[t.place_id] for t in tickets]
+    assert [p.seq for p in in_order] == sorted(p.seq for p in in_order) and len({p.seq for p in in_order}) == 36
+    assert [p.status for p in in_order] == ["accepted"] * 20 + ["waitlisted"] * 16
+    assert [t.answer for t in tickets] == ["submitted"] * 20 + ["waitlisted"] * 16
+    assert [t.position for t in tickets] == [None] * 20 + list(range(1, 17))
+    for t in tickets:
+        page = pages[int(t.username[-2:])]
+        assert (f"候补名单第 {t.position} 位" in page) if t.position else ("名额之内" in page)
+    arrived = db.session.query(AuditLog).filter_by(action="registration.arrive").all()
+    assert sorted((a.object_key, a.actor, a.after["position"]) for a in arrived) == sorted(
+        (str(t.id), t.display_name, t.position) for t in tickets)
