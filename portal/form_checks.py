@@ -1,8 +1,9 @@
 """Field checks more than one area's forms use: an e-mail address, one line of text."""
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
 from wtforms.validators import Regexp
+
+from .translation import lazy_gettext as _l
 
 # \A and \Z: "$" would let a trailing line break through, and it would reach a mail header.
 EMAIL = Regexp(r"\A[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+\Z",

@@ -1,9 +1,9 @@
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, PasswordField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
 from ..form_checks import EMAIL, ONE_LINE, stripped
+from ..translation import lazy_gettext as _l
 
 
 class LoginForm(FlaskForm):

@@ -8,7 +8,6 @@ page waits for them (accounts/arrivals.py)."""
 from __future__ import annotations
 
 from flask import abort, flash, jsonify, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
 from flask_login import current_user
 from wtforms import PasswordField, SelectField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
@@ -25,6 +24,7 @@ from ..games.services import definition_of, find_games
 from ..rules import parse_document
 from ..rules.document import FORMAT
 from ..rules.stages import stage_at
+from ..translation import gettext as _, lazy_gettext as _l
 from ..web import is_en, outcome_text
 from ..workflow.models import TicketStatus
 from . import queries

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 from flask import flash, make_response, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, Length
@@ -13,6 +12,7 @@ from wtforms.validators import DataRequired, Length
 from ..audit.services import Actor
 from ..extensions import rate_limit
 from ..games.models import machine_utcnow
+from ..translation import gettext as _, lazy_gettext as _l
 from . import queries, throttle, two_factor
 from .blueprint import bp
 from .login_session import remember_device, start_session

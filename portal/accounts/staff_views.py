@@ -3,7 +3,6 @@ serve; a new account gets a one-time invitation link, shown on that response onl
 from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access.guards import roles
@@ -14,6 +13,7 @@ from ..games.models import Games
 from ..links import external_url
 from ..outcome import Refusal
 from ..roles import Role
+from ..translation import gettext as _
 from ..web import is_en
 from . import queries, services
 from .blueprint import bp

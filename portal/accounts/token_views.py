@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 
 from ..audit.current import actor
+from ..translation import gettext as _
 from ..web import is_en
 from . import two_factor
 from .api_tokens import MAX_DAYS, create_token, revoke_token, tokens_of

@@ -5,7 +5,6 @@ import secrets
 import time
 
 from flask import abort, current_app, flash, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
 from flask_login import current_user, login_required, logout_user
 from flask_wtf import FlaskForm
 
@@ -22,6 +21,7 @@ from ..links import external_url
 from ..outcome import Refusal
 from ..roles import ORGANISERS, Role
 from ..rules.stages import stage_at
+from ..translation import gettext as _
 from ..web import is_en, outcome_text, safe_next
 from . import queries, registration, second_factor_views, services, staff_views, throttle, token_views, two_factor  # noqa: F401  (their routes)
 from .blueprint import bp

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask import abort, flash, redirect, request, url_for
-from flask_babel import gettext as _
 
 from ..access.guards import delegation_view
 from ..outcome import Status
 from ..roles import STAFF
+from ..translation import gettext as _
 from . import edit
 from .blueprint import bp
 from .entry_form import MAX_TEAM_ROWS, individual_refs, role_rows, team_lineup

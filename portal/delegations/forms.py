@@ -1,6 +1,5 @@
 """Workspace forms. Every state-changing form carries the CSRF token and the delegation's
 version (a form built on an older version is refused, not silently applied)."""
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, DateField, HiddenField, IntegerField, SelectField, StringField, TextAreaField
@@ -8,6 +7,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional, Rege
 
 from ..form_choices import options
 from ..rules import idnumber
+from ..translation import lazy_gettext as _l
 
 ID_TYPES = [("resident_id", _l("居民身份证")), ("household_register", _l("户口簿")), ("passport", _l("护照")),
             ("hk_macau_permit", _l("港澳居民来往内地通行证")), ("taiwan_permit", _l("台湾居民来往大陆通行证")),

@@ -3,7 +3,6 @@ ID copies, and the suggestions of a person field."""
 from __future__ import annotations
 
 from flask import abort, flash, redirect, request, url_for
-from flask_babel import gettext as _
 from markupsafe import Markup
 from pypinyin import lazy_pinyin
 
@@ -17,6 +16,7 @@ from ..privacy import mask_id, may_open_file, record_access, sees_full_ids
 from ..roles import STAFF
 from ..rules.definition import RegistrationRule
 from ..rules.eligibility import eligible
+from ..translation import gettext as _
 from ..web import is_en
 from . import edit, picker, queries
 from .blueprint import bp

@@ -6,13 +6,13 @@ import json
 from io import BytesIO
 
 from flask import abort, flash, redirect, send_file, session, url_for
-from flask_babel import gettext as _
 
 from ..access.guards import delegation_view
 from ..privacy import mask_id, masked_document, record_access, sees_full_ids
 from ..roles import STAFF
 from ..rules import parse_document
 from ..rules.violations import dedupe
+from ..translation import gettext as _
 from ..web import is_en
 from . import diff
 from .blueprint import bp

@@ -8,13 +8,13 @@ save, redirect or re-render with what was typed."""
 from __future__ import annotations
 
 from flask import abort, flash, redirect, request, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access.guards import delegation_view
 from ..audit.current import actor
 from ..games.services import read_back_of, regulation_clauses
 from ..roles import STAFF
+from ..translation import gettext as _
 from . import edit, entry_views, people_views, transfer_views  # noqa: F401  (their routes)
 from .blueprint import bp
 from .entry_form import declaration_counts

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from functools import cached_property
 
 from flask import abort, flash, render_template, request
-from flask_babel import gettext as _
 from flask_login import current_user
 from markupsafe import Markup, escape
 from sqlalchemy import select
@@ -26,6 +25,7 @@ from ..rules.definition import BoardRule, QuotaRule, TeamMakeupRule
 from ..rules.engine import format_deadline
 from ..rules.stages import NAMES, closes_at, may_edit_declarations, may_edit_names, stage_name
 from ..rules.violations import dedupe
+from ..translation import gettext as _
 from ..web import is_en, outcome_text
 from ..workflow.models import ExtensionRequest, RequestStatus, ReviewNote
 from . import edit, picker

@@ -215,10 +215,10 @@ def save_units(lines: list[UnitLine], actor: Actor) -> tuple[int, int]:
 def refused_unit_changes(lines) -> list[str]:
     """An organiser adds units and changes those only his Games use; the national list, and
     a unit another Games' delegations use, are the administrators' to change."""
-    from flask_babel import gettext as _
     from flask_login import current_user
 
     from ..roles import Role
+    from ..translation import gettext as _
     from .queries import units_by_code, units_used_elsewhere
     if current_user.role == Role.ADMIN:
         return []

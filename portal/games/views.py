@@ -3,12 +3,12 @@ units they add by uploading a sheet (unit_sheet.py)."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access.guards import roles
 from ..audit.current import actor
 from ..roles import ORGANISERS, STAFF
+from ..translation import gettext as _
 from .queries import all_units
 from .services import read_back_of, regulation_clauses
 from .unit_sheet import known_kinds, read_units_sheet, refused_unit_changes, save_units

@@ -3,7 +3,6 @@ undone, a line marked a duplicate, or assigned to a delegation by hand."""
 from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access import scope
@@ -13,6 +12,7 @@ from ..delegations.queries import delegation
 from ..games.services import games_by_id
 from ..ids import db_id
 from ..roles import Role
+from ..translation import gettext as _
 from ..web import outcome_text
 from . import import_jobs, queries, services, statement as statements, statement_views  # noqa: F401  (its routes)
 from .blueprint import bp

@@ -6,7 +6,6 @@ import re
 from io import BytesIO
 
 from flask import flash, redirect, render_template, request, send_file, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import DateField, IntegerField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -18,6 +17,7 @@ from ..delegations.workspace import Workspace
 from ..form_choices import options
 from ..outcome import Status
 from ..roles import STAFF as READERS
+from ..translation import gettext as _, lazy_gettext as _l
 from ..web import is_en, outcome_text
 from . import queries, services, statement as statements
 from .blueprint import bp

@@ -7,7 +7,6 @@ from decimal import Decimal, InvalidOperation
 from io import BytesIO
 
 from flask import abort, flash, redirect, render_template, request, send_file, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import IntegerField, RadioField, SelectField, StringField
@@ -22,6 +21,7 @@ from ..games.services import definition_of, unit_names
 from ..roles import STAFF, Role
 from ..rules.definition import id_type_names
 from ..sheets import to_xlsx
+from ..translation import gettext as _, lazy_gettext as _l
 from ..web import is_en, outcome_text
 from . import import_jobs, line_views, queries, services, statement as statements, statement_views  # noqa: F401  (their routes)
 from .blueprint import bp

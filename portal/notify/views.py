@@ -5,12 +5,12 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access.guards import roles
 from ..audit.current import actor
 from ..roles import ORGANISERS
+from ..translation import gettext as _
 from . import queries
 from .models import OutboxStatus
 from .sender import send_again

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access import scope
@@ -17,6 +16,7 @@ from ..privacy import record_access
 from ..roles import ORGANISERS
 from ..rules.definition import QualifiedRule
 from ..rules.grades import grade_systems, rating_lists
+from ..translation import gettext as _
 from ..web import is_en, outcome_text
 from . import queries, services
 from .career_page import career_of

@@ -7,7 +7,6 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access import scope
@@ -22,6 +21,7 @@ from ..jobs.views import start
 from ..roles import ORGANISERS, STAFF
 from ..rules.standings import places_awarded
 from ..sheets import csv_chunks
+from ..translation import gettext as _
 from ..web import in_language, is_en, outcome_text
 from . import draws, entrants, pairing, programme, services  # noqa: F401  (programme registers its job kind)
 

@@ -6,7 +6,6 @@ import datetime as dt
 
 import yaml
 from flask import flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf import FlaskForm
 
@@ -19,6 +18,7 @@ from ..outcome import Refusal
 from ..roles import ORGANISERS
 from ..rules.checks.eligibility import unit_kind_names
 from ..rules.readback import read_back
+from ..translation import gettext as _
 from . import items, rule_form, services
 from .impact import IN_REQUEST_PEOPLE, impact, moved_deadlines, people_in
 from .sections import ADVANCED_KEYS, as_day_and_hour, sessions_text

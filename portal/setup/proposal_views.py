@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask import abort, g, render_template, request
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access.guards import roles
 from ..games.services import definition_of
+from ..translation import gettext as _
 from . import proposals
 from .blueprint import bp
 from .page import ORG, _save

@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 
 from flask import abort, flash, g, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
@@ -24,6 +23,7 @@ from ..roles import Role
 from ..rules.clauses import split
 from ..rules.readback import read_back
 from ..text import Text
+from ..translation import gettext as _
 from ..web import is_en
 from . import services
 from .blueprint import bp

@@ -6,33 +6,21 @@ import time
 
 from babel.support import Translations
 from flask import Flask, request, session
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel
 from flask_login import LoginManager, current_user, logout_user
 
 from ..accounts.models import User
 from ..extensions import db
 from ..roles import STAFF as STAFF_ROLES
+from ..translation import catalogue as _catalogue
 from ..web import select_locale
 
 _form_messages: dict[str, Translations] = {}  # wtforms' own messages, per language, once per process
 
 
-_catalogues: dict = {}  # locale -> its catalogue, as Flask-Babel would find it
-
-
-def _catalogue():
-    """The catalogue of the request's language (or the one force_locale sets), found by the
-    locale: Flask-Babel looks it up through three context lookups for every string, and a
-    page says a few hundred (4.6 µs each, about 4 ms of a save cycle's pages)."""
-    locale = get_locale()
-    found = _catalogues.get(locale)
-    if found is None:
-        found = _catalogues[locale] = get_translations()
-    return found
-
-
 def init(app: Flask) -> None:
     Babel(app, locale_selector=select_locale, default_translation_directories="../translations")
+    # The templates' strings through the catalogue found once per language (translation.py).
     app.jinja_env.install_gettext_callables(
         gettext=lambda s: _catalogue().ugettext(s), ngettext=lambda s, p, n: _catalogue().ungettext(s, p, n),
         pgettext=lambda c, s: _catalogue().upgettext(c, s),

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask_babel import gettext as _
 from jinja2.utils import url_quote
 from markupsafe import Markup, escape
 
 from ..rules import clauses
+from ..translation import gettext as _
 
 PEOPLE_NAMED = 6  # the rest counted
 

@@ -6,7 +6,6 @@ import datetime as dt
 from io import BytesIO
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access import scope
@@ -21,6 +20,7 @@ from ..ids import db_id
 from ..jobs.views import start
 from ..privacy import record_access
 from ..roles import ORGANISERS
+from ..translation import gettext as _
 from ..web import is_en, outcome_text
 from . import cards as card_service, meeting as meetings
 from .checkin import arrival_of, check_in as mark_arrived, confirm_no_shows as confirm, desk_summary, documents_due, no_shows

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from flask import flash, redirect, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import Length, Optional
@@ -11,6 +10,7 @@ from ..access.guards import delegation_view
 from ..audit.current import actor
 from ..form_checks import EMAIL, stripped
 from ..roles import ORGANISERS
+from ..translation import gettext as _, lazy_gettext as _l
 from ..web import outcome_text
 from .blueprint import bp
 from .contact import set_contact_email

@@ -6,13 +6,13 @@ from io import BytesIO
 from urllib.parse import quote
 
 from flask import Response, abort, current_app, request, send_file
-from flask_babel import gettext as _
 
 from ..access.guards import roles
 from ..games.services import definition_of, find_games, games_by_id
 from ..jobs.views import start
 from ..roles import ORGANISERS
 from ..sheets import csv_chunks, to_xlsx
+from ..translation import gettext as _
 from ..web import is_en
 from . import export_jobs, exports  # noqa: F401  (export_jobs registers its job kind)
 from .blueprint import bp

@@ -1,12 +1,12 @@
 """The organisers' forms: return with reasons, extend a deadline, withdraw, decide."""
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateTimeLocalField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
 from ..form_choices import options
+from ..translation import lazy_gettext as _l
 
 
 class ReturnForm(FlaskForm):

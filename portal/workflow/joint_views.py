@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from flask import abort, flash, redirect, request, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access.guards import delegation_view
 from ..audit.current import actor
 from ..roles import ORGANISERS
+from ..translation import gettext as _
 from ..web import is_en, outcome_text
 from .blueprint import bp
 from .joint import admit_joint_team, institution_names, withdraw_joint_team

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 
 from flask import abort, flash, redirect, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf import FlaskForm
 
@@ -24,6 +23,7 @@ from ..form_choices import options
 from ..money.services import entry_valid, totals
 from ..outcome import Status
 from ..roles import STAFF, Role
+from ..translation import gettext as _
 from ..web import time_left
 from . import queries
 from .blueprint import bp

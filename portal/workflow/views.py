@@ -8,7 +8,6 @@ import datetime as dt
 from decimal import Decimal
 
 from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ..access import scope
@@ -26,6 +25,7 @@ from ..money.services import account_status, entry_valid, totals, totals_by_dele
 from ..roles import ORGANISERS
 from ..rules.engine import CHINA
 from ..rules.stages import stage_name
+from ..translation import gettext as _
 from ..web import is_en, outcome_text
 from . import audit_views, contact_views, export_views, joint_views, leader_views, queries, services  # noqa: F401  (their routes)
 from .blueprint import bp
