@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import bindparam, select
 
 from ..extensions import db
+from ..sql_lists import ListStatement
 from .files import UploadedFile
 from .models import Delegation, DelegationStatus
 
@@ -14,15 +15,16 @@ def delegation(delegation_id: int | None) -> Delegation | None:
 
 
 # Built once, bound per call (the people page and the person form read it on every visit).
-_FILES = (select(UploadedFile).where(UploadedFile.delegation_id == bindparam("delegation_id"),
-                                     UploadedFile.person_ref.in_(bindparam("refs", expanding=True)))
-          .order_by(UploadedFile.id))
+# The page's refs bound as one parameter where the database can (sql_lists).
+_FILES = ListStatement(lambda one_of: select(UploadedFile)
+                       .where(UploadedFile.delegation_id == bindparam("delegation_id"), one_of(UploadedFile.person_ref, "refs"))
+                       .order_by(UploadedFile.id))
 
 
 def files_by_person(d, refs: list[str]) -> dict[str, list[UploadedFile]]:
     """The documents these people of the delegation uploaded, by person, oldest first: one query."""
     files: dict[str, list[UploadedFile]] = {}
-    for f in db.session.scalars(_FILES, {"delegation_id": d.id, "refs": list(refs)}) if refs else []:
+    for f in db.session.scalars(_FILES(db.session), {"delegation_id": d.id, "refs": list(refs)}) if refs else []:
         files.setdefault(f.person_ref, []).append(f)
     return files
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 
 from ..extensions import db
 from ..games.models import Games
@@ -16,6 +16,7 @@ from ..games.services import definition_of
 from ..rules.definition import RatingRule
 from ..rules.document import GradeHeld, ParsedPerson, RatingHeld
 from ..rules.idnumber import normalise
+from ..sql_lists import ListStatement
 from .models import (
     NamedRating,
     PlayerGrade,
@@ -43,12 +44,15 @@ def revision_column():
 
 
 # The two reads every judgement and person form makes, built once and bound per call.
-_PLAYERS = (select(RegisteredPlayer.id, RegisteredPlayer.id_number, RegisteredPlayer.name, RegisteredPlayer.units)
-            .where(RegisteredPlayer.id_number.in_(bindparam("numbers", expanding=True))))
-_NAMED = (select(NamedRating.list_id, NamedRating.name, NamedRating.unit_code, NamedRating.gender,
-                 NamedRating.value, RatingList.list_code, RatingList.published_on)
-          .join(RatingList, RatingList.id == NamedRating.list_id)
-          .where(NamedRating.name.in_(bindparam("names", expanding=True))))
+# Each binds a delegation's whole list as one parameter where the database can (sql_lists).
+_PLAYERS = ListStatement(lambda one_of: select(RegisteredPlayer.id, RegisteredPlayer.id_number, RegisteredPlayer.name,
+                                               RegisteredPlayer.units)
+                         .where(one_of(RegisteredPlayer.id_number, "numbers")))
+_NAMED = ListStatement(lambda one_of: select(NamedRating.list_id, NamedRating.name, NamedRating.unit_code,
+                                             NamedRating.gender, NamedRating.value, RatingList.list_code,
+                                             RatingList.published_on)
+                       .join(RatingList, RatingList.id == NamedRating.list_id)
+                       .where(one_of(NamedRating.name, "names")))
 
 
 def _same_name(a: str | None, b: str | None) -> bool:
@@ -67,7 +71,7 @@ def _players(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
     out: dict[int, list[ParsedPerson]] = {}
     numbers = list(by_number)
     for start in range(0, len(numbers), 5000):
-        for player_id, number, name, units in db.session.execute(_PLAYERS, {"numbers": numbers[start:start + 5000]}):
+        for player_id, number, name, units in db.session.execute(_PLAYERS(db.session), {"numbers": numbers[start:start + 5000]}):
             matched = [p for p in by_number.get(number, []) if _same_name(p.name, name)
                        and (unit is ANY_UNIT or (unit(p) if callable(unit) else unit) in (units or []))]
             if matched:
@@ -118,7 +122,7 @@ def _named_ratings(people: list[ParsedPerson], unit_of) -> None:
     found: dict[tuple, list] = {}
     for start in range(0, len(names), 5000):
         for list_id, name, unit, gender, value, code, published in db.session.execute(
-                _NAMED, {"names": names[start:start + 5000]}):
+                _NAMED(db.session), {"names": names[start:start + 5000]}):
             if (name, unit) in wanted:
                 found.setdefault((list_id, name, unit), []).append((gender, value, code, published))
     for (_list_id, name, unit), rows in sorted(found.items(), key=lambda kv: kv[1][0][3]):
