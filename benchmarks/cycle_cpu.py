@@ -1,0 +1,137 @@
+"""The CPU of one deadline-night cycle in one process: a leader of a 150-person delegation
+opens a person's form, saves a change, and is shown the people page the save leads to.
+Prints the median and the least process CPU of a cycle (and of each of its three
+requests) and the statements it sends; `--profile FILE` writes a cProfile of the cycles.
+
+Process CPU, not wall time: the figure is what the cycle costs this process whatever else
+the machine is doing (the database's own CPU is not in it); run it twice to see it hold.
+
+    .venv/bin/python benchmarks/cycle_cpu.py --db postgres --cycles 40
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PG = "postgresql+psycopg://postgres@127.0.0.1:5432/"
+
+
+def database(kind: str) -> str:
+    """A fresh database for the run: a new PostgreSQL database, or a SQLite file."""
+    if kind == "sqlite":
+        return f"sqlite:///{tempfile.mkdtemp(prefix='cycle-')}/portal.db"
+    import sqlalchemy as sa
+    name = f"bench_cycle_{os.getpid()}"  # two runs at once never share one
+    engine = sa.create_engine(PG + "postgres", isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.exec_driver_sql(f"CREATE DATABASE {name}")
+    engine.dispose()
+    return PG + name
+
+
+def drop(url: str) -> None:
+    if url.startswith(PG):
+        import sqlalchemy as sa
+        engine = sa.create_engine(PG + "postgres", isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {url[len(PG):]} WITH (FORCE)")
+        engine.dispose()
+
+
+def run(url: str, cycles: int, size: int, profile: str | None) -> dict:
+    # The deadline night of the national fixture's Games, 22:00 China time.
+    os.environ.setdefault("PORTAL_CLOCK", "2009-08-20T22:00:00+08:00")
+    from benchmarks.deadline_night import prepare
+    (username, delegation_id, ref), = prepare(url, 1, 1, (size, size))
+    from portal import create_app
+    from portal.extensions import db
+    app = create_app({"SECRET_KEY": "cycle", "STAFF_TWO_FACTOR": False})
+    client = app.test_client()
+
+    def token(page: bytes) -> str:
+        return re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
+
+    login = client.get("/login").data
+    client.post("/login", data={"csrf_token": token(login), "username": username, "password": "night-passphrase-1"})
+    statements = [0]
+    with app.app_context():
+        import sqlalchemy as sa
+        sa.event.listen(db.engine, "before_cursor_execute", lambda *a: statements.__setitem__(0, statements[0] + 1))
+
+    person = f"/d/{delegation_id}/people/{ref}"
+    times: dict[str, list[float]] = {"cycle": [], "form": [], "save": [], "page": []}
+    counts: list[int] = []
+    profiler = cProfile.Profile(time.process_time) if profile else None
+
+    def one(n: int, measured: bool) -> None:
+        before, sent = time.process_time(), statements[0]
+        if profiler and measured:
+            profiler.enable()
+        form = client.get(person)
+        assert form.status_code == 200, form.status_code
+        t1 = time.process_time()
+        page = form.data
+        number = re.search(rb'name="id_number" type="text" value="([^"]*)"', page).group(1).decode()
+        version = re.search(rb'name="version" type="hidden" value="(\d+)"', page).group(1).decode()
+        base = re.search(rb'name="base" value="([^"]*)"', page)
+        saved = client.post(person, data={"csrf_token": token(page), "version": version, "name": f"改名{n}",
+                                          "id_type": "resident_id", "id_number": number,
+                                          **({"base": base.group(1).decode()} if base else {})})
+        assert saved.status_code == 302 and "/people" in saved.headers["Location"], saved.headers["Location"]
+        t2 = time.process_time()
+        shown = client.get(saved.headers["Location"])
+        assert shown.status_code == 200 and f"改名{n}".encode() in shown.data
+        t3 = time.process_time()
+        if profiler and measured:
+            profiler.disable()
+        if measured:
+            times["cycle"].append(t3 - before)
+            times["form"].append(t1 - before)
+            times["save"].append(t2 - t1)
+            times["page"].append(t3 - t2)
+            counts.append(statements[0] - sent)
+
+    for n in range(5):  # warm: the first requests build caches every worker builds once
+        one(n, measured=False)
+    for n in range(5, 5 + cycles):
+        one(n, measured=True)
+    if profiler:
+        profiler.dump_stats(profile)
+    return {"median": {k: statistics.median(v) for k, v in times.items()},
+            "least": {k: min(v) for k, v in times.items()},
+            "statements": statistics.median(counts)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--db", choices=["sqlite", "postgres"], default="postgres")
+    ap.add_argument("--cycles", type=int, default=40)
+    ap.add_argument("--size", type=int, default=150, help="people in the delegation")
+    ap.add_argument("--profile", help="write a cProfile (process CPU) of the measured cycles here")
+    args = ap.parse_args(argv)
+    load = os.getloadavg()[0]
+    url = database(args.db)
+    try:
+        out = run(url, args.cycles, args.size, args.profile)
+    finally:
+        drop(url)
+    ms = {k: {p: round(v * 1000, 1) for p, v in d.items()} for k, d in (("median", out["median"]), ("least", out["least"]))}
+    print(f"{args.size} people, {args.db}, {args.cycles} cycles, load {load:.1f} before: "
+          f"cycle median {ms['median']['cycle']} ms (least {ms['least']['cycle']}); "
+          f"form {ms['median']['form']}, save {ms['median']['save']}, page {ms['median']['page']} ms; "
+          f"{out['statements']:.0f} statements")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
