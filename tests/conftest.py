@@ -125,7 +125,12 @@ def app():
                       "PASSWORD_HASH_METHOD": "scrypt:1024:8:1",
                       # Every save checks the document it builds from the rows it wrote against
                       # the rows read back (delegations/services.replace_contents).
-                      "CHECK_STORED_DOCUMENT": True})
+                      "CHECK_STORED_DOCUMENT": True,
+                      # The rate limits' counters under a prefix of this run's own: two suites
+                      # sharing one Redis (SQLite's and PostgreSQL's side by side) never count
+                      # against, nor reset, each other's.
+                      **({"RATELIMIT_STORAGE_OPTIONS": {"key_prefix": f"LIMITS-test-{os.getpid()}"}}
+                         if os.environ.get("REDIS_URL") else {})})
     app.test_client_class = BufferedClient
     with app.app_context():
         from flask_migrate import upgrade
