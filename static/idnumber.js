@@ -5,7 +5,7 @@
   if (!input) return;
   var W = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2], C = "10X98765432";
   var note = document.getElementById("id-note");
-  input.addEventListener("input", function () {
+  function fill() {
     var n = input.value.replace(/\s/g, "").toUpperCase();
     if (note) note.textContent = "";
     if (n.length !== 18 || !/^\d{17}[\dX]$/.test(n)) return;
@@ -14,5 +14,8 @@
     var birth = document.getElementById("birth_date"), gender = document.getElementById("gender");
     if (birth && !birth.value) birth.value = n.slice(6, 10) + "-" + n.slice(10, 12) + "-" + n.slice(12, 14);
     if (gender && !gender.value) gender.value = (+n[16] % 2) ? "M" : "F";
-  });
+  }
+  input.addEventListener("input", fill);
+  // A number typed (or restored by the browser) before this script ran is read too.
+  if (input.value) fill();
 })();

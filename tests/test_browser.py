@@ -77,6 +77,7 @@ def test_invitation_declare_enter_fix_and_submit(server, browser, db):
     # Names: the ID number first; birth date and gender come from it.
     page.click(".tabs >> text=人员")
     page.click("#add-person")
+    page.wait_for_load_state("load")  # the form's script (idnumber.js) has run: a busy CI is slow to it
     number = id_for("1996-04-12", "M", "340102")
     page.fill("#id_number", number)
     assert page.input_value("#birth_date") == "1996-04-12"
