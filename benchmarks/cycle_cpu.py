@@ -22,36 +22,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-PG = "postgresql+psycopg://postgres@127.0.0.1:5432/"
-
-
-def database(kind: str) -> str:
-    """A fresh database for the run: a new PostgreSQL database, or a SQLite file."""
-    if kind == "sqlite":
-        return f"sqlite:///{tempfile.mkdtemp(prefix='cycle-')}/portal.db"
-    import sqlalchemy as sa
-    name = f"bench_cycle_{os.getpid()}"  # two runs at once never share one
-    engine = sa.create_engine(PG + "postgres", isolation_level="AUTOCOMMIT")
-    with engine.connect() as conn:
-        conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        conn.exec_driver_sql(f"CREATE DATABASE {name}")
-    engine.dispose()
-    return PG + name
-
-
-def drop(url: str) -> None:
-    if url.startswith(PG):
-        import sqlalchemy as sa
-        engine = sa.create_engine(PG + "postgres", isolation_level="AUTOCOMMIT")
-        with engine.connect() as conn:
-            conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {url[len(PG):]} WITH (FORCE)")
-        engine.dispose()
 
 
 def run(url: str, cycles: int, size: int, profile: str | None) -> dict:
     # The deadline night of the national fixture's Games, 22:00 China time.
     os.environ.setdefault("PORTAL_CLOCK", "2009-08-20T22:00:00+08:00")
-    from benchmarks.deadline_night import prepare
+    from benchmarks.deadline_night import PASSWORD, prepare
     (username, delegation_id, ref), = prepare(url, 1, 1, (size, size))
     from portal import create_app
     from portal.extensions import db
@@ -62,7 +38,7 @@ def run(url: str, cycles: int, size: int, profile: str | None) -> dict:
         return re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
 
     login = client.get("/login").data
-    client.post("/login", data={"csrf_token": token(login), "username": username, "password": "night-passphrase-1"})
+    client.post("/login", data={"csrf_token": token(login), "username": username, "password": PASSWORD})
     statements = [0]
     with app.app_context():
         import sqlalchemy as sa
@@ -120,11 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", help="write a cProfile (process CPU) of the measured cycles here")
     args = ap.parse_args(argv)
     load = os.getloadavg()[0]
-    url = database(args.db)
+    from benchmarks.soak import database, drop_database
+    url = database(args.db, Path(tempfile.mkdtemp(prefix="cycle-")))
     try:
         out = run(url, args.cycles, args.size, args.profile)
     finally:
-        drop(url)
+        drop_database(url)
     ms = {k: {p: round(v * 1000, 1) for p, v in d.items()} for k, d in (("median", out["median"]), ("least", out["least"]))}
     print(f"{args.size} people, {args.db}, {args.cycles} cycles, load {load:.1f} before: "
           f"cycle median {ms['median']['cycle']} ms (least {ms['least']['cycle']}); "

@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+PASSWORD = "night-passphrase-1"  # every leader's
 results_errors: dict[str, int] = {}  # what the failed saves met, by kind
 
 
@@ -44,7 +45,7 @@ def prepare(url: str, leaders: int, units: int = 43, sizes: tuple[int, int] = (3
         delegations = [o.delegation for o in load(documents(min(leaders, units), sizes), submit_every=10**9)]
         for i in range(leaders):
             name, d = f"night-{i}", delegations[i % len(delegations)]
-            create_account(name, name, "leader", Actor("b"), delegation=d, password="night-passphrase-1")
+            create_account(name, name, "leader", Actor("b"), delegation=d, password=PASSWORD)
             out.append((name, d.id, f"p{1 + i // len(delegations)}"))
         if db.engine.dialect.name == "postgresql":
             # What autovacuum does within a minute of a bulk load, on a database that has
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     url = soak.database(a.db, workdir)
     proc = None
     try:
-        soak.PASSWORD = "night-passphrase-1"
+        soak.PASSWORD = PASSWORD
         accounts = subprocess.run([sys.executable, "-c", (
             f"import json,sys; sys.path.insert(0, {str(ROOT)!r}); from benchmarks.deadline_night import prepare; "
             f"print(json.dumps(prepare({url!r}, {int(a.leaders)}, {int(a.units)}, ({int(a.sizes[0])}, {int(a.sizes[1])}))))")], cwd=ROOT, capture_output=True,
