@@ -18,6 +18,7 @@ from ..rules.engine import format_deadline
 from ..rules.standings import shown as exact_shown
 from ..rules.violations import grouped
 from ..web import china_time, in_language, is_en
+from .problem_list import problem_groups
 from .violation_card import violation_card
 
 
@@ -73,8 +74,15 @@ def init(app: Flask) -> None:
             people = getattr(ws, "people", None)
             return violation_card(v, delegation_links(d.id), msg(v), people if isinstance(people, dict) else None,
                                   getattr(ws, "event_label", None))
+        def groups(violations, d, ws=None, shown=3, most=30):
+            links, people = delegation_links(d.id), getattr(ws, "people", None)
+            people, event_label = people if isinstance(people, dict) else None, getattr(ws, "event_label", None)
+            return problem_groups(
+                violations, lambda v: violation_card(v, links, msg(v), people, event_label),
+                lambda code: VIOLATION_LABELS.get(code, (code, code))[lang == "en"],
+                url_for("delegations.people", delegation_id=d.id, problems=1), shown, most)
         return {"lang": lang, "msg": msg, "full_ids": full_ids, "delegation_links": delegation_links,
-                "violation_card": violation,
+                "violation_card": violation, "problem_groups_html": groups,
                 "t": lambda zh, en: en if lang == "en" else zh,
                 "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en"),
                 "unit_label": lambda d: unit_name(d, "name_en" if lang == "en" else "name_zh")}
