@@ -5,7 +5,8 @@ someone else changed that same part is it a conflict (pure functions)."""
 from __future__ import annotations
 
 import hashlib
-import json
+
+import orjson
 
 from .names import DOCUMENT_NAMES
 
@@ -38,10 +39,13 @@ def fingerprint(doc: dict, key: Key) -> str:
     return digest(part(doc, key))
 
 
+_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
 def digest(rows) -> str:
-    """fingerprint() of a part already found (a page of people finds each by its ref)."""
-    text = json.dumps(rows, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+    """fingerprint() of a part already found (a page of people finds each by its ref). Keys
+    sorted: a person's profile read back from PostgreSQL's JSONB comes in another order."""
+    return hashlib.sha256(orjson.dumps(rows, option=_CANONICAL, default=str)).hexdigest()[:20]
 
 
 # A person's fields the person form sets, each merged on its own: two co-leaders correcting
