@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from flask import request
 from flask_login import current_user
 
-from .audit.services import Actor, record
+from .audit.services import Actor, record_row
 from .db_tx import write_transaction
 from .roles import ORGANISERS, Role
 
@@ -92,7 +92,5 @@ def record_access(action: str, people: Iterable[tuple[str, str]], *, delegation=
     if len(people) > 10:
         key += f" 等 {len(people)} 人"
     with write_transaction(keep_loaded=True):  # the page goes on with what it had read
-        row = record(_actor(), action, "personal_data", key[:200] or None, delegation=delegation,
-                     after={"what": what, "count": len(people), "refs": [ref for ref, _n in people[:500]]})
-        if games_slug and row.games_slug is None:
-            row.games_slug = games_slug
+        record_row(_actor(), action, "personal_data", key[:200] or None, delegation=delegation, games_slug=games_slug,
+                   after={"what": what, "count": len(people), "refs": [ref for ref, _n in people[:500]]})
