@@ -3,8 +3,8 @@ every node through Redis: its stored document, and its judgement. On deadline ni
 and the page it leads to, or a leader and his co-leader, are served by different workers;
 without this, each of them read and judged the delegation again.
 
-Values hold people's identity numbers, so they are sealed (portal.sealed: authenticated
-encryption under a key derived from SECRET_KEY) before they leave the process: Redis, and
+Values hold people's identity numbers, so they are sealed (portal.sealed.seal_blob:
+authenticated encryption under a key derived from SECRET_KEY) before they leave the process: Redis, and
 any snapshot it writes, holds nothing readable, and a value that is not this install's, or
 was altered, is a miss, never unpickled. A key names exactly what its value was computed
 from (judged.py), so a value is never stale, only unused; it expires after TTL seconds.
@@ -20,7 +20,7 @@ from flask import current_app
 from redis.exceptions import RedisError
 
 from ..jobs.services import redis_client
-from ..sealed import seal_bytes, unseal_bytes
+from ..sealed import seal_blob, unseal_blob
 
 TTL = 3600
 PURPOSE = "shared delegation cache"
@@ -54,7 +54,7 @@ def fetch(kind: str, key: tuple) -> bytes | None:
     except (RedisError, OSError):
         _unreachable()  # computed here, as without Redis
         return None
-    return unseal_bytes(token, PURPOSE, TTL) if token else None
+    return unseal_blob(token, PURPOSE, TTL) if token else None
 
 
 def store(kind: str, key: tuple, blob: bytes) -> None:
@@ -62,6 +62,6 @@ def store(kind: str, key: tuple, blob: bytes) -> None:
     if client is None:
         return
     try:
-        client.set(_name(kind, key), seal_bytes(blob, PURPOSE), ex=TTL)
+        client.set(_name(kind, key), seal_blob(blob, PURPOSE), ex=TTL)
     except (RedisError, OSError):
         _unreachable()
