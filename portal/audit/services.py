@@ -40,15 +40,16 @@ _INSERT = AuditLog.__table__.insert()  # built once: every person form a leader 
 
 
 def record_row(actor: Actor, action: str, object_type: str, object_key: str | None = None, *,
-               delegation: Delegation | None = None, games_slug: str | None = None, after: Any = None) -> None:
+               delegation: Delegation | None = None, games_slug: str | None = None, before: Any = None,
+               after: Any = None) -> None:
     """record() as one INSERT without the ORM's unit of work, for a record nothing in the
-    transaction reads back: a look at personal data, written on every person form opened
-    (the unit of work cost more than the rest of the record)."""
+    transaction reads back: a look at personal data, written on every person form opened,
+    and a delegation's save (the unit of work cost more than the rest of the record)."""
     db.session.execute(_INSERT, {
         "actor": actor.label, "user_id": actor.user_id, "ip": actor.ip, "action": action, "object_type": object_type,
         "object_key": object_key, "delegation_id": getattr(delegation, "id", None),
         "games_slug": (delegation.games.slug if delegation is not None and delegation.games else None) or games_slug,
-        "before": None, "after": after, "reason": None})
+        "before": before, "after": after, "reason": None})
 
 
 def record_many(actor: Actor, action: str, object_type: str, items: list[tuple]) -> None:

@@ -8,7 +8,7 @@ import os
 import pickle
 from collections.abc import Callable
 
-from ..audit.services import Actor, document_changes, record
+from ..audit.services import Actor, document_changes, record, record_row
 from ..db_tx import lock_row, transactional
 from ..extensions import db
 from ..games.models import Games
@@ -97,9 +97,9 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
         # Changed before the names close: submitted again for approval (an approved entry
         # too: what the committee approved is not what it holds now).
         d.status = DelegationStatus.DRAFT
-    record(actor, "delegation.save", "delegation", str(d.id), delegation=d,
-           before={"changes": document_changes(before, after), **({"status": "approved"} if reopened else {})}
-           if before else None, after=None if before else after)
+    record_row(actor, "delegation.save", "delegation", str(d.id), delegation=d,
+               before={"changes": document_changes(before, after), **({"status": "approved"} if reopened else {})}
+               if before else None, after=None if before else after)
     # Numbers this save adds are compared with the other delegations' (within the account's
     # daily allowance) before the judgement, which then tells of those compared.
     compared = compare_new_numbers(d, [(p.ref, p.name or p.ref, p.id_number) for p in doc.people if p.id_number],
