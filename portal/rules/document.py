@@ -184,14 +184,16 @@ class _Reader:
 
     def text(self, d, key, path, required=False) -> str | None:
         value = d.get(key)
-        if value is None or (isinstance(value, str) and not value.strip()):
-            if required:
-                self.err(f"{path}.{key}", "缺少此项", "is required")
-            return None
-        if not isinstance(value, str):
+        if isinstance(value, str):  # first: a document's every person has a dozen texts
+            value = value.strip()
+            if value:
+                return value
+        elif value is not None:
             self.err(f"{path}.{key}", "应为文本", "must be a string")
             return None
-        return value.strip()
+        if required:
+            self.err(f"{path}.{key}", "缺少此项", "is required")
+        return None
 
     def choice(self, d, key, path, options, required=False) -> str | None:
         value = self.text(d, key, path, required)

@@ -28,6 +28,7 @@ class ResidentId:
 _NOISE = re.compile(r"[\s-]")
 
 
+@lru_cache(maxsize=1 << 16)  # a save normalises each of its numbers five times (parse, rows, checks)
 def normalise(number: str) -> str:
     return _NOISE.sub("", number or "").upper()
 
