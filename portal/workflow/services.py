@@ -144,16 +144,30 @@ def take_place(games: Games, capacity: int, entrants: int, when, place: Place | 
     return _place_in_order(games, capacity, entrants, when, place, delegation_id, taken, waiting, last)
 
 
-def take_arrival_place(games: Games, capacity: int, entrants: int, when) -> tuple[Place, int | None, int]:
-    """take_place() for an arrival ticket, and the tickets still waiting for the worker (all
-    arrived before it), from the same statement. The caller holds the Games' lock."""
-    taken, waiting, last, tickets = db.session.execute(_PLACES_AND_TICKETS, {"games_id": games.id}).one()
-    return (*_place_in_order(games, capacity, entrants, when, None, None, taken, waiting, last), tickets)
+_INSERT_PLACE = Place.__table__.insert()  # built once: every arrival in a rush writes one
+
+
+def take_arrival_place(games_id: int, capacity: int, entrants: int, when) -> tuple[int, int | None, int]:
+    """take_place() for an arrival ticket as one INSERT, without the ORM's unit of work (under
+    the cap's lock, in a rush, it cost more than the statement): the new place's id, its
+    position on the wait list, and the tickets still waiting for the worker (all arrived
+    before it), counted by the same statement as the places. The caller holds the Games' lock."""
+    taken, waiting, last, tickets = db.session.execute(_PLACES_AND_TICKETS, {"games_id": games_id}).one()
+    accepted = _accepted(capacity, entrants, taken, waiting, None)
+    place_id = db.session.execute(_INSERT_PLACE, {
+        "games_id": games_id, "delegation_id": None, "seq": (last or 0) + 1, "requested_at": when, "entrants": entrants,
+        "status": PlaceStatus.ACCEPTED if accepted else PlaceStatus.WAITLISTED}).inserted_primary_key[0]
+    return place_id, None if accepted else waiting + 1, tickets
+
+
+def _accepted(capacity: int, entrants: int, taken: int, waiting: int, place: Place | None) -> bool:
+    """Within the cap, and nobody waiting before it (a place already on the wait list may move up)."""
+    return taken + entrants <= capacity and (waiting == 0 or (place is not None and place.status == PlaceStatus.WAITLISTED))
 
 
 def _place_in_order(games: Games, capacity: int, entrants: int, when, place: Place | None, delegation_id: int | None,
                     taken: int, waiting: int, last: int | None) -> tuple[Place, int | None]:
-    accepted = taken + entrants <= capacity and (waiting == 0 or (place is not None and place.status == PlaceStatus.WAITLISTED))
+    accepted = _accepted(capacity, entrants, taken, waiting, place)
     if place is None:
         seq = (last or 0) + 1
         place = Place(games_id=games.id, delegation_id=delegation_id, seq=seq, requested_at=when)
