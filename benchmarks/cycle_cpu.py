@@ -29,6 +29,7 @@ def run(url: str, cycles: int, size: int, profile: str | None) -> dict:
     os.environ.setdefault("PORTAL_CLOCK", "2009-08-20T22:00:00+08:00")
     from benchmarks.deadline_night import PASSWORD, prepare
     (username, delegation_id, ref), = prepare(url, 1, 1, (size, size))
+    from benchmarks.soak import csrf_token
     from portal import create_app
     from portal.extensions import db
     # Runs one after another log in from one address as one leader: no login limit between them.
@@ -36,11 +37,8 @@ def run(url: str, cycles: int, size: int, profile: str | None) -> dict:
                       "RATE_LIMIT_LOGIN_ADDRESS": "100000 per minute"})
     client = app.test_client()
 
-    def token(page: bytes) -> str:
-        return re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
-
     login = client.get("/login").data
-    client.post("/login", data={"csrf_token": token(login), "username": username, "password": PASSWORD})
+    client.post("/login", data={"csrf_token": csrf_token(login), "username": username, "password": PASSWORD})
     statements = [0]
     with app.app_context():
         import sqlalchemy as sa
@@ -62,7 +60,7 @@ def run(url: str, cycles: int, size: int, profile: str | None) -> dict:
         number = re.search(rb'name="id_number" type="text" value="([^"]*)"', page).group(1).decode()
         version = re.search(rb'name="version" type="hidden" value="(\d+)"', page).group(1).decode()
         base = re.search(rb'name="base" value="([^"]*)"', page)
-        saved = client.post(person, data={"csrf_token": token(page), "version": version, "name": f"改名{n}",
+        saved = client.post(person, data={"csrf_token": csrf_token(page), "version": version, "name": f"改名{n}",
                                           "id_type": "resident_id", "id_number": number,
                                           **({"base": base.group(1).decode()} if base else {})})
         assert saved.status_code == 302 and "/people" in saved.headers["Location"], saved.headers["Location"]

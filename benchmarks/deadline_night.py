@@ -65,8 +65,9 @@ def one_event_save(c, base: str, delegation_id: int, ref: str) -> str:
     """Co-leaders on one event: open the entries page, take this leader's own player (`ref`)
     off the delegation's first individual event, or enter him, as the event's form shows it
     (the people it lists, ticked). Returns the outcome."""
+    from benchmarks.soak import csrf_token
     status, page = c.get(f"/d/{delegation_id}/entries")
-    token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
+    token = csrf_token(page)
     form = re.search(rb'<form[^>]*>(?:(?!</form>).)*?name="base_people" value="([^"]*)"(?:(?!</form>).)*?</form>',
                      page, re.S)
     if form is None:
@@ -92,7 +93,7 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
     the page tells a user to. `same_event`: enter or withdraw one's own player in the
     event co-leaders of the unit are all entering (one_event_save). `ready`: every leader
     logs in before the clock and the CPU count start (a login's scrypt hash is no save's)."""
-    from benchmarks.soak import Client
+    from benchmarks.soak import Client, csrf_token
     c = Client(base)
     try:
         c.login(username)
@@ -114,7 +115,7 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
                 took = time.perf_counter() - t
                 raise _Done
             status, page = c.get(f"/d/{delegation_id}/people/{ref}")
-            token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
+            token = csrf_token(page)
             version = re.search(rb'name="version" type="hidden" value="(\d+)"', page).group(1).decode()
             number = re.search(rb'name="id_number" type="text" value="([^"]*)"', page).group(1).decode()
             # The fingerprint of the person as the form showed him, as a browser sends it: a

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,22 @@ def prepare(url: str) -> None:
         load_games(SLUG)
 
 
+def prepare_in_child(url: str) -> None:
+    """prepare() in a process of its own, so that this one imports nothing of the app."""
+    subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+                    f"from benchmarks.rush import prepare; prepare({url!r})"],
+                   cwd=ROOT, check=True, capture_output=True, env={**os.environ, "DATABASE_URL": url}, timeout=600)
+
+
+def open_registration(queue: str) -> None:
+    """The environment the servers started after it see: the clock at the opening, no rate
+    limit (every entrant comes from one address here), and a job queue of this run's own."""
+    for key in ("RATE_LIMIT_REGISTER", "RATE_LIMIT_FORMS", "RATE_LIMIT_LOGIN", "RATE_LIMIT_LOGIN_ADDRESS"):
+        os.environ[key] = "100000 per minute"
+    os.environ["PORTAL_CLOCK"] = OPENS
+    os.environ["JOBS_QUEUE"] = queue
+
+
 def entrant(i: int) -> dict:
     """One person as he types himself into the form."""
     from portal.rules.idnumber import make
@@ -53,13 +68,12 @@ def entrant(i: int) -> dict:
 
 
 def register(base: str, i: int, start: threading.Barrier, results: list, lock: threading.Lock) -> None:
-    from benchmarks.soak import Client
+    from benchmarks.soak import Client, csrf_token
     c = Client(base)
     outcome, took = "error", 0.0
     try:
         _status, page = c.get(f"/register/{SLUG}")
-        token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
-        data = urllib.parse.urlencode({"csrf_token": token, **entrant(i)}).encode()
+        data = urllib.parse.urlencode({"csrf_token": csrf_token(page), **entrant(i)}).encode()
         start.wait()  # everyone presses the button in the same instant
         t = time.perf_counter()
         with c.opener.open(f"{base}/register/{SLUG}", data=data, timeout=120) as r:
@@ -109,14 +123,9 @@ def main() -> int:
     url = soak.database(a.db, workdir)
     proc = worker = None
     try:
-        subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
-                        f"from benchmarks.rush import prepare; prepare({url!r})"],
-                       cwd=ROOT, check=True, capture_output=True, env={**os.environ, "DATABASE_URL": url}, timeout=600)
+        prepare_in_child(url)
         port = soak.free_port()
-        for key in ("RATE_LIMIT_REGISTER", "RATE_LIMIT_FORMS", "RATE_LIMIT_LOGIN", "RATE_LIMIT_LOGIN_ADDRESS"):
-            os.environ[key] = "100000 per minute"  # 300 people behind one address here
-        os.environ["PORTAL_CLOCK"] = OPENS
-        os.environ["JOBS_QUEUE"] = f"rush-{os.getpid()}"
+        open_registration(f"rush-{os.getpid()}")
         proc = soak.start_gunicorn(url, port, a.workers, workdir / "gunicorn.log")
         worker = soak.start_worker(url, workdir / "worker.log")
         results, lock = [], threading.Lock()

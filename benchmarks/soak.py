@@ -155,6 +155,11 @@ class Client:
                 raise RuntimeError(f"login as {username} failed")
 
 
+def csrf_token(page: bytes) -> str:
+    """The CSRF token of the first form on a page, as Flask-WTF renders it."""
+    return re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
+
+
 def cpu_seconds(web: int | None = None, jobs: int | None = None) -> dict[str, float]:
     """CPU seconds used so far by this benchmark's own processes: the gunicorn it started
     (`web`: the master's pid) with its workers, the jobs worker it started (`jobs`), and its

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,18 +26,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 WARM = 10  # answers each way before the measured ones (caches every worker builds once)
-
-
-def _limits_off() -> None:
-    from benchmarks.rush import OPENS
-    for key in ("RATE_LIMIT_REGISTER", "RATE_LIMIT_FORMS", "RATE_LIMIT_LOGIN", "RATE_LIMIT_LOGIN_ADDRESS"):
-        os.environ[key] = "100000 per minute"  # every answer from one address here
-    os.environ["PORTAL_CLOCK"] = OPENS
-    os.environ["JOBS_QUEUE"] = f"worker-cpu-{os.getpid()}"  # nobody takes these jobs: only the answers count
-
-
-def _token(page: bytes) -> str:
-    return re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
 
 
 def _worker_cpu(master: int) -> float:
@@ -70,7 +56,7 @@ def through_gunicorn(url: str, answers: int, first: int) -> dict[str, float]:
         for i in range(first, first + WARM + answers):  # every form fetched first: only the answers are counted
             client = soak.Client(base)
             _status, page = client.get(f"/register/{SLUG}")
-            forms.append((client, urllib.parse.urlencode({"csrf_token": _token(page), **entrant(i)}).encode()))
+            forms.append((client, urllib.parse.urlencode({"csrf_token": soak.csrf_token(page), **entrant(i)}).encode()))
 
         def answer(client, data) -> None:
             with client.opener.open(f"{base}/register/{SLUG}", data=data, timeout=30) as r:
@@ -89,12 +75,13 @@ def through_gunicorn(url: str, answers: int, first: int) -> dict[str, float]:
 
 def in_process(answers: int, first: int) -> dict[str, float]:
     from benchmarks.rush import SLUG, entrant
+    from benchmarks.soak import csrf_token
     from portal import create_app
     app = create_app({"SECRET_KEY": "worker-cpu"})
     took = []
     for i in range(first, first + WARM + answers):
         client = app.test_client()
-        data = {"csrf_token": _token(client.get(f"/register/{SLUG}").data), **entrant(i)}
+        data = {"csrf_token": csrf_token(client.get(f"/register/{SLUG}").data), **entrant(i)}
         started = time.process_time()
         page = client.post(f"/register/{SLUG}", data=data).data
         took.append(time.process_time() - started)
@@ -109,13 +96,12 @@ def main(argv: list[str] | None = None) -> int:
                                                               "the later ones are wait-listed, as in the rush)")
     a = ap.parse_args(argv)
     from benchmarks import soak
-    _limits_off()
+    from benchmarks.rush import open_registration, prepare_in_child
+    open_registration(f"worker-cpu-{os.getpid()}")  # nobody takes its jobs: only the answers count
     load = os.getloadavg()[0]
     url = soak.database(a.db, Path(tempfile.mkdtemp(prefix="worker-cpu-")))
     try:
-        subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
-                        f"from benchmarks.rush import prepare; prepare({url!r})"],
-                       cwd=ROOT, check=True, capture_output=True, env={**os.environ, "DATABASE_URL": url}, timeout=600)
+        prepare_in_child(url)
         served = through_gunicorn(url, a.answers, 0)
         os.environ["DATABASE_URL"] = url
         local = in_process(a.answers, 10_000)
