@@ -43,7 +43,9 @@ def create_app(config: dict | None = None) -> Flask:
         ID_CHECKS_PER_DAY=int(os.environ.get("ID_CHECKS_PER_DAY", 200)),
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
         RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,  # a Redis outage must not lock everyone out
-        RATELIMIT_HEADERS_ENABLED=True,
+        # Off: the limiter's headers cost every limited form a second Redis read (the rush's
+        # answer, each save); the API adds its own (api.blueprint), every 429 its Retry-After.
+        RATELIMIT_HEADERS_ENABLED=False,
         # Per client address. The account lockout covers one account tried from many.
         RATE_LIMIT_LOGIN=os.environ.get("RATE_LIMIT_LOGIN", "10 per minute;60 per hour"),  # per address and name
         RATE_LIMIT_LOGIN_ADDRESS=os.environ.get("RATE_LIMIT_LOGIN_ADDRESS", "60 per minute;600 per hour"),

@@ -42,15 +42,17 @@ def error_page(e, code: int):
         return words, code, {"Content-Type": "text/plain; charset=utf-8", "Content-Language": "en" if en else "zh"}
     if request.path.startswith("/api/"):
         zh, en = ERROR_TEXTS.get(code, ("请求无效", "bad request"))
-        return report(None, None, [schema_error("", zh, en)]), code
+        headers = {"Retry-After": str(_retry_after())} if code == 429 else {}
+        return report(None, None, [schema_error("", zh, en)]), code, headers
     default = getattr(default_exceptions.get(code), "description", None)
     detail = getattr(e, "description", None)
     retry = None
     if code == 429:
         detail = None  # the limiter's own words ("10 per 1 minute") are not for people
         retry = _retry_after()
-    return render_template("errors/error.html", code=code, retry=retry,
-                           detail=detail if detail and detail != default else None), code
+    return (render_template("errors/error.html", code=code, retry=retry,
+                            detail=detail if detail and detail != default else None), code,
+            {"Retry-After": str(retry)} if retry else {})
 
 
 def init(app: Flask) -> None:

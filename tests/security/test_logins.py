@@ -43,8 +43,12 @@ def test_login_is_limited_per_account_and_address_with_a_higher_ceiling_per_addr
     client = app.test_client()
     codes = [_try(app, client, "leader_a", "wrong-password-x").status_code for _ in range(12)]
     assert codes[:10] == [200] * 10 and codes[10:] == [429, 429]
-    page = _try(app, client, "leader_a", "wrong-password-x").get_data(as_text=True)
+    refused = _try(app, client, "leader_a", "wrong-password-x")
+    page = refused.get_data(as_text=True)
     assert "秒后再试" in page and "per 1 minute" not in page
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60  # what the page says, for a browser or a script
+    # A form's answer carries none of the limiter's headers (each cost it a Redis read); the API's do.
+    assert not any(name.startswith("X-RateLimit") for name, _value in refused.headers)
     hotel = [_try(app, client, f"leader{i}", "wrong-password-x").status_code for i in range(40)]
     assert set(hotel) == {200}  # forty leaders behind one address
     more = [_try(app, client, f"late{i}", "wrong-password-x").status_code for i in range(25)]
