@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import bindparam, event, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
 
 from .extensions import db
 from .outcome import Refusal
@@ -43,12 +44,22 @@ def write_transaction(keep_loaded: bool = False):
     if _in_write.get():
         yield session  # joined: the outer transaction commits
         return
+    begin = True
     if session.in_transaction():
-        # Reads done so far were outside the lock: end them, so the write starts fresh.
-        _commit(session, keep_loaded)
+        if _reads_committed(session) and _only_read(session):
+            # PostgreSQL, READ COMMITTED: each statement reads what is committed and the lock
+            # reads its row afresh, so the write goes on in the reads' transaction; ending
+            # them would cost a COMMIT and a BEGIN, two round trips of the rush's eleven.
+            begin = False
+            if not keep_loaded:
+                session.expire_all()  # as the commit would have: read again when next used
+        else:
+            # SQLite: the write must start its own transaction (BEGIN IMMEDIATE, the lock).
+            _commit(session, keep_loaded)
     token, nested = _immediate.set(True), _in_write.set(True)
     try:
-        session.begin()
+        if begin:
+            session.begin()
         try:
             yield session
             _commit(session, keep_loaded)
@@ -67,6 +78,38 @@ def _commit(session, keep_loaded: bool) -> None:
         session.commit()
     finally:
         session.expire_on_commit = expire
+
+
+_WROTE = "wrote"  # session.info: the open transaction has written (a write outside a service)
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _note_write(state):
+    if state.is_insert or state.is_update or state.is_delete:
+        state.session.info[_WROTE] = True
+
+
+@event.listens_for(Session, "after_flush")
+def _note_flush(session, flush_context):
+    session.info[_WROTE] = True
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_writes(session, transaction):
+    if transaction.parent is None:
+        session.info.pop(_WROTE, None)
+
+
+def _only_read(session) -> bool:
+    """Nothing written nor waiting to be: what was done before the write is committed on its
+    own (as it always was), not made part of the write, which a refusal rolls back."""
+    return not (session.info.get(_WROTE) or session.new or session.dirty or session.deleted)
+
+
+def _reads_committed(session) -> bool:
+    """Whether a statement of the open transaction sees what others committed after it
+    began (PostgreSQL's default, READ COMMITTED), as a statement of a new one would."""
+    return session.get_bind().dialect.name == "postgresql"
 
 
 def in_write_transaction() -> bool:

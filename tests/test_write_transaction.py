@@ -1,0 +1,110 @@
+"""A write after the request's reads (db_tx.write_transaction): on PostgreSQL it goes on in
+the reads' transaction (READ COMMITTED: the lock and every statement read what is
+committed), so the rush's answer is one BEGIN and one COMMIT, not two of each; on SQLite
+it starts its own (BEGIN IMMEDIATE is its lock). Either way what was read before is read
+again after unless the caller keeps it, and what another wrote meanwhile is what the
+write sees."""
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from portal.db_tx import lock_row, write_transaction
+from portal.games.models import Games
+
+
+def _transactions(db, work) -> tuple[int, int]:
+    """The transactions the request's session begins and commits while `work` runs."""
+    begun, committed = [0], [0]
+    session = db.session()
+
+    def began(session, transaction, connection):
+        begun[0] += 1
+
+    def commit(session):
+        committed[0] += 1
+
+    db.session.commit()  # work starts with none open
+    sa.event.listen(session, "after_begin", began)
+    sa.event.listen(session, "after_commit", commit)
+    try:
+        work()
+    finally:
+        sa.event.remove(session, "after_begin", began)
+        sa.event.remove(session, "after_commit", commit)
+    return begun[0], committed[0]
+
+
+def _name(db, games_id: int, name: str) -> None:
+    """Another connection (another request) renames the Games and commits."""
+    with Session(db.engine) as other:
+        other.execute(sa.update(Games).where(Games.id == games_id).values(name_en=name))
+        other.commit()
+
+
+def test_a_write_after_reads_sees_what_others_committed_and_costs_one_transaction_on_postgresql(db):
+    db.session.commit()
+    games = db.session.scalar(sa.select(Games).order_by(Games.id).limit(1))
+    games_id, was = games.id, games.name_en
+    try:
+        seen = {}
+
+        def work():
+            db.session.scalar(sa.select(Games.slug).where(Games.id == games_id))  # the request's reads
+            _name(db, games_id, "Renamed meanwhile")
+            with write_transaction():
+                seen["loaded"] = games.name_en  # read before: expired, read again
+                seen["locked"] = lock_row(Games, games_id).name_en
+
+        begun, committed = _transactions(db, work)
+        assert seen == {"loaded": "Renamed meanwhile", "locked": "Renamed meanwhile"}
+        if db.engine.dialect.name == "postgresql":
+            assert (begun, committed) == (1, 1)
+        else:
+            assert (begun, committed) == (2, 2)  # the reads' own, and the write's BEGIN IMMEDIATE
+    finally:
+        _name(db, games_id, was)
+        db.session.expire_all()
+
+
+def test_a_write_that_keeps_what_was_loaded_keeps_it_and_still_locks_the_row_afresh(db):
+    db.session.commit()
+    games = db.session.scalar(sa.select(Games).order_by(Games.id).limit(1))
+    games_id, was = games.id, games.name_en
+    try:
+        _name(db, games_id, "Renamed meanwhile")
+        with write_transaction(keep_loaded=True):
+            assert games.name_en == was  # as the request read it
+            assert lock_row(Games, games_id).name_en == "Renamed meanwhile"  # the lock reads afresh
+    finally:
+        _name(db, games_id, was)
+        db.session.expire_all()
+
+
+def test_what_was_written_before_the_write_is_committed_on_its_own_and_a_refusal_keeps_it(db):
+    from portal.db_tx import transactional
+    from portal.outcome import Refusal
+    db.session.commit()
+    games = db.session.scalar(sa.select(Games).order_by(Games.id).limit(1))
+    games_id, was = games.id, games.name_en
+    try:
+        @transactional
+        def refused():
+            lock_row(Games, games_id)
+            raise Refusal("state", "不行", "No")
+
+        def change_then_refused():
+            games.name_en = "Changed before the service"  # pending in the session, not flushed
+            assert not refused().ok
+
+        begun, committed = _transactions(db, change_then_refused)
+        assert (begun, committed) == (2, 1)  # the change committed on its own, the write rolled back
+        db.session.expire_all()
+        assert db.session.get(Games, games_id).name_en == "Changed before the service"
+        db.session.execute(sa.update(Games).where(Games.id == games_id).values(name_en="Written by a statement"))
+        assert not refused().ok
+        db.session.expire_all()
+        assert db.session.get(Games, games_id).name_en == "Written by a statement"
+    finally:
+        _name(db, games_id, was)
+        db.session.expire_all()
