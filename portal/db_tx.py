@@ -54,7 +54,8 @@ def write_transaction(keep_loaded: bool = False):
             if not keep_loaded:
                 session.expire_all()  # as the commit would have: read again when next used
         else:
-            # SQLite: the write must start its own transaction (BEGIN IMMEDIATE, the lock).
+            # SQLite, whose write starts its own transaction (BEGIN IMMEDIATE is its lock);
+            # or something was written before the service: committed on its own, as it was.
             _commit(session, keep_loaded)
     token, nested = _immediate.set(True), _in_write.set(True)
     try:

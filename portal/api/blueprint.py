@@ -1,8 +1,6 @@
 """The API's blueprint (/api/v1); its resources are in v1*.py."""
 from __future__ import annotations
 
-import time
-
 from flask import Blueprint
 
 from ..extensions import limiter
@@ -16,10 +14,7 @@ def rate_limit_headers(response):
     would pay a Redis read each for them)."""
     current = limiter.current_limit
     if current is not None:
-        reset_at = int(current.reset_at)
         response.headers["X-RateLimit-Limit"] = str(current.limit.amount)
         response.headers["X-RateLimit-Remaining"] = str(current.remaining)
-        response.headers["X-RateLimit-Reset"] = str(reset_at)
-        if response.status_code == 429:
-            response.headers["Retry-After"] = str(max(1, reset_at - int(time.time())))
+        response.headers["X-RateLimit-Reset"] = str(int(current.reset_at))  # a 429's Retry-After: site.errors
     return response
