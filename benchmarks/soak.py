@@ -155,6 +155,11 @@ class Client:
                 raise RuntimeError(f"login as {username} failed")
 
 
+def redis_url() -> str:
+    """The Redis the servers and workers a benchmark starts use (limits, jobs, shared caches)."""
+    return os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
 def csrf_token(page: bytes) -> str:
     """The CSRF token of the first form on a page, as Flask-WTF renders it."""
     return re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()
@@ -212,7 +217,7 @@ def start_gunicorn(url: str, port: int, workers: int, log: Path, max_requests: i
     debug_malloc runs the workers with CPython's debug allocator, which turns a
     use-after-free into a crash every time."""
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "soak", "STAFF_TWO_FACTOR": "0", "PYTHONFAULTHANDLER": "1",
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+           "REDIS_URL": redis_url(),
            "GUNICORN_WORKERS": str(workers), "GUNICORN_BIND": f"127.0.0.1:{port}"}
     if max_requests:
         env.update(GUNICORN_MAX_REQUESTS=str(max_requests), GUNICORN_MAX_REQUESTS_JITTER="0")
@@ -235,7 +240,7 @@ def start_worker(url: str, log: Path) -> subprocess.Popen:
     """The portal's RQ worker (`flask jobs worker`, at its lower CPU priority) on the queue
     that start_gunicorn's workers use (JOBS_QUEUE, set by the caller)."""
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "soak", "PYTHONFAULTHANDLER": "1",
-           "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), "FLASK_APP": "app"}
+           "REDIS_URL": redis_url(), "FLASK_APP": "app"}
     with log.open("wb") as out:
         return subprocess.Popen([sys.executable, "-m", "flask", "jobs", "worker"], cwd=ROOT, env=env, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)

@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         prepare_in_child(url)
         served = through_gunicorn(url, a.answers, 0)
         os.environ["DATABASE_URL"] = url
-        os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")  # as the workers have it (limits, jobs)
+        os.environ["REDIS_URL"] = soak.redis_url()  # as the workers have it (limits, jobs)
         local = in_process(a.answers, 10_000)
     finally:
         soak.drop_database(url)

@@ -6,6 +6,7 @@ again after unless the caller keeps it, and what another wrote meanwhile is what
 write sees."""
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
@@ -42,69 +43,62 @@ def _name(db, games_id: int, name: str) -> None:
         other.commit()
 
 
-def test_a_write_after_reads_sees_what_others_committed_and_costs_one_transaction_on_postgresql(db):
+@pytest.fixture
+def games(db):
+    """A fixture Games as the request loaded it; its English name is put back after."""
     db.session.commit()
-    games = db.session.scalar(sa.select(Games).order_by(Games.id).limit(1))
-    games_id, was = games.id, games.name_en
-    try:
-        seen = {}
-
-        def work():
-            db.session.scalar(sa.select(Games.slug).where(Games.id == games_id))  # the request's reads
-            _name(db, games_id, "Renamed meanwhile")
-            with write_transaction():
-                seen["loaded"] = games.name_en  # read before: expired, read again
-                seen["locked"] = lock_row(Games, games_id).name_en
-
-        begun, committed = _transactions(db, work)
-        assert seen == {"loaded": "Renamed meanwhile", "locked": "Renamed meanwhile"}
-        if db.engine.dialect.name == "postgresql":
-            assert (begun, committed) == (1, 1)
-        else:
-            assert (begun, committed) == (2, 2)  # the reads' own, and the write's BEGIN IMMEDIATE
-    finally:
-        _name(db, games_id, was)
-        db.session.expire_all()
+    loaded = db.session.scalar(sa.select(Games).order_by(Games.id).limit(1))
+    games_id, was = loaded.id, loaded.name_en
+    yield loaded
+    _name(db, games_id, was)
+    db.session.expire_all()
 
 
-def test_a_write_that_keeps_what_was_loaded_keeps_it_and_still_locks_the_row_afresh(db):
-    db.session.commit()
-    games = db.session.scalar(sa.select(Games).order_by(Games.id).limit(1))
-    games_id, was = games.id, games.name_en
-    try:
+def test_a_write_after_reads_sees_what_others_committed_and_costs_one_transaction_on_postgresql(db, games):
+    games_id, seen = games.id, {}
+
+    def work():
+        db.session.scalar(sa.select(Games.slug).where(Games.id == games_id))  # the request's reads
         _name(db, games_id, "Renamed meanwhile")
-        with write_transaction(keep_loaded=True):
-            assert games.name_en == was  # as the request read it
-            assert lock_row(Games, games_id).name_en == "Renamed meanwhile"  # the lock reads afresh
-    finally:
-        _name(db, games_id, was)
-        db.session.expire_all()
+        with write_transaction():
+            seen["loaded"] = games.name_en  # read before: expired, read again
+            seen["locked"] = lock_row(Games, games_id).name_en
+
+    begun, committed = _transactions(db, work)
+    assert seen == {"loaded": "Renamed meanwhile", "locked": "Renamed meanwhile"}
+    if db.engine.dialect.name == "postgresql":
+        assert (begun, committed) == (1, 1)
+    else:
+        assert (begun, committed) == (2, 2)  # the reads' own, and the write's BEGIN IMMEDIATE
 
 
-def test_what_was_written_before_the_write_is_committed_on_its_own_and_a_refusal_keeps_it(db):
+def test_a_write_that_keeps_what_was_loaded_keeps_it_and_still_locks_the_row_afresh(db, games):
+    was = games.name_en
+    _name(db, games.id, "Renamed meanwhile")
+    with write_transaction(keep_loaded=True):
+        assert games.name_en == was  # as the request read it
+        assert lock_row(Games, games.id).name_en == "Renamed meanwhile"  # the lock reads afresh
+
+
+def test_what_was_written_before_the_write_is_committed_on_its_own_and_a_refusal_keeps_it(db, games):
     from portal.db_tx import transactional
     from portal.outcome import Refusal
-    db.session.commit()
-    games = db.session.scalar(sa.select(Games).order_by(Games.id).limit(1))
-    games_id, was = games.id, games.name_en
-    try:
-        @transactional
-        def refused():
-            lock_row(Games, games_id)
-            raise Refusal("state", "不行", "No")
+    games_id = games.id
 
-        def change_then_refused():
-            games.name_en = "Changed before the service"  # pending in the session, not flushed
-            assert not refused().ok
+    @transactional
+    def refused():
+        lock_row(Games, games_id)
+        raise Refusal("state", "不行", "No")
 
-        begun, committed = _transactions(db, change_then_refused)
-        assert (begun, committed) == (2, 1)  # the change committed on its own, the write rolled back
-        db.session.expire_all()
-        assert db.session.get(Games, games_id).name_en == "Changed before the service"
-        db.session.execute(sa.update(Games).where(Games.id == games_id).values(name_en="Written by a statement"))
+    def change_then_refused():
+        games.name_en = "Changed before the service"  # pending in the session, not flushed
         assert not refused().ok
-        db.session.expire_all()
-        assert db.session.get(Games, games_id).name_en == "Written by a statement"
-    finally:
-        _name(db, games_id, was)
-        db.session.expire_all()
+
+    begun, committed = _transactions(db, change_then_refused)
+    assert (begun, committed) == (2, 1)  # the change committed on its own, the write rolled back
+    db.session.expire_all()
+    assert db.session.get(Games, games_id).name_en == "Changed before the service"
+    db.session.execute(sa.update(Games).where(Games.id == games_id).values(name_en="Written by a statement"))
+    assert not refused().ok
+    db.session.expire_all()
+    assert db.session.get(Games, games_id).name_en == "Written by a statement"
