@@ -99,6 +99,16 @@ def _note_flush(session, flush_context):
 def _forget_writes(session, transaction):
     if transaction.parent is None:
         session.info.pop(_WROTE, None)
+        session.info.pop(_LOCKED, None)
+
+
+_LOCKED = "locked_rows"  # session.info: the rows this transaction locked ({(model, pk)})
+
+
+def is_locked(model, pk) -> bool:
+    """Whether this transaction holds the row's lock (lock_row): no other writer changes
+    the row until it commits, so a counter on it may be raised from the value read."""
+    return (model, pk) in db.session.info.get(_LOCKED, ())
 
 
 def _only_read(session) -> bool:
@@ -154,7 +164,11 @@ def transactional(fn=None, *, keep_loaded: bool = False):
 def lock_row(model, pk):
     """Lock one row for the rest of the transaction (FOR UPDATE; SQLite is already
     serialised by BEGIN IMMEDIATE) and return it, freshly read."""
-    return db.session.scalar(_lock_statement(model, db.session.get_bind().dialect.name != "sqlite"), {"pk": pk})
+    session = db.session()
+    row = session.scalar(_lock_statement(model, session.get_bind().dialect.name != "sqlite"), {"pk": pk})
+    if row is not None and _in_write.get():  # in a write transaction: FOR UPDATE, or SQLite's BEGIN IMMEDIATE
+        session.info.setdefault(_LOCKED, set()).add((model, pk))
+    return row
 
 
 @functools.cache

@@ -336,3 +336,62 @@ def test_what_a_judgement_reads_from_outside_in_two_statements_is_what_each_read
         assert universities_version()[0] == (count, top)
     assert outside_facts(games, "hunan", hunan.id).sanctioned == {"chess.MI": games.name_zh, "go.MI": "elsewhere-2018"}
     assert outside_facts(games, "hunan", hunan.id).shares == {(p1["id_number"], hubei.id)}
+
+
+def test_a_save_under_the_lock_raises_the_revision_in_its_own_update_and_every_process_reads_that_number(app, db):
+    """Under the row's lock no other writer comes between: the revision is raised from the
+    number read, in the UPDATE the save makes anyway (no statement of its own, and the new
+    number known without reading it back), and raised again by each write, as before."""
+    import sqlalchemy as sa
+    from sqlalchemy.orm import Session
+
+    from portal.audit.services import Actor
+    from portal.db_tx import lock_row, write_transaction
+    from portal.delegations.models import Delegation
+    from portal.delegations.storage import store_document
+    from portal.games.services import find_games
+    from portal.rules import parse_document
+    from portal.workflow.services import new_delegation, save
+    d = save(new_delegation(find_games("nmsg-2019"), "hunan"),
+             doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan")],
+                 entries=[individual("chess.MI", "p1")]), Actor("t"), MAY).delegation
+    db.session.commit()
+    delegation_id, rev, numbers = d.id, d.content_rev, d.numbers_rev
+
+    def committed() -> tuple[int, int]:
+        with Session(db.engine) as other:  # another process
+            return other.execute(sa.select(Delegation.content_rev, Delegation.numbers_rev)
+                                 .where(Delegation.id == delegation_id)).one()
+
+    renamed = person("p1", year=2019, unit="hunan", name="改了名")
+    new_number = person("p2", year=2019, unit="hunan")
+    parsed, _problems = parse_document(doc("nmsg-2019", unit="hunan", people=[renamed, new_number],
+                                           entries=[individual("chess.MI", "p1")]))
+    sent = []
+
+    def listener(conn, cursor, statement, *args):
+        sent.append(statement)
+
+    with write_transaction(keep_loaded=True):
+        locked = lock_row(Delegation, delegation_id)
+        sa.event.listen(db.engine, "before_cursor_execute", listener)
+        try:
+            store_document(locked, parsed)  # Core statements, a new identity number among them
+            locked.version += 1
+            db.session.flush()
+            in_memory = (locked.content_rev, locked.numbers_rev)
+        finally:
+            sa.event.remove(db.engine, "before_cursor_execute", listener)
+    assert in_memory[0] > rev and in_memory[1] > numbers
+    assert committed() == in_memory
+    updates = [s for s in sent if s.lstrip().upper().startswith("UPDATE DELEGATION")]
+    assert len(updates) == 1, updates  # the revisions ride on the save's own UPDATE
+    assert not [s for s in sent if "content_rev" in s and s.lstrip().upper().startswith("SELECT")], sent
+
+    # Without the lock, the increment stays SQL (two writers never end on the same number).
+    db.session.expire_all()
+    plain = db.session.get(Delegation, delegation_id)
+    before = plain.content_rev
+    store_document(plain, parsed)
+    db.session.commit()
+    assert committed()[0] == before + 1
