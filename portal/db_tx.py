@@ -99,10 +99,31 @@ def _note_flush(session, flush_context):
 def _forget_writes(session, transaction):
     if transaction.parent is None:
         session.info.pop(_WROTE, None)
+        session.info.pop(_READ_WITH, None)
         session.info.pop(_LOCKED, None)
 
 
-_LOCKED = "locked_rows"  # session.info: the rows this transaction locked ({(model, pk)})
+# session.info: what a statement read beside a row ({(model, pk, what): value}), for a later
+# reader of the same transaction; and the rows locked in it ({(model, pk)}).
+_READ_WITH, _LOCKED = "read_with_row", "locked_rows"
+
+
+def remember_read_with(model, pk, what, value) -> None:
+    """`value` (rows of `what`, say a delegation's extensions) was read in the statement
+    that read the row of `model` `pk`: a later reader in this transaction takes it from
+    here instead of asking the database again (every page of a delegation reads both)."""
+    db.session.info.setdefault(_READ_WITH, {})[(model, pk, what)] = value
+
+
+def recalled_read_with(model, pk, what):
+    """What remember_read_with kept, or None: none once the transaction has written or has
+    something waiting to be written (a query would have flushed it first), nor after the
+    row was locked (what the lock protects is read afresh under it)."""
+    session = db.session()
+    kept = session.info.get(_READ_WITH)
+    if not kept or not _only_read(session):
+        return None
+    return kept.get((model, pk, what))
 
 
 def is_locked(model, pk) -> bool:
@@ -165,6 +186,10 @@ def lock_row(model, pk):
     """Lock one row for the rest of the transaction (FOR UPDATE; SQLite is already
     serialised by BEGIN IMMEDIATE) and return it, freshly read."""
     session = db.session()
+    kept = session.info.get(_READ_WITH)
+    if kept:
+        for key in [k for k in kept if k[:2] == (model, pk)]:
+            del kept[key]
     row = session.scalar(_lock_statement(model, session.get_bind().dialect.name != "sqlite"), {"pk": pk})
     if row is not None and _in_write.get():  # in a write transaction: FOR UPDATE, or SQLite's BEGIN IMMEDIATE
         session.info.setdefault(_LOCKED, set()).add((model, pk))

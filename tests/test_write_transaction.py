@@ -102,3 +102,64 @@ def test_what_was_written_before_the_write_is_committed_on_its_own_and_a_refusal
     assert not refused().ok
     db.session.expire_all()
     assert db.session.get(Games, games_id).name_en == "Written by a statement"
+
+
+def test_the_extensions_read_with_the_delegation_serve_the_page_and_are_read_afresh_under_its_lock(app, db):
+    """Every page of a delegation reads its extensions beside it in the guard's one statement;
+    what the lock protects (a save's stage) is read again under it, and so is anything after
+    the transaction wrote: an extension granted meanwhile is seen where it decides."""
+    import datetime as dt
+
+    from builders import doc, individual, person
+
+    from portal.access.guards import _delegation
+    from portal.audit.services import Actor
+    from portal.delegations.models import Delegation
+    from portal.delegations.stage import extensions_of
+    from portal.games.services import find_games
+    from portal.workflow.models import Extension
+    from portal.workflow.services import new_delegation, save
+    may = dt.datetime(2019, 5, 20, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    d = save(new_delegation(find_games("nmsg-2019"), "hunan"),
+             doc("nmsg-2019", unit="hunan", people=[person("p1", year=2019, unit="hunan")],
+                 entries=[individual("chess.MI", "p1")]), Actor("t"), may).delegation
+    delegation_id = d.id
+    until = dt.datetime(2019, 6, 1, tzinfo=dt.UTC)
+    with Session(db.engine) as other:
+        other.add(Extension(delegation_id=delegation_id, stage="names", until=until, reason="r", granted_by="o"))
+        other.commit()
+    db.session.commit()
+
+    def grant_elsewhere(stage: str) -> None:
+        with Session(db.engine) as other:
+            other.add(Extension(delegation_id=delegation_id, stage=stage, until=until, reason="r", granted_by="o"))
+            other.commit()
+
+    sent = []
+
+    def listener(conn, cursor, statement, *args):
+        sent.append(statement)
+
+    page = _delegation(delegation_id)
+    grant_elsewhere("declaration")
+    sa.event.listen(db.engine, "before_cursor_execute", listener)
+    try:
+        assert extensions_of(page) == {"names": until}  # as read with the delegation: no statement
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", listener)
+    assert sent == []
+    with write_transaction(keep_loaded=True):
+        locked = lock_row(Delegation, delegation_id)
+        assert extensions_of(locked) == {"names": until, "declaration": until}  # afresh, under the lock
+    db.session.commit()
+
+    page = _delegation(delegation_id)
+    assert set(extensions_of(page)) == {"names", "declaration"}
+    # Something waiting to be written, then written: what was read beside the row is not taken again.
+    db.session.add(Extension(delegation_id=delegation_id, stage="changes", until=until, reason="r", granted_by="o"))
+    assert set(extensions_of(page)) == {"names", "declaration", "changes"}
+    db.session.delete(db.session.scalar(sa.select(Extension).where(Extension.delegation_id == delegation_id,
+                                                                   Extension.stage == "declaration")))
+    db.session.flush()
+    assert set(extensions_of(page)) == {"names", "changes"}
+    db.session.rollback()

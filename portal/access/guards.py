@@ -9,16 +9,29 @@ from flask_login import current_user
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 
+from ..db_tx import remember_read_with
 from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import GamesStatus
 from ..roles import ORGANISERS, Role
+from ..workflow.models import Extension
 from . import scope
 
-# The delegation with its Games, which every rule below and every page reads: one statement,
-# built once (session.get with the same option costs three times as much).
-_WITH_GAMES = (select(Delegation).options(joinedload(Delegation.games))
+# The delegation with its Games, which every rule below and every page reads, and its
+# extensions, which every page's stage reads: one statement, built once (session.get with
+# the same option costs three times as much). A row for each extension (there are few).
+_WITH_GAMES = (select(Delegation, Extension.stage, Extension.until).options(joinedload(Delegation.games))
+               .outerjoin(Extension, Extension.delegation_id == Delegation.id)
                .where(Delegation.id == bindparam("delegation_id")))
+
+
+def _delegation(delegation_id: int) -> Delegation | None:
+    rows = db.session.execute(_WITH_GAMES, {"delegation_id": delegation_id}).all()
+    if not rows:
+        return None
+    d = rows[0][0]
+    remember_read_with(Delegation, d.id, Extension, {stage: until for _d, stage, until in rows if stage is not None})
+    return d
 
 
 def roles(*allowed: str):
@@ -48,7 +61,7 @@ def delegation_view(*staff_roles: str, leader: bool = True, writers: tuple = ORG
 
             if not current_user.is_authenticated:
                 return redirect(url_for("accounts.login", next=request.full_path))
-            d = db.session.execute(_WITH_GAMES, {"delegation_id": delegation_id}).scalar_one_or_none()
+            d = _delegation(delegation_id)
             if d is None:
                 abort(404)
             if current_user.role == Role.LEADER:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, select
 
+from ..db_tx import recalled_read_with
 from ..extensions import db
 from ..games.services import definition_of
 from ..rules.engine import format_deadline
@@ -26,6 +27,11 @@ _EXTENSIONS = select(Extension.stage, Extension.until).where(Extension.delegatio
 
 
 def extensions_of(delegation: Delegation) -> dict[str, dt.datetime]:
+    """Stage -> until. As read with the delegation, when the request's first statement read
+    them beside it (access.guards) and nothing has been written or locked since."""
+    known = recalled_read_with(Delegation, delegation.id, Extension)
+    if known is not None:
+        return dict(known)
     return dict(db.session.execute(_EXTENSIONS, {"delegation_id": delegation.id}).all())
 
 
