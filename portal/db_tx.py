@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextvars
 import functools
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import bindparam, event, select
 from sqlalchemy.engine import Engine
@@ -182,27 +184,48 @@ def transactional(fn=None, *, keep_loaded: bool = False):
     return wrapper
 
 
-def lock_row(model, pk):
+@dataclass(frozen=True, eq=False)  # built once, at import: compared and cached by identity
+class ReadBeside:
+    """Rows of `what` read with a locked row in its statement (an outer join on `onclause`),
+    kept for the transaction's later readers as {key: value} (recalled_read_with)."""
+    what: Any
+    key: Any
+    value: Any
+    onclause: Any
+
+
+def lock_row(model, pk, beside: ReadBeside | None = None):
     """Lock one row for the rest of the transaction (FOR UPDATE; SQLite is already
-    serialised by BEGIN IMMEDIATE) and return it, freshly read."""
+    serialised by BEGIN IMMEDIATE) and return it, freshly read; with `beside`, read the rows
+    it names in the same statement (a save's stage needs the delegation's extensions)."""
     session = db.session()
     kept = session.info.get(_READ_WITH)
     if kept:
         for key in [k for k in kept if k[:2] == (model, pk)]:
             del kept[key]
-    row = session.scalar(_lock_statement(model, session.get_bind().dialect.name != "sqlite"), {"pk": pk})
+    statement = _lock_statement(model, session.get_bind().dialect.name != "sqlite", beside)
+    if beside is None:
+        row = session.scalar(statement, {"pk": pk})
+    else:
+        rows = session.execute(statement, {"pk": pk}).all()
+        row = rows[0][0] if rows else None
+        if row is not None:
+            remember_read_with(model, pk, beside.what, {key: value for _row, key, value in rows if key is not None})
     if row is not None and _in_write.get():  # in a write transaction: FOR UPDATE, or SQLite's BEGIN IMMEDIATE
         session.info.setdefault(_LOCKED, set()).add((model, pk))
     return row
 
 
 @functools.cache
-def _lock_statement(model, for_update: bool):
+def _lock_statement(model, for_update: bool, beside: ReadBeside | None = None):
     """Built once per model, bound per call (every save locks its delegation)."""
-    stmt = (select(model).where(model.__mapper__.primary_key[0] == bindparam("pk"))
+    stmt = select(model) if beside is None else (select(model, beside.key, beside.value)
+                                                 .outerjoin(beside.what, beside.onclause))
+    stmt = (stmt.where(model.__mapper__.primary_key[0] == bindparam("pk"))
             .execution_options(populate_existing=True))
     if for_update:
         # NO KEY UPDATE: serialises writers of this row, yet does not conflict with the key-share
-        # locks that inserting child rows (a delegation of these Games) takes on it.
-        stmt = stmt.with_for_update(key_share=True)  # renders FOR NO KEY UPDATE
+        # locks that inserting child rows (a delegation of these Games) takes on it. OF: the
+        # rows beside it are only read (an outer join's side cannot be locked).
+        stmt = stmt.with_for_update(key_share=True, of=model if beside is not None else None)
     return stmt

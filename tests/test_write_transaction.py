@@ -115,7 +115,7 @@ def test_the_extensions_read_with_the_delegation_serve_the_page_and_are_read_afr
     from portal.access.guards import _delegation
     from portal.audit.services import Actor
     from portal.delegations.models import Delegation
-    from portal.delegations.stage import extensions_of
+    from portal.delegations.stage import WITH_EXTENSIONS, extensions_of
     from portal.games.services import find_games
     from portal.workflow.models import Extension
     from portal.workflow.services import new_delegation, save
@@ -153,13 +153,28 @@ def test_the_extensions_read_with_the_delegation_serve_the_page_and_are_read_afr
         assert extensions_of(locked) == {"names": until, "declaration": until}  # afresh, under the lock
     db.session.commit()
 
+    # A save locks the delegation with its extensions in one statement, and its stage reads them there.
+    _delegation(delegation_id)
+    grant_elsewhere("changes")
+    sent.clear()
+    with write_transaction(keep_loaded=True):
+        sa.event.listen(db.engine, "before_cursor_execute", listener)
+        try:
+            locked = lock_row(Delegation, delegation_id, WITH_EXTENSIONS)
+            assert extensions_of(locked) == {"names": until, "declaration": until, "changes": until}
+        finally:
+            sa.event.remove(db.engine, "before_cursor_execute", listener)
+    assert [s for s in sent if s != "BEGIN IMMEDIATE"] == sent[-1:], sent  # SQLite's lock is its BEGIN
+    db.session.commit()
+
     page = _delegation(delegation_id)
-    assert set(extensions_of(page)) == {"names", "declaration"}
-    # Something waiting to be written, then written: what was read beside the row is not taken again.
-    db.session.add(Extension(delegation_id=delegation_id, stage="changes", until=until, reason="r", granted_by="o"))
     assert set(extensions_of(page)) == {"names", "declaration", "changes"}
+    # Something waiting to be written, then written: what was read beside the row is not taken again.
+    db.session.add(Extension(delegation_id=delegation_id, stage="substitutions", until=until, reason="r",
+                             granted_by="o"))
+    assert set(extensions_of(page)) == {"names", "declaration", "changes", "substitutions"}
     db.session.delete(db.session.scalar(sa.select(Extension).where(Extension.delegation_id == delegation_id,
                                                                    Extension.stage == "declaration")))
     db.session.flush()
-    assert set(extensions_of(page)) == {"names", "changes"}
+    assert set(extensions_of(page)) == {"names", "changes", "substitutions"}
     db.session.rollback()

@@ -25,7 +25,7 @@ from .judged import remember_document, stored_document_blob, stored_violations
 from .merge import Key, merges
 from .models import Delegation, DelegationStatus
 from .services import export_document, replace_contents
-from .stage import deadline_passed, extensions_of, names_deadline_violation, stage_of
+from .stage import WITH_EXTENSIONS, deadline_passed, extensions_of, names_deadline_violation, stage_of
 
 
 def new_delegation(games: Games, unit: str | dict | None) -> Delegation:
@@ -56,7 +56,7 @@ def save(delegation: Delegation, data: dict, actor: Actor, at: dt.datetime,
         raise Refusal("input", f"文档的单位（{doc.unit}）不是本代表团的单位（{delegation.unit_code}）。",
                        f"The document's unit ({doc.unit}) is not this delegation's ({delegation.unit_code}).", delegation=delegation)
     # `_before` comes from a caller that holds the row's lock already (save_change).
-    d = lock_row(Delegation, delegation.id) if delegation.id and _before is None else delegation
+    d = lock_row(Delegation, delegation.id, WITH_EXTENSIONS) if delegation.id and _before is None else delegation
     if expected_version is not None and d.version != expected_version:
         raise Refusal(Refusal.STALE, "代表团已在其他窗口或由其他人修改过，本次保存未生效。请查看最新内容后重新填写。",
                       "The delegation was changed in another tab or by someone else; this save was "
@@ -125,7 +125,7 @@ def save_change(delegation: Delegation, change: Callable[[dict], dict], key: Key
     # Held while the lock reads the row afresh: that drops the delegation's reference to its
     # Games, which the session holds only weakly, and the save would read the Games again.
     games = delegation.games  # noqa: F841
-    d = lock_row(Delegation, delegation.id)
+    d = lock_row(Delegation, delegation.id, WITH_EXTENSIONS)
     stored = stored_document_blob(d)  # its revision read under the lock: the remembered one is exact
     current = pickle.loads(stored)
     if key is None:  # the whole document (an upload): any save since is a reason to look again

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, select
 
-from ..db_tx import recalled_read_with
+from ..db_tx import ReadBeside, recalled_read_with
 from ..extensions import db
 from ..games.services import definition_of
 from ..rules.engine import format_deadline
@@ -26,9 +26,14 @@ if TYPE_CHECKING:
 _EXTENSIONS = select(Extension.stage, Extension.until).where(Extension.delegation_id == bindparam("delegation_id"))
 
 
+# A save locks its delegation with its extensions in one statement (db_tx.lock_row).
+WITH_EXTENSIONS = ReadBeside(Extension, Extension.stage, Extension.until, Extension.delegation_id == Delegation.id)
+
+
 def extensions_of(delegation: Delegation) -> dict[str, dt.datetime]:
     """Stage -> until. As read with the delegation, when the request's first statement read
-    them beside it (access.guards) and nothing has been written or locked since."""
+    them beside it (access.guards), or the lock did (WITH_EXTENSIONS), and nothing has been
+    written or locked since."""
     known = recalled_read_with(Delegation, delegation.id, Extension)
     if known is not None:
         return dict(known)
