@@ -207,20 +207,30 @@ def lock_row(model, pk, beside: ReadBeside | None = None):
     if beside is None:
         row = session.scalar(statement, {"pk": pk})
     else:
-        rows = session.execute(statement, {"pk": pk}).all()
-        row = rows[0][0] if rows else None
-        if row is not None:
-            remember_read_with(model, pk, beside.what, {key: value for _row, key, value in rows if key is not None})
+        row = row_read_beside(model, pk, beside, session.execute(statement, {"pk": pk}).all())
     if row is not None and _in_write.get():  # in a write transaction: FOR UPDATE, or SQLite's BEGIN IMMEDIATE
         session.info.setdefault(_LOCKED, set()).add((model, pk))
     return row
 
 
+def select_beside(model, beside: ReadBeside):
+    """The row of `model` with the rows `beside` names, one result row for each (or one with NULLs)."""
+    return select(model, beside.key, beside.value).outerjoin(beside.what, beside.onclause)
+
+
+def row_read_beside(model, pk, beside: ReadBeside, rows):
+    """The row of `model` from select_beside's result rows, the rows beside it kept for the
+    transaction's later readers (recalled_read_with); None when there is no such row."""
+    if not rows:
+        return None
+    remember_read_with(model, pk, beside.what, {key: value for _row, key, value in rows if key is not None})
+    return rows[0][0]
+
+
 @functools.cache
 def _lock_statement(model, for_update: bool, beside: ReadBeside | None = None):
     """Built once per model, bound per call (every save locks its delegation)."""
-    stmt = select(model) if beside is None else (select(model, beside.key, beside.value)
-                                                 .outerjoin(beside.what, beside.onclause))
+    stmt = select(model) if beside is None else select_beside(model, beside)
     stmt = (stmt.where(model.__mapper__.primary_key[0] == bindparam("pk"))
             .execution_options(populate_existing=True))
     if for_update:

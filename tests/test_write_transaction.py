@@ -115,9 +115,9 @@ def test_the_extensions_read_with_the_delegation_serve_the_page_and_are_read_afr
     from portal.access.guards import _delegation
     from portal.audit.services import Actor
     from portal.delegations.models import Delegation
-    from portal.delegations.stage import WITH_EXTENSIONS, extensions_of
+    from portal.delegations.stage import extensions_of
     from portal.games.services import find_games
-    from portal.workflow.models import Extension
+    from portal.workflow.models import WITH_EXTENSIONS, Extension
     from portal.workflow.services import new_delegation, save
     may = dt.datetime(2019, 5, 20, tzinfo=dt.timezone(dt.timedelta(hours=8)))
     d = save(new_delegation(find_games("nmsg-2019"), "hunan"),

@@ -6,32 +6,27 @@ import functools
 
 from flask import abort, g, redirect, request, url_for
 from flask_login import current_user
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam
 from sqlalchemy.orm import joinedload
 
-from ..db_tx import remember_read_with
+from ..db_tx import row_read_beside, select_beside
 from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import GamesStatus
 from ..roles import ORGANISERS, Role
-from ..workflow.models import Extension
+from ..workflow.models import WITH_EXTENSIONS
 from . import scope
 
 # The delegation with its Games, which every rule below and every page reads, and its
 # extensions, which every page's stage reads: one statement, built once (session.get with
 # the same option costs three times as much). A row for each extension (there are few).
-_WITH_GAMES = (select(Delegation, Extension.stage, Extension.until).options(joinedload(Delegation.games))
-               .outerjoin(Extension, Extension.delegation_id == Delegation.id)
+_WITH_GAMES = (select_beside(Delegation, WITH_EXTENSIONS).options(joinedload(Delegation.games))
                .where(Delegation.id == bindparam("delegation_id")))
 
 
 def _delegation(delegation_id: int) -> Delegation | None:
     rows = db.session.execute(_WITH_GAMES, {"delegation_id": delegation_id}).all()
-    if not rows:
-        return None
-    d = rows[0][0]
-    remember_read_with(Delegation, d.id, Extension, {stage: until for _d, stage, until in rows if stage is not None})
-    return d
+    return row_read_beside(Delegation, delegation_id, WITH_EXTENSIONS, rows)
 
 
 def roles(*allowed: str):

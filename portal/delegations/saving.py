@@ -18,6 +18,7 @@ from ..rules import parse_document
 from ..rules.definition import DocumentsRule
 from ..rules.stages import DECLARATION, closes_at, may_edit_declarations, may_edit_names, stage_at
 from ..rules.violations import dedupe
+from ..workflow.models import WITH_EXTENSIONS
 from .edit import add_document_kind, athletes
 from .files import UploadedFile, check_upload, store
 from .identity_checks import compare_new_numbers
@@ -25,7 +26,7 @@ from .judged import remember_document, stored_document_blob, stored_violations
 from .merge import Key, merges
 from .models import Delegation, DelegationStatus
 from .services import export_document, replace_contents
-from .stage import WITH_EXTENSIONS, deadline_passed, extensions_of, names_deadline_violation, stage_of
+from .stage import deadline_passed, extensions_of, names_deadline_violation, stage_of
 
 
 def new_delegation(games: Games, unit: str | dict | None) -> Delegation:

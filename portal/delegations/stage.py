@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, select
 
-from ..db_tx import ReadBeside, recalled_read_with
+from ..db_tx import recalled_read_with
 from ..extensions import db
 from ..games.services import definition_of
 from ..rules.engine import format_deadline
@@ -24,10 +24,6 @@ if TYPE_CHECKING:
 # Built once, bound per call: every page of a delegation reads its extensions, and building
 # and keying the statement cost more than running it.
 _EXTENSIONS = select(Extension.stage, Extension.until).where(Extension.delegation_id == bindparam("delegation_id"))
-
-
-# A save locks its delegation with its extensions in one statement (db_tx.lock_row).
-WITH_EXTENSIONS = ReadBeside(Extension, Extension.stage, Extension.until, Extension.delegation_id == Delegation.id)
 
 
 def extensions_of(delegation: Delegation) -> dict[str, dt.datetime]:

@@ -8,7 +8,9 @@ from enum import StrEnum
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from ..db_tx import ReadBeside
 from ..db_types import UTCDateTime, status_check
+from ..delegations.models import Delegation
 from ..extensions import db
 from ..games.models import utcnow
 
@@ -71,6 +73,11 @@ class Extension(db.Model):
     reason: Mapped[str] = mapped_column(String(500))
     granted_by: Mapped[str] = mapped_column(String(100))
     granted_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+# A delegation's extensions, read in the statement that reads (or locks) the delegation:
+# every page's stage needs them (access.guards, db_tx.lock_row, delegations.stage).
+WITH_EXTENSIONS = ReadBeside(Extension, Extension.stage, Extension.until, Extension.delegation_id == Delegation.id)
 
 
 class ReviewNote(db.Model):
