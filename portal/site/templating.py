@@ -18,6 +18,7 @@ from ..rules.engine import format_deadline
 from ..rules.standings import shown as exact_shown
 from ..rules.violations import grouped
 from ..web import china_time, in_language, is_en
+from .field_html import label_html, widget_html
 from .problem_list import problem_groups
 from .violation_card import violation_card
 
@@ -35,6 +36,8 @@ def init(app: Flask) -> None:
     # The year only beside a masked number (a page of rows passes full_ids, read once for the page).
     app.jinja_env.filters["birth_shown"] = birth_date_shown
     app.jinja_env.globals["may_open_file"] = may_open_file
+    app.jinja_env.globals["label_html"] = label_html  # the field macro's label and widget
+    app.jinja_env.globals["widget_html"] = widget_html
     app.jinja_env.filters["china_time"] = china_time
     app.jinja_env.filters["deadline"] = lambda v: format_deadline(v) if v else ""
     app.jinja_env.filters["exact"] = exact_shown  # an exact Fraction printed: 26, 6.5, 8.33
