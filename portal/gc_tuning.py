@@ -13,9 +13,10 @@ The collections left still ran inside requests, every 700 allocations, each walk
 the request had built so far and was still using (a 150-person document, its parse, its
 judgement): 9 a deadline-night cycle, 3 ms of its CPU. Once a request is over, all of
 that is unreachable, so the young generations are collected there, after the request and
-its app context are gone, where the walk is short (0.4 ms); the automatic threshold is
-raised so that a request rarely collects before it ends, and a full collection every
-thousand requests takes what was promoted and has since died.
+its app context are gone, where the walk is short (0.4 ms); once a process serves
+requests its automatic threshold is raised, so that a request rarely collects before it
+ends (the jobs worker and the CLI keep Python's); and a full collection every thousand
+requests takes what was promoted and has since died.
 
 Off under TESTING, where many apps come and go in one process."""
 from __future__ import annotations
@@ -40,6 +41,9 @@ def init_gc_tuning(app) -> None:
         if served["n"] in FREEZE_AFTER:
             gc.collect()
             gc.freeze()
+        if served["n"] == 1:  # a process that serves requests; the jobs worker and the CLI keep the default
+            _, middle, oldest = gc.get_threshold()
+            gc.set_threshold(YOUNG_THRESHOLD, middle, oldest)
 
     inner = app.wsgi_app
 
@@ -50,6 +54,4 @@ def init_gc_tuning(app) -> None:
             # The request and app contexts are popped by now: what they held is garbage.
             gc.collect(2 if served["n"] % FULL_EVERY == 0 else 1)
 
-    _, middle, oldest = gc.get_threshold()
-    gc.set_threshold(YOUNG_THRESHOLD, middle, oldest)
     app.wsgi_app = collect_after_each_request
