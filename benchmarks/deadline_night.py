@@ -93,7 +93,7 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
     the page tells a user to. `same_event`: enter or withdraw one's own player in the
     event co-leaders of the unit are all entering (one_event_save). `ready`: every leader
     logs in before the clock and the CPU count start (a login's scrypt hash is no save's)."""
-    from benchmarks.soak import Client, csrf_token
+    from benchmarks.soak import Client, csrf_token, shows_people_page
     c = Client(base)
     try:
         c.login(username)
@@ -127,7 +127,7 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
             t = time.perf_counter()
             with c.opener.open(f"{base}/d/{delegation_id}/people/{ref}", data=data, timeout=60) as r:
                 body = r.read()
-                if r.status == 200 and urllib.parse.urlsplit(r.geturl()).path.endswith("/people"):
+                if shows_people_page(r.status, body):
                     outcome = "saved"
                 elif "已在其他窗口或由其他人修改过".encode() in body or b'id="conflict"' in body:
                     outcome = "conflict"

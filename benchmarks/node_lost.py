@@ -139,6 +139,7 @@ class Night:
 
 
 def leader(base: str, username: str, delegation_id: int, ref: str, until: float, night: Night, pace: float):
+    from benchmarks import soak
     from benchmarks.soak import Client
     c = Client(base)
     for _ in range(20):  # the balancer may meet the lost node's refusals: log in again as a user would
@@ -170,8 +171,7 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
                 night.sent.setdefault(key, []).append((name, False))
             with c.opener.open(f"{base}/d/{delegation_id}/people/{ref}", data=urllib.parse.urlencode(fields).encode(),
                                timeout=60) as r:
-                r.read()
-                ok = r.status == 200 and urllib.parse.urlsplit(r.geturl()).path.endswith("/people")
+                ok = soak.shows_people_page(r.status, r.read())
             if ok:
                 with night.lock:
                     night.sent[key][-1] = (name, True)

@@ -160,6 +160,12 @@ def redis_url() -> str:
     return os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
+def shows_people_page(status: int, body: bytes) -> bool:
+    """A person's save answered as it should be: with the people page itself (its address
+    set by the page, static/address.js), not a form shown again."""
+    return status == 200 and re.search(rb'<main data-page-address="[^"]*/people[?#"]', body) is not None
+
+
 def csrf_token(page: bytes) -> str:
     """The CSRF token of the first form on a page, as Flask-WTF renders it."""
     return re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1).decode()

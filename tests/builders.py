@@ -135,3 +135,9 @@ def stored(games_slug: str, document: dict, at):
     out = workflow.save(workflow.new_delegation(find_games(games_slug), document["unit"]), document, Actor("t"), at)
     assert out.ok, [v.code for v in out.violations] or out.message
     return out.delegation
+
+
+def saved_to_people_page(response) -> bool:
+    """A person's save that stood: answered with the people page itself, whose address the
+    page gives the browser (people_views._saved_person_page), not the form again."""
+    return response.status_code == 200 and b'<main data-page-address="' in response.data

@@ -2,6 +2,7 @@
 app served on localhost with the real database."""
 import datetime as dt
 import os
+import re
 import shutil
 import threading
 
@@ -88,6 +89,11 @@ def test_invitation_declare_enter_fix_and_submit(server, browser, db):
     page.click("#save-person")
     assert "已保存 汪洋" in page.content()
     assert number not in page.content()  # masked in the list
+    # The save answered with the list itself, whose address is now the list's: reloading
+    # shows the list again (the message was shown once), it does not save again.
+    page.wait_for_url(re.compile(r".*/d/\d+/people#person-p1$"))  # address.js, once the page has loaded
+    page.reload()
+    assert "汪洋" in page.content() and "已保存 汪洋" not in page.content()
 
     # Enter him, born in 1996, in the boys' (youth) event by mistake: the portal says so at once.
     page.click("text=报名与组队")

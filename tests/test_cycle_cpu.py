@@ -1,5 +1,5 @@
 """The cycle's CPU benchmark at a size CI can afford (issue 41, 1): it runs, every cycle
-saves (the people page shows the new name, or the benchmark stops), and it prints its
+saves (it is answered with the people page, showing the new name, or the benchmark stops), and it prints its
 figures. The national figure is `benchmarks/cycle_cpu.py --db postgres --cycles 40`."""
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ def test_cycle_benchmark_saves_every_cycle_and_prints_its_figures():
     run = subprocess.run([sys.executable, "benchmarks/cycle_cpu.py", "--db", kind, "--size", "12", "--cycles", "3"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    figures = re.search(r"cycle median ([\d.]+) ms \(least ([\d.]+)\); form ([\d.]+), save ([\d.]+), "
-                        r"page ([\d.]+) ms; (\d+) statements", run.stdout)
+    figures = re.search(r"cycle median ([\d.]+) ms \(least ([\d.]+), mean ([\d.]+)\); form ([\d.]+), "
+                        r"save with the page it answers with ([\d.]+) ms; (\d+) statements", run.stdout)
     assert figures, run.stdout[-2000:]
-    median, least, form, save, page, statements = (float(x) for x in figures.groups())
-    assert 0 < least <= median and form > 0 and save > 0 and page > 0 and statements > 0
+    median, least, mean, form, save, statements = (float(x) for x in figures.groups())
+    assert 0 < least <= median and least <= mean and form > 0 and save > 0 and statements > 0

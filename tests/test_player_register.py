@@ -10,7 +10,7 @@ import io
 
 import pytest
 import yaml
-from builders import person
+from builders import person, saved_to_people_page
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 AT = dt.datetime(2026, 5, 1, 10, tzinfo=CHINA)
@@ -224,7 +224,7 @@ def test_a_leader_gives_residence_and_grade_where_the_rules_read_them_and_they_a
     form = {"csrf_token": csrf_token(page), "version": str(delegation.version), "name": "甲", "id_type": "resident_id",
             "id_number": players[0]["id_number"], "gender": "M", "residence_region": "620102", "residence_since": "2010-01-01",
             "grade_system": "cwa", "grade": "业余2段", "grade_awarded_on": "2025-05-01"}
-    assert client.post(f"/d/{delegation.id}/people/a", data=form).status_code == 302
+    assert saved_to_people_page(client.post(f"/d/{delegation.id}/people/a", data=form))
     db.session.expire_all()
     person = export_document(delegation)["people"][0]
     assert person["residence"] == {"province": "620102", "since": "2010-01-01"}

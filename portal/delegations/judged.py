@@ -25,6 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from flask import g, has_request_context
 from sqlalchemy import Integer, String, bindparam, cast, event, func, literal, null, select, union_all
 from sqlalchemy.orm import Session
 
@@ -250,6 +251,21 @@ def outside_facts(games, unit_code: str | None, delegation_id: int) -> Outside:
                    sanctioned=sanctioned, shares=frozenset(shares))
 
 
+def outside_of(d: Delegation, unit_code: str | None) -> Outside:
+    """outside_facts() of the delegation as it stands, read once a request for each state
+    of it: a save reads them after its write, for its judgement, and the people page it
+    answers with (people_views) reads the same; a second read is one of the dearer
+    statements of the cycle (issue 41, 1). Only within one request: nothing is kept from
+    one request to the next, nor in the jobs worker, whose app context outlives its jobs."""
+    if not has_request_context():
+        return outside_facts(d.games, unit_code, d.id)
+    seen = g.setdefault("outside_facts", {})
+    key = (d.id, d.version, d.content_rev, unit_code)
+    if key not in seen:
+        seen[key] = outside_facts(d.games, unit_code, d.id)
+    return seen[key]
+
+
 def deadlines_passed(games, at: dt.datetime) -> int:
     return sum(1 for t in _all_deadlines(games) if at >= t)
 
@@ -264,7 +280,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool,
     version, definition = definition_in_force(games, at)
     unit_code = doc.get("unit") if isinstance(doc.get("unit"), str) else None
     if outside is None:
-        outside = outside_facts(games, unit_code, d.id)
+        outside = outside_of(d, unit_code)
     universities = universities_map(fallback_csv=universities_csv(), fingerprint=outside.universities)
     unit, sanctioned, shares, register = outside.unit, outside.sanctioned, outside.shares, outside.register
     booked = booked_people(games, d.id)

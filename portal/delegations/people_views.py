@@ -54,12 +54,35 @@ def _pinyin_key(name: str | None) -> list[str]:
 def people(d):
     """The people, a page at a time: search by name or the last ID digits, filter by event
     or by "has problems", sort by name, gender or birth date (stable: then by entry order)."""
+    return _people_page(Workspace(d), request.args)
+
+
+def _saved_person_page(d, ref: str):
+    """The answer to a person's save: the people page, on the page that holds him, in the
+    save's own response. A redirect would make each save two requests, each paying again
+    for the session, the account, the delegation and its outside facts (on deadline night
+    every leader's cycle, issue 41); the page makes its address the people page's, so
+    reloading it shows the list instead of saving again (static/address.js)."""
     ws = Workspace(d)
-    q = (request.args.get("q") or "").strip()[:50]
-    event = request.args.get("event") or ""
-    problems_only = request.args.get("problems") == "1"
-    sort = request.args.get("sort") if request.args.get("sort") in PEOPLE_SORTS else ""
-    page = max(1, min(request.args.get("page", 1, type=int) or 1, 10_000))
+    index = next((i for i, p in enumerate(ws.doc["people"]) if p["ref"] == ref), 0)
+    page = index // PEOPLE_PAGE + 1
+    address = url_for(".people", delegation_id=d.id, **({"page": page} if page > 1 else {})) + f"#person-{ref}"
+    return _people_page(ws, {"page": str(page)}, address=address)
+
+
+def _people_page(ws: Workspace, args, address: str | None = None):
+    """`args`: the page's query (a request's, or the page a save leads to); `address`: the
+    URL the page stands for, when it answers a form's POST."""
+    d = ws.d
+    q = (args.get("q") or "").strip()[:50]
+    event = args.get("event") or ""
+    problems_only = args.get("problems") == "1"
+    sort = args.get("sort") if args.get("sort") in PEOPLE_SORTS else ""
+    try:
+        asked = int(args.get("page") or 1)
+    except ValueError:
+        asked = 1
+    page = max(1, min(asked, 10_000))
     rows = ws.doc["people"]
     if q:
         rows = [p for p in rows if q in (p.get("name") or "") or q == p["ref"]
@@ -100,7 +123,8 @@ def people(d):
                            may_open_file, row_texts)
     return render("workspace/people.html", ws, shown=shown, rows=rows, texts=texts,
                   total=total, page=page, pages=max(1, (total + PEOPLE_PAGE - 1) // PEOPLE_PAGE),
-                  filters={"q": q, "event": event, "problems": "1" if problems_only else "", "sort": sort})
+                  filters={"q": q, "event": event, "problems": "1" if problems_only else "", "sort": sort},
+                  page_address=address)
 
 
 STALE_PERSON = ("这名人员的同一项已在其他窗口或由其他人修改并保存。下面并列显示对方保存的和您填写的内容；您填写的仍在表中，"
@@ -173,7 +197,7 @@ def person(d, ref):
             if shown_fields is not None:
                 change = plain  # the conflict page shows this form's person over theirs
             if out is None:
-                return redirect(url_for(".people", delegation_id=d.id) + f"#person-{saved_as['ref']}")
+                return _saved_person_page(d, saved_as["ref"])
             flash(refusal_text(out), "error")
             shown = conflict_page(d, out, change)
             if shown:

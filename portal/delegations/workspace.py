@@ -30,7 +30,7 @@ from ..web import is_en, outcome_text
 from ..workflow.models import ExtensionRequest, RequestStatus, ReviewNote
 from . import edit, picker
 from .forms import PersonForm, UploadForm
-from .judged import Outside, outside_facts, stored_document, stored_violations
+from .judged import Outside, outside_of, stored_document, stored_violations
 from .merge import Key, describe, digest, field_digests, fingerprint
 from .models import Delegation, DelegationStatus
 from .names import NOTE_ITEMS, ROLE_NAMES, document_names_of
@@ -110,7 +110,7 @@ class Workspace:
     def outside(self) -> Outside:
         """What the delegation's judgement reads beyond its rows (judged.outside_facts), read
         once for the page: its unit's name heads every page."""
-        return outside_facts(self.d.games, self.d.unit_code, self.d.id)
+        return outside_of(self.d, self.d.unit_code)
 
     @cached_property
     def unit_title(self) -> str:
