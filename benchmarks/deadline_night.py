@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"stale forms refused and redone {conflicts}; the errors: {results_errors or 'none'}")
             print(f"  load average {load_before:.2f} before, {load_after:.2f} after"
                   f"{f' ({a.other_work} busy processes of other work)' if a.other_work else ''}; CPU per save "
-                  "(its form, the save and the page it leads to): "
+                  "(its form, and the save answered with the people page): "
                   + ", ".join(f"{k} {1000 * v / len(saves):.0f} ms" for k, v in cpu.items() if k != "jobs"))
         else:
             print(f"{a.db}: no save succeeded; errors {errors}")
