@@ -152,6 +152,9 @@ def test_a_conflict_between_two_leaders_is_accessible(server, browser, people, w
     first, second = pages
     first.fill("input[name=name]", "林峰一")
     first.click("form[novalidate] button[type=submit]")
+    # The first save stood: answered with the list, his row marked, the problems beside it.
+    first.wait_for_selector("tr.just-saved")
+    saved_problems = _violations(first)
     second.fill("input[name=name]", "林峰二")
     second.click("form[novalidate] button[type=submit]")
     second.wait_for_selector("#conflict")
@@ -161,6 +164,7 @@ def test_a_conflict_between_two_leaders_is_accessible(server, browser, people, w
     for page in pages:
         page.close()
     assert problems == [] and overflow <= 1, (problems, overflow)
+    assert saved_problems == [], saved_problems
 
 
 @pytest.mark.parametrize("width", [1366, 390])

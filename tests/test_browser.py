@@ -91,7 +91,8 @@ def test_invitation_declare_enter_fix_and_submit(server, browser, db):
     assert number not in page.content()  # masked in the list
     # The save answered with the list itself, whose address is now the list's: reloading
     # shows the list again (the message was shown once), it does not save again.
-    page.wait_for_url(re.compile(r".*/d/\d+/people#person-p1$"))  # address.js, once the page has loaded
+    page.wait_for_url(re.compile(r".*/d/\d+/people$"))  # address.js, once the page has loaded
+    assert page.locator("tr.just-saved").get_attribute("id") == "person-p1"  # his row, marked
     page.reload()
     assert "汪洋" in page.content() and "已保存 汪洋" not in page.content()
 
