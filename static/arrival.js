@@ -4,9 +4,6 @@
   var box = document.getElementById("arrival");
   if (!box) return;
   var url = box.getAttribute("data-state-url");
-  // Answered in the response to the form: its address becomes the arrival page's, so that
-  // reloading asks for the page instead of registering again.
-  if (window.history.replaceState) { window.history.replaceState(null, "", box.getAttribute("data-page-url")); }
   var every = Math.max(2, Math.min(15, parseFloat(box.getAttribute("data-wait")) || 2)) * 1000;
   function poll() {
     fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})

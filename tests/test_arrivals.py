@@ -57,6 +57,10 @@ def test_the_answer_comes_at_once_and_the_worker_makes_the_account(app, db, hand
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and 'id="arrival"' in page and "您在 160 个名额之内" in page
     assert "正在为您建立账号" in page
+    # Its address becomes the arrival page's (static/address.js): a reload asks for the page,
+    # it does not register again; the language switch goes there too.
+    assert f'<main data-page-address="/register/{SLUG}/arrival">' in page and "address.js" in page
+    assert f'name="next" value="/register/{SLUG}/arrival"' in page
     [ticket_id] = handed
     ticket = _ticket(db, ticket_id)
     assert ticket.status == "pending" and ticket.answer == "submitted"

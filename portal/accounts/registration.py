@@ -174,8 +174,11 @@ def _arrival_page(games, ticket, ahead: int | None = None):
     """`ahead`: the tickets before this one still waiting, when the caller counted them."""
     if ahead is None:
         ahead = ahead_of(ticket) if ticket.status == TicketStatus.PENDING else 0
+    # Answered in the response to the form: its address becomes the arrival page's
+    # (static/address.js), so that reloading asks for the page instead of registering again.
     return render_template("registration/arrival.html", games=games, ticket=ticket,
-                           capacity=definition_of(games).capacity, ahead=ahead)
+                           capacity=definition_of(games).capacity, ahead=ahead,
+                           page_address=url_for(".arrival", slug=games.slug))
 
 
 @bp.route("/register/<slug>/arrival/state")

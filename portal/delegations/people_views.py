@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import abort, flash, redirect, request, url_for
 from markupsafe import Markup
 from pypinyin import lazy_pinyin
+from werkzeug.datastructures import MultiDict
 
 from ..access.guards import delegation_view
 from ..audit.current import actor
@@ -67,22 +68,18 @@ def _saved_person_page(d, ref: str):
     index = next((i for i, p in enumerate(ws.doc["people"]) if p["ref"] == ref), 0)
     page = index // PEOPLE_PAGE + 1
     address = url_for(".people", delegation_id=d.id, **({"page": page} if page > 1 else {})) + f"#person-{ref}"
-    return _people_page(ws, {"page": str(page)}, address=address)
+    return _people_page(ws, MultiDict({"page": str(page)}), address=address)
 
 
 def _people_page(ws: Workspace, args, address: str | None = None):
-    """`args`: the page's query (a request's, or the page a save leads to); `address`: the
+    """`args`: the page's query (a request's, or the page a save answers with); `address`: the
     URL the page stands for, when it answers a form's POST."""
     d = ws.d
     q = (args.get("q") or "").strip()[:50]
     event = args.get("event") or ""
     problems_only = args.get("problems") == "1"
     sort = args.get("sort") if args.get("sort") in PEOPLE_SORTS else ""
-    try:
-        asked = int(args.get("page") or 1)
-    except ValueError:
-        asked = 1
-    page = max(1, min(asked, 10_000))
+    page = max(1, min(args.get("page", 1, type=int) or 1, 10_000))
     rows = ws.doc["people"]
     if q:
         rows = [p for p in rows if q in (p.get("name") or "") or q == p["ref"]
