@@ -42,6 +42,13 @@ class SelfRegistrationForm(PersonForm):
     confirm = PasswordField(_l("再次输入密码"), validators=[EqualTo("password", message=_l("两次输入的密码不一致"))])
     email = StringField(_l("电子邮箱（接收报名回执和审核结果，可不填）"), validators=[Optional(), Length(max=200), EMAIL],
                         filters=[stripped])
+    # Only what the page asks (registration/register.html). A field built but never shown
+    # costs every answer of a rush, and a rule's error put on it would be seen by nobody:
+    # an error about any of these goes above the form instead (_rule_errors_on_fields).
+    version = registration_unit = registration_year = registration_date = university_code = full_time = None
+    graduation_date = fide_rating = fide_list = grade_system = grade = grade_awarded_on = None
+    rating_list = rating_value = rating_list_date = residence_region = residence_since = nationality = None
+    employment_kind = employment_unit = employment_since = None
 
 
 # A rule's code -> the form field it is about (the rest are shown above the form).

@@ -59,15 +59,27 @@ class PersonForm(VersionedForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name in self.CAREER:  # none shown unless the Games' rules read it (workspace.person_form)
-            getattr(self, name).shown = False
+            if (field := getattr(self, name)) is not None:
+                field.shown = False
         self.career_shown = False
+
+    def _data(self, name: str):
+        """A field's value; None for a field a narrower form leaves out (set to None in the
+        subclass, as WTForms allows: the self-registration form asks for fewer things)."""
+        field = getattr(self, name)
+        return None if field is None else field.data
+
+    def _shown(self, name: str) -> bool:
+        field = getattr(self, name)
+        return field is not None and field.shown
 
     def to_person(self, ref: str, existing: dict | None = None) -> dict:
         """The person as a delegation/1 object; birth date and gender come from a valid
         resident ID number when they are left blank."""
+        data = self._data
         number = idnumber.normalise(self.id_number.data or "") or None
         person = dict(existing or {}, ref=ref, name=(self.name.data or "").strip(), id_type=self.id_type.data,
-                      id_number=number, club=(self.club.data or "").strip() or None)
+                      id_number=number, club=(data("club") or "").strip() or None)
         parsed = None
         if number and self.id_type.data in ("resident_id", "household_register"):
             parsed, _problem = idnumber.parse(number)
@@ -75,21 +87,22 @@ class PersonForm(VersionedForm):
         birth = self.birth_date.data or (parsed.birth_date if parsed else None)
         person["gender"] = gender
         person["birth_date"] = birth.isoformat() if birth else None
-        if self.registration_unit.data or self.registration_year.data or self.registration_date.data:
-            person["registration"] = {"unit": (self.registration_unit.data or "").strip().lower() or None,
-                                      "year": self.registration_year.data}
-            if self.registration_date.data:
-                person["registration"]["date"] = self.registration_date.data.isoformat()
+        unit, year, registered_on = data("registration_unit"), data("registration_year"), data("registration_date")
+        if unit or year or registered_on:
+            person["registration"] = {"unit": (unit or "").strip().lower() or None, "year": year}
+            if registered_on:
+                person["registration"]["date"] = registered_on.isoformat()
         else:
             person["registration"] = None
-        if self.university_code.data:
-            person["university"] = {"code": self.university_code.data.strip(), "full_time": bool(self.full_time.data),
-                                    "graduation_date": self.graduation_date.data.isoformat() if self.graduation_date.data else None}
+        if university := data("university_code"):
+            graduation = data("graduation_date")
+            person["university"] = {"code": university.strip(), "full_time": bool(data("full_time")),
+                                    "graduation_date": graduation.isoformat() if graduation else None}
         else:
             person["university"] = None
-        if self.fide_rating.data is not None:
-            person["fide_rating"] = {"value": self.fide_rating.data,
-                                     "list": self.fide_list.data.isoformat() if self.fide_list.data else None}
+        if (rating := data("fide_rating")) is not None:
+            listed_on = data("fide_list")
+            person["fide_rating"] = {"value": rating, "list": listed_on.isoformat() if listed_on else None}
         else:
             person["fide_rating"] = None
         person.setdefault("documents", [])
@@ -99,26 +112,29 @@ class PersonForm(VersionedForm):
     def _career_into(self, person: dict) -> None:
         """The career fields the form shows, over what the person already holds (another
         system's grade, another list's rating stay as they were)."""
-        system = self.grade_system.data
+        data = self._data
+        system = data("grade_system")
         if system:
             grades = [g for g in person.get("grades") or [] if g.get("system") != system]
-            if (self.grade.data or "").strip():
-                grades.append({"system": system, "grade": self.grade.data.strip(),
-                               "awarded_on": self.grade_awarded_on.data.isoformat() if self.grade_awarded_on.data else None})
+            if (data("grade") or "").strip():
+                awarded = data("grade_awarded_on")
+                grades.append({"system": system, "grade": data("grade").strip(),
+                               "awarded_on": awarded.isoformat() if awarded else None})
             person["grades"] = grades or None
-        listed = self.rating_list.data
+        listed = data("rating_list")
         if listed:
             ratings = {k: v for k, v in (person.get("ratings") or {}).items() if k != listed}
-            if self.rating_value.data is not None:
-                ratings[listed] = {"value": self.rating_value.data,
-                                   "list": self.rating_list_date.data.isoformat() if self.rating_list_date.data else None}
+            if (value := data("rating_value")) is not None:
+                list_date = data("rating_list_date")
+                ratings[listed] = {"value": value, "list": list_date.isoformat() if list_date else None}
             person["ratings"] = ratings or None
-        if self.residence_region.shown:
-            person["residence"] = {"province": self.residence_region.data.strip(), "since": self.residence_since.data.isoformat()
-                                   if self.residence_since.data else None} if self.residence_region.data else None
-        if self.nationality.shown:
+        if self._shown("residence_region"):
+            since = data("residence_since")
+            person["residence"] = {"province": self.residence_region.data.strip(),
+                                   "since": since.isoformat() if since else None} if self.residence_region.data else None
+        if self._shown("nationality"):
             person["nationality"] = (self.nationality.data or "").strip().upper() or None
-        if self.employment_kind.shown:
+        if self._shown("employment_kind"):
             person["employment"] = {"kind": self.employment_kind.data, "unit": (self.employment_unit.data or "").strip() or None,
                                     "since": self.employment_since.data.isoformat() if self.employment_since.data else None} \
                 if self.employment_kind.data else None
