@@ -34,6 +34,11 @@ def test_the_form_builds_only_what_it_asks_and_a_rule_about_the_rest_is_told_abo
     data = yaml.safe_load((Path(app.root_path).parent / "fixtures/games/shaanxi-mind-2025.yaml").read_text(encoding="utf-8"))
     data.update(slug="rated-open-2025", name={"zh": "2025年大学生公开赛", "en": "2025 Students' Open"})
     data["rules"].append({"kind": "university", "clause": "五(二)", "events": ["gomoku.OPEN"]})
+    # and the regulation's own identity document besides the resident ID card, offered on the form
+    data["id_types"] = [{"code": "officer_card", "name": {"zh": "军官证", "en": "officer's card"}}]
+    for rule in data["rules"]:
+        if rule["kind"] == "accepted_id_types":
+            rule["types"] = ["resident_id", "officer_card"]
     path = tmp_path / "rated-open-2025.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     with app.app_context():
@@ -44,6 +49,7 @@ def test_the_form_builds_only_what_it_asks_and_a_rule_about_the_rest_is_told_abo
     page = client.get("/register/rated-open-2025").get_data(as_text=True)
     with app.test_request_context("/register/rated-open-2025"):
         built = {f.name for f in SelfRegistrationForm()}  # no CSRF field: it is off in this test
+    assert '<option value="officer_card">军官证</option>' in page
     form = page[page.index('<form method="post" novalidate>'):]
     asked = set(re.findall(r'name="([a-z_]+)"', form[:form.index("</form>")]))
     assert built == asked == {"id_type", "id_number", "name", "gender", "birth_date", "club", "event",

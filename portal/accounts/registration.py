@@ -14,7 +14,7 @@ from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
 from ..audit.services import Actor
 from ..clock import now
-from ..delegations.forms import PersonForm
+from ..delegations.forms import PersonForm, offer_regulation_id_types
 from ..delegations.services import judge
 from ..extensions import rate_limit
 from ..form_checks import EMAIL, stripped
@@ -114,6 +114,7 @@ def register(slug):
         abort(404)
     stage = stage_at(definition.stages, now())
     form = SelfRegistrationForm()
+    offer_regulation_id_types(form, definition, is_en())
     form.event.choices = options((e.code, e.name.en if is_en() else e.name.zh) for e in definition.events if not e.is_team)
     problems = []
     if request.method == "POST" and stage.stage in ("declaration", "names"):

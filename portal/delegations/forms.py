@@ -140,6 +140,13 @@ class PersonForm(VersionedForm):
                 if self.employment_kind.data else None
 
 
+def offer_regulation_id_types(form: PersonForm, definition, en: bool) -> None:
+    """The identity documents a regulation adds to the portal's (军官证), offered on the form."""
+    extra = [(k.code, k.name.en if en else k.name.zh) for k in definition.id_types]
+    if extra:
+        form.id_type.choices = options(list(form.id_type.choices) + extra)
+
+
 class UploadForm(VersionedForm):
     kind = SelectField(_l("材料"), choices=options(DOCUMENT_KINDS))
     file = FileField(_l("文件（PDF、JPG、PNG，5 MB 以内）"), validators=[FileRequired(message=_l("请选择文件"))])

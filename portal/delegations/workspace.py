@@ -29,7 +29,7 @@ from ..translation import gettext as _
 from ..web import is_en, outcome_text
 from ..workflow.models import ExtensionRequest, RequestStatus, ReviewNote
 from . import edit, picker
-from .forms import PersonForm, UploadForm
+from .forms import PersonForm, UploadForm, offer_regulation_id_types
 from .judged import Outside, outside_of, stored_document, stored_violations
 from .merge import Key, describe, digest, field_digests, fingerprint
 from .models import Delegation, DelegationStatus
@@ -420,9 +420,7 @@ def person_form(definition, **kw) -> PersonForm:
     and the career fields its rules read."""
     from ..rules.grades import grade_systems, rating_lists
     form = PersonForm(**kw)
-    extra = [(k.code, k.name.en if is_en() else k.name.zh) for k in definition.id_types]
-    if extra:
-        form.id_type.choices = options(list(form.id_type.choices) + extra)
+    offer_regulation_id_types(form, definition, is_en())
     needs = career_fields(definition)
     systems, lists = grade_systems(definition), rating_lists(definition)
     form.grade_system.choices = [(c, systems[c].name[1] if is_en() else systems[c].name[0]) for c in needs["grade_systems"]]
