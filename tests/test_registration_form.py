@@ -19,46 +19,98 @@ def test_a_password_mismatch_does_not_hide_the_id_number_error(app, db, monkeypa
     assert "SCHEMA_INVALID" not in page and "people[0]" not in page
 
 
-def test_the_form_builds_only_what_it_asks_and_a_rule_about_the_rest_is_told_above_it(app, db, monkeypatch, tmp_path):
-    """An open for full-time university students: the self-registration page does not ask
-    for a university, so the refusal cannot sit on a field nobody sees (it did: the
-    university's field was built, hidden, and given the error); it is told above the form,
-    with its clause."""
-    import re
+def _open_with(app, tmp_path, slug, rules, **more):
+    """A copy of shaanxi-mind-2025 (individuals register themselves) with `rules` added."""
     from pathlib import Path
 
     import yaml
 
-    from portal.accounts.registration import SelfRegistrationForm
     from portal.games.services import load_games
     data = yaml.safe_load((Path(app.root_path).parent / "fixtures/games/shaanxi-mind-2025.yaml").read_text(encoding="utf-8"))
-    data.update(slug="rated-open-2025", name={"zh": "2025年大学生公开赛", "en": "2025 Students' Open"})
-    data["rules"].append({"kind": "university", "clause": "五(二)", "events": ["gomoku.OPEN"]})
-    # and the regulation's own identity document besides the resident ID card, offered on the form
-    data["id_types"] = [{"code": "officer_card", "name": {"zh": "军官证", "en": "officer's card"}}]
-    for rule in data["rules"]:
-        if rule["kind"] == "accepted_id_types":
-            rule["types"] = ["resident_id", "officer_card"]
-    path = tmp_path / "rated-open-2025.yaml"
+    data.update(slug=slug, name={"zh": "2025年公开赛", "en": "2025 Open"}, **more)
+    data["rules"].extend(rules)
+    path = tmp_path / f"{slug}.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     with app.app_context():
         load_games(str(path))
+    return data
+
+
+ENTRANT = {"name": "王小明", "id_type": "resident_id", "id_number": "610102201204041238", "gender": "M",
+           "birth_date": "2012-04-04", "event": "gomoku.OPEN", "username": "xiaoming",
+           "password": "amber-river-stone-77", "confirm": "amber-river-stone-77"}
+PAGE_FIELDS = {"id_type", "id_number", "name", "gender", "birth_date", "club", "event", "username", "password",
+               "confirm", "email"}
+
+
+def _asked(page: str) -> set:
+    import re
+    form = page[page.index('<form method="post" novalidate>'):]
+    return set(re.findall(r'name="([a-z_]+)"', form[:form.index("</form>")]))
+
+
+def _field_errors(page: str, name: str) -> list:
+    """The errors shown under the field `name`."""
+    import re
+    at = page.index(f'name="{name}"')
+    block = page[at:page.index('<div class="field', at) if '<div class="field' in page[at:] else len(page)]
+    return re.findall(r'<div class="err">([^<]+)</div>', block)
+
+
+def test_the_form_asks_what_the_rules_read_and_builds_nothing_else(app, db, monkeypatch, tmp_path):
+    """An open for full-time university students: the page asks for the university (it did
+    not, and the refusal sat on a hidden field), and his refusal is on that field with its
+    clause. A field nobody reads is neither shown nor built (each costs the rush)."""
+    from portal.accounts.registration import registration_form_for
+    from portal.games.services import definition_of, find_games
+    data = _open_with(app, tmp_path, "rated-open-2025", [{"kind": "university", "clause": "五(二)", "events": ["gomoku.OPEN"]}],
+                      id_types=[{"code": "officer_card", "name": {"zh": "军官证", "en": "officer's card"}}])
+    for rule in data["rules"]:  # the regulation's own identity document, offered on the form
+        if rule["kind"] == "accepted_id_types":
+            rule["types"] = ["resident_id", "officer_card"]
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, tzinfo=dt.timezone(dt.timedelta(hours=8))))
     monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
     client = app.test_client()
     page = client.get("/register/rated-open-2025").get_data(as_text=True)
     with app.test_request_context("/register/rated-open-2025"):
-        built = {f.name for f in SelfRegistrationForm()}  # no CSRF field: it is off in this test
+        built = {f.name for f in registration_form_for(definition_of(find_games("rated-open-2025")))}
+        plain = {f.name for f in registration_form_for(definition_of(find_games("shaanxi-mind-2025")))}
     assert '<option value="officer_card">军官证</option>' in page
-    form = page[page.index('<form method="post" novalidate>'):]
-    asked = set(re.findall(r'name="([a-z_]+)"', form[:form.index("</form>")]))
-    assert built == asked == {"id_type", "id_number", "name", "gender", "birth_date", "club", "event",
-                              "username", "password", "confirm", "email"}, (built, asked)
-    r = client.post("/register/rated-open-2025", data={
-        "name": "王小明", "id_type": "resident_id", "id_number": "610102201204041236", "gender": "M",
-        "birth_date": "2012-04-04", "event": "gomoku.OPEN", "username": "xiaoming",
-        "password": "amber-river-stone-77", "confirm": "amber-river-stone-77"})
-    page = r.get_data(as_text=True)
+    university = {"university_code", "full_time", "graduation_date"}
+    assert built == _asked(page) == PAGE_FIELDS | university, (built, _asked(page))
+    assert plain == PAGE_FIELDS == _asked(client.get("/register/shaanxi-mind-2025").get_data(as_text=True))
+    page = client.post("/register/rated-open-2025", data=ENTRANT).get_data(as_text=True)
     assert 'id="arrival"' not in page
-    above = re.findall(r'<div class="v">(.*?)</div>', page, re.S)
-    assert any("五(二)" in v and "高校" in v for v in above), above
+    errors = _field_errors(page, "university_code")
+    assert any("高校" in e and "五(二)" in e for e in errors), errors
+
+
+def test_a_grade_rule_is_asked_judged_and_passed_on_the_registration_form(app, db, monkeypatch, tmp_path):
+    """"持有业余 1 段及以上段位者方可报名": the entrant gives his grade on the form; a grade
+    below is refused on the grade's field with the clause, the grade asked for is taken."""
+    from portal.accounts.arrivals import ticket_of
+    _open_with(app, tmp_path, "dan-open-2025",
+               [{"kind": "grade", "clause": "四(三)", "events": ["gomoku.OPEN"], "system": "gomoku", "lowest": "1段"}],
+               grade_systems=[{"code": "gomoku", "name": {"zh": "五子棋段级位", "en": "gomoku grades"},
+                               "ladder": ["3级", "2级", "1级", "1段", "2段", "3段"]}])
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, tzinfo=dt.timezone(dt.timedelta(hours=8))))
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+    client = app.test_client()
+    page = client.get("/register/dan-open-2025").get_data(as_text=True)
+    assert _asked(page) == PAGE_FIELDS | {"grade_system", "grade", "grade_awarded_on"}, _asked(page)
+    assert '<option value="gomoku">五子棋段级位</option>' in page
+    low = dict(ENTRANT, grade_system="gomoku", grade="2级", grade_awarded_on="2024-05-01")
+    page = client.post("/register/dan-open-2025", data=low).get_data(as_text=True)
+    assert 'id="arrival"' not in page
+    errors = _field_errors(page, "grade")
+    assert any("四(三)" in e for e in errors), errors
+    page = client.post("/register/dan-open-2025", data=dict(low, grade="业余二段")).get_data(as_text=True)
+    assert 'id="arrival"' in page, page
+    with client.session_transaction() as s:
+        ticket_id = s["arrival_ticket"]
+    with app.app_context():
+        from portal.games.services import find_games
+        ticket = ticket_of(find_games("dan-open-2025"), ticket_id, dt.datetime.now(dt.UTC))
+        assert ticket is not None
+        assert ticket.document["people"][0]["grades"] == [{"system": "gomoku", "grade": "业余二段",
+                                                           "awarded_on": "2024-05-01"}]

@@ -7,6 +7,8 @@ delegation and account are made just after by the background worker, while the a
 page waits for them (accounts/arrivals.py)."""
 from __future__ import annotations
 
+from functools import cache
+
 from flask import abort, flash, jsonify, redirect, render_template, request, session, url_for
 from flask_login import current_user
 from wtforms import PasswordField, SelectField, StringField
@@ -14,13 +16,14 @@ from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
 from ..audit.services import Actor
 from ..clock import now
-from ..delegations.forms import PersonForm, offer_regulation_id_types
+from ..delegations.forms import PersonForm
 from ..delegations.services import judge
+from ..delegations.workspace import career_fields, fit_person_form
 from ..extensions import rate_limit
 from ..form_checks import EMAIL, stripped
 from ..form_choices import options
 from ..games.models import GamesStatus, utcnow
-from ..games.services import definition_of, find_games
+from ..games.services import definition_at, definition_of, find_games
 from ..rules import parse_document
 from ..rules.document import FORMAT
 from ..rules.stages import stage_at
@@ -45,16 +48,66 @@ class SelfRegistrationForm(PersonForm):
     # Only what the page asks (registration/register.html). A field built but never shown
     # costs every answer of a rush, and a rule's error put on it would be seen by nobody:
     # an error about any of these goes above the form instead (_rule_errors_on_fields).
+    # Those the regulation's rules read are asked as well (registration_form_for).
     version = registration_unit = registration_year = registration_date = university_code = full_time = None
     graduation_date = fide_rating = fide_list = grade_system = grade = grade_awarded_on = None
     rating_list = rating_value = rating_list_date = residence_region = residence_since = nationality = None
     employment_kind = employment_unit = employment_since = None
 
 
+# What a rule may read of an entrant beyond the page's own fields, asked only where one does.
+# (A registration to a unit is not: an individual enters for no unit, and the rule reads none.)
+ASKED_FOR = {"university": ("university_code", "full_time", "graduation_date"),
+             "fide": ("fide_rating", "fide_list"),
+             "grade": ("grade_system", "grade", "grade_awarded_on"),
+             "rating": ("rating_list", "rating_value", "rating_list_date"),
+             "residence": ("residence_region", "residence_since"),
+             "nationality": ("nationality",),
+             "employment": ("employment_kind", "employment_unit", "employment_since")}
+
+
+def asked_for(definition) -> frozenset[str]:
+    """The groups of ASKED_FOR that the regulation's rules read."""
+    from ..rules import definition as rd
+    needs = career_fields(definition)
+    read = {"university": any(isinstance(r, rd.UniversityRule) for r in definition.rules),
+            "fide": any(isinstance(r, rd.RatingExceptionRule) or (isinstance(r, rd.RatingRule) and r.list == "fide")
+                        for r in definition.rules),
+            "grade": bool(needs["grade_systems"]), "rating": bool(needs["rating_lists"]),
+            "residence": needs["residence"], "nationality": needs["nationality"], "employment": needs["employment"]}
+    return frozenset(group for group, on in read.items() if on)
+
+
+@cache
+def _form_class(groups: frozenset[str]) -> type[SelfRegistrationForm]:
+    """The form with the fields of `groups` put back (one class per set: WTForms binds a
+    class's fields once)."""
+    if not groups:
+        return SelfRegistrationForm
+    fields = {name: getattr(PersonForm, name) for group in groups for name in ASKED_FOR[group]}
+    return type("SelfRegistrationForm", (SelfRegistrationForm,), fields)
+
+
+def registration_form_for(definition) -> SelfRegistrationForm:
+    """The self-registration form of a Games: the page's fields, and those its rules read."""
+    form = _form_class(asked_for(definition))()
+    fit_person_form(form, definition)
+    return form
+
+
 # A rule's code -> the form field it is about (the rest are shown above the form).
 CODE_FIELDS = [("ID_", "id_number"), ("ACCEPTED_ID", "id_type"), ("GENDER", "gender"), ("AGE", "birth_date"),
                ("BIRTH", "birth_date"), ("REGISTRATION", "registration_unit"), ("UNIVERSITY", "university_code"),
                ("RATING", "fide_rating"), ("NAME", "name")]
+# A regulation's rule -> the field it reads (a grade's and a rating's refusals share a code).
+RULE_FIELDS = {"university": "university_code", "rating_exception": "fide_rating", "grade": "grade",
+               "residence": "residence_region", "nationality": "nationality", "employment": "employment_kind"}
+
+
+def _field_of_rule(rule) -> str | None:
+    if rule.kind == "rating":
+        return "fide_rating" if rule.list == "fide" else "rating_value"
+    return RULE_FIELDS.get(rule.kind)
 
 
 ARRIVAL = "arrival_ticket"  # the session's key: the ticket this browser was given
@@ -73,7 +126,7 @@ def _check_account(form) -> bool:
     return ok
 
 
-def _rule_errors_on_fields(games, document: dict, form, problems: list) -> bool:
+def _rule_errors_on_fields(games, definition, document: dict, form, problems: list) -> bool:
     """The regulation's errors on the person as typed, put on their fields; the rest go to
     `problems`. True when there is none. Of other people he learns nothing here: whether
     his ID number is already registered is checked when his registration is made (the
@@ -92,9 +145,13 @@ def _rule_errors_on_fields(games, document: dict, form, problems: list) -> bool:
             name = v.path.split(".", 1)[1].split(".")[0].split("[")[0]
             field = {"registration": "registration_unit", "university": "university_code"}.get(name, name)
         elif "p1" in (v.people or []):
-            field = next((f for prefix, f in CODE_FIELDS if v.code.startswith(prefix)), None)
+            rule = v.extra.get("rule")
+            field = (_field_of_rule(definition.rules[rule]) if rule is not None else None) \
+                or next((f for prefix, f in CODE_FIELDS if v.code.startswith(prefix)), None)
         target = getattr(form, field, None) if field else None
         message = v.en if en else v.zh
+        if clause := v.extra.get("clause"):  # each problem names its clause, on a field too
+            message += f" ({_('规程')} {clause})" if en else f"（{_('规程')} {clause}）"
         if target is not None and hasattr(target, "errors"):
             if not target.errors:  # the form's own message says it already
                 target.errors = list(target.errors) + [message]
@@ -109,12 +166,12 @@ def register(slug):
     games = find_games(slug)
     if games is None or games.status == GamesStatus.DRAFT:  # a Games being set up is not open yet
         abort(404)
-    definition = definition_of(games)
+    # The regulation in force as he registers: the one his entry is judged by.
+    definition = definition_at(games, now())
     if not definition.participation.individuals:
         abort(404)
     stage = stage_at(definition.stages, now())
-    form = SelfRegistrationForm()
-    offer_regulation_id_types(form, definition, is_en())
+    form = registration_form_for(definition)
     form.event.choices = options((e.code, e.name.en if is_en() else e.name.zh) for e in definition.events if not e.is_team)
     problems = []
     if request.method == "POST" and stage.stage in ("declaration", "names"):
@@ -126,7 +183,7 @@ def register(slug):
         document = {"format": FORMAT, "games": slug, "unit": None, "declarations": [], "people": [person],
                     "entries": [{"event": form.event.data, "people": ["p1"]}], "officials": [], "staff": [],
                     "companions": []}
-        rules_ok = _rule_errors_on_fields(games, document, form, problems)
+        rules_ok = _rule_errors_on_fields(games, definition, document, form, problems)
         if form_ok and account_ok and rules_ok:
             outcome = take_ticket(games, document, form.username.data.strip(), form.password.data,
                                   Actor(person["name"] or "entrant", ip=request.remote_addr), now(),

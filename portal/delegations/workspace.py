@@ -418,20 +418,32 @@ def career_fields(definition) -> dict:
 def person_form(definition, **kw) -> PersonForm:
     """The person form, its identity documents the portal's and those the regulation adds,
     and the career fields its rules read."""
-    from ..rules.grades import grade_systems, rating_lists
     form = PersonForm(**kw)
+    fit_person_form(form, definition)
+    return form
+
+
+def fit_person_form(form: PersonForm, definition) -> None:
+    """A person form (the workspace's, or self-registration's narrower one) made to the
+    regulation: the identity documents it adds, and the career fields its rules read shown,
+    with their systems and lists to choose from."""
+    from ..rules.grades import grade_systems, rating_lists
     offer_regulation_id_types(form, definition, is_en())
     needs = career_fields(definition)
-    systems, lists = grade_systems(definition), rating_lists(definition)
-    form.grade_system.choices = [(c, systems[c].name[1] if is_en() else systems[c].name[0]) for c in needs["grade_systems"]]
-    form.rating_list.choices = [(c, lists[c][1] if is_en() else lists[c][0]) for c in needs["rating_lists"]]
     shown = {"grade_system": bool(needs["grade_systems"]), "rating_list": bool(needs["rating_lists"]),
              "residence_region": needs["residence"], "nationality": needs["nationality"],
              "employment_kind": needs["employment"]}
+    if form.grade_system is not None:
+        systems = grade_systems(definition)
+        form.grade_system.choices = [(c, systems[c].name[1] if is_en() else systems[c].name[0])
+                                     for c in needs["grade_systems"]]
+    if form.rating_list is not None:
+        lists = rating_lists(definition)
+        form.rating_list.choices = [(c, lists[c][1] if is_en() else lists[c][0]) for c in needs["rating_lists"]]
     for name, on in shown.items():
-        getattr(form, name).shown = on
+        if (field := getattr(form, name)) is not None:
+            field.shown = on
     form.career_shown = any(shown.values())
-    return form
 
 
 def upload_form(ws: Workspace) -> UploadForm:
