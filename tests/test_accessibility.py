@@ -229,6 +229,42 @@ def test_the_answer_to_a_registration_is_accessible(server, browser, app, db, wi
 
 
 @pytest.mark.parametrize("width", [1366, 390])
+def test_a_refused_registration_is_accessible(server, browser, app, db, width, monkeypatch, tmp_path):  # noqa: F811
+    """The registration form at its fullest: the grade a rule reads asked, and refused on
+    its field with the clause; a check digit and a password mismatch on theirs."""
+    from test_arrivals import OPENS, form
+
+    from portal.games.models import Games
+    monkeypatch.setitem(app.config, "FIXED_NOW", OPENS)
+    games = db.session.query(Games).filter_by(slug="shaanxi-mind-2025").one()
+    games.definition = {**games.definition,  # the conftest puts the fixture back
+                        "grade_systems": [{"code": "gomoku", "name": {"zh": "五子棋段级位", "en": "gomoku grades"},
+                                           "ladder": ["3级", "2级", "1级", "1段", "2段", "3段"]}],
+                        "rules": games.definition["rules"] + [{"kind": "grade", "clause": "四(三)", "events": ["gomoku.OPEN"],
+                                                               "system": "gomoku", "lowest": "1段"}]}
+    games.loaded_at = dt.datetime.now(dt.UTC)
+    db.session.commit()
+    page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
+    page.goto(server + "/register/shaanxi-mind-2025")
+    entrant = form(1, grade="2级", grade_awarded_on="2024-05-01", confirm="amber-river-xx-stone")
+    entrant["id_number"] = entrant["id_number"][:-1] + ("0" if entrant["id_number"][-1] != "0" else "1")
+    for name, value in entrant.items():
+        if name in ("id_type", "gender", "event"):
+            page.select_option(f"#{name}", value)
+        else:
+            page.fill(f"#{name}", value)
+    page.click("#register")
+    page.wait_for_selector(".err")
+    text = page.inner_text("main")
+    assert "四(三)" in text and "两次输入的密码不一致" in text and "校验位" in text, text
+    assert page.inner_text("#id-note") == ""  # the server's message on the number, not said twice
+    problems = _violations(page)
+    page.screenshot(path=str(tmp_path / f"register-refused-{width}.png"), full_page=True)
+    page.close()
+    assert problems == [], problems
+
+
+@pytest.mark.parametrize("width", [1366, 390])
 def test_a_big_delegations_entries_and_a_restarted_jobs_page_are_accessible(server, browser, app, db, width,  # noqa: F811
                                                                             tmp_path):
     """Issue 41 (5, 7): the entries page of a 1,000-person delegation (events of dozens of
