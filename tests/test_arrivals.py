@@ -305,3 +305,43 @@ def test_arrivals_at_once_are_placed_in_order_of_arrival_to_the_letter_of_the_ca
     arrived = db.session.query(AuditLog).filter_by(action="registration.arrive").all()
     assert sorted((a.object_key, a.actor, a.after["position"]) for a in arrived) == sorted(
         (str(t.id), t.display_name, t.position) for t in tickets)
+
+
+def test_under_the_caps_lock_an_arrival_waits_for_three_round_trips_on_postgresql(app, db, handed):
+    """The rush queues behind the cap's lock, and on a busy machine each round trip made
+    while holding it waits for a core twice: on PostgreSQL the lock, one statement (the
+    count, the place, the ticket and its audit record) and the commit; the audit record
+    says the same as the service's own."""
+    import sqlalchemy as sa
+
+    from portal.audit.models import AuditLog
+    from portal.extensions import db as portal_db
+    from portal.workflow.models import ArrivalTicket
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite's lock is its BEGIN IMMEDIATE, held by one process at a time")
+    seen = []
+
+    def statement(conn, cursor, sql, *args):
+        seen.append(sql)
+
+    def commit(conn):
+        seen.append("COMMIT")
+
+    with app.app_context():
+        sa.event.listen(portal_db.engine, "before_cursor_execute", statement)
+        sa.event.listen(portal_db.engine, "commit", commit)
+        try:
+            page = _register(app, app.test_client(), form(4)).get_data(as_text=True)
+        finally:
+            sa.event.remove(portal_db.engine, "before_cursor_execute", statement)
+            sa.event.remove(portal_db.engine, "commit", commit)
+    assert 'id="arrival"' in page and "您在 160 个名额之内" in page
+    locked = next(i for i, sql in enumerate(seen) if "FOR NO KEY UPDATE" in sql)
+    held = seen[locked:seen.index("COMMIT", locked) + 1]
+    assert len(held) == 3, held
+    [ticket_id] = handed
+    ticket = _ticket(db, ticket_id)
+    arrived = db.session.query(AuditLog).filter_by(action="registration.arrive", object_key=str(ticket_id)).one()
+    assert (arrived.actor, arrived.after, arrived.object_type) == ("选手04", {"answer": "submitted", "position": None},
+                                                                  "arrival_ticket")
+    assert arrived.at == ticket.created_at and isinstance(ticket, ArrivalTicket) and ticket.place_id is not None

@@ -33,7 +33,7 @@ from ..rules import parse_document
 from ..rules.idnumber import normalise
 from ..sealed import seal, unseal
 from ..workflow.models import ArrivalTicket, Place, TicketStatus
-from ..workflow.services import release_place, submit, take_arrival_place
+from ..workflow.services import arrival_ticket_statement, release_place, submit, take_arrival_place
 from .models import User
 from .services import create_account, hash_password
 
@@ -91,6 +91,7 @@ def take_ticket(games: Games, document: dict, username: str, password: str, acto
 
 
 _INSERT_TICKET = ArrivalTicket.__table__.insert()  # built once, as the place's
+_TAKE_IN_ONE = arrival_ticket_statement()  # PostgreSQL's: the place, the ticket and its record
 
 
 def _take_ticket(games_id: int, document: dict, username: str, sealed_password: str, number: str | None,
@@ -100,16 +101,22 @@ def _take_ticket(games_id: int, document: dict, username: str, sealed_password: 
     games = lock_row(Games, games_id)  # the cap is the limited thing: lock it, count, write
     definition = definition_of(games)
     place_id, position, ahead = None, None, None
+    values = {"games_id": games.id, "status": TicketStatus.PENDING, "display_name": actor.label, "username": username,
+              "email": email, "id_number": number, "document": document, "sealed_password": sealed_password,
+              "address": actor.ip, "created_at": at}
+    if definition.capacity is not None and db.session.get_bind().dialect.name == "postgresql":
+        entrants = len({ref for e in document["entries"] for ref in e["people"]})
+        ticket_id, place_id, answer, position, ahead = db.session.execute(_TAKE_IN_ONE, {
+            **values, "at": at, "entrants": entrants, "capacity": definition.capacity}).one()
+        ticket = ArrivalTicket(id=ticket_id, place_id=place_id, answer=answer, position=position, **values)
+        return Outcome(True, status=Status(answer), details={"ticket": ticket, "ahead": ahead})
     if definition.capacity is not None:
         entrants = len({ref for e in document["entries"] for ref in e["people"]})
         # With the tickets the worker has still to finish before this one (all arrived before it).
         place_id, position, ahead = take_arrival_place(games.id, definition.capacity, entrants, at)
     else:
         ahead = db.session.scalar(_WAITING) or 0
-    values = {"games_id": games.id, "place_id": place_id, "status": TicketStatus.PENDING,
-              "answer": "waitlisted" if position else "submitted", "position": position, "display_name": actor.label,
-              "username": username, "email": email, "id_number": number, "document": document,
-              "sealed_password": sealed_password, "address": actor.ip, "created_at": at}
+    values.update(place_id=place_id, answer="waitlisted" if position else "submitted", position=position)
     ticket_id = db.session.execute(_INSERT_TICKET, values).inserted_primary_key[0]
     record_row(actor, "registration.arrive", "arrival_ticket", str(ticket_id),
                after={"answer": values["answer"], "position": position})
