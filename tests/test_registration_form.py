@@ -1,6 +1,8 @@
 """Public registration shows every problem at once, on its field, in words (issue 10)."""
 import datetime as dt
 
+import pytest
+
 
 def test_a_password_mismatch_does_not_hide_the_id_number_error(app, db, monkeypatch):
     monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, tzinfo=dt.timezone(dt.timedelta(hours=8))))
@@ -114,3 +116,31 @@ def test_a_grade_rule_is_asked_judged_and_passed_on_the_registration_form(app, d
         assert ticket is not None
         assert ticket.document["people"][0]["grades"] == [{"system": "gomoku", "grade": "业余二段",
                                                            "awarded_on": "2024-05-01"}]
+
+
+@pytest.mark.parametrize("rule, asked, field", [
+    ({"kind": "rating", "events": ["gomoku.OPEN"], "list": "fide", "min_rating": 1800},
+     {"fide_rating", "fide_list"}, "fide_rating"),
+    ({"kind": "rating", "events": ["gomoku.OPEN"], "list": "cca", "max_rating": 2200},
+     {"rating_list", "rating_value", "rating_list_date"}, "rating_value"),
+    ({"kind": "residence", "regions": ["610000"], "name": {"zh": "陕西省户籍", "en": "registered in Shaanxi"}},
+     {"residence_region", "residence_since"}, "residence_region"),
+    ({"kind": "nationality", "nationalities": ["KOR"]}, {"nationality"}, "nationality"),
+    ({"kind": "employment", "events": ["gomoku.OPEN"], "kinds": ["staff"]},
+     {"employment_kind", "employment_unit", "employment_since"}, "employment_kind"),
+])
+def test_each_thing_a_rule_reads_is_asked_and_its_refusal_is_on_it(app, db, monkeypatch, tmp_path, rule, asked, field):
+    """A rating (FIDE's or a national list's), a residence, a nationality, an employment: asked when a rule
+    reads it, and an entrant who leaves it out is refused on that field with the clause."""
+    slug = f"open-{rule['kind']}-{rule.get('list', 'x')}"
+    _open_with(app, tmp_path, slug, [{**rule, "clause": "六"}])
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, tzinfo=dt.timezone(dt.timedelta(hours=8))))
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+    client = app.test_client()
+    page = client.get(f"/register/{slug}").get_data(as_text=True)
+    assert _asked(page) == PAGE_FIELDS | asked, _asked(page)
+    r = client.post(f"/register/{slug}", data=ENTRANT)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="arrival"' not in page
+    errors = _field_errors(page, field)
+    assert any("六" in e for e in errors), (errors, page[page.index("<main"):][:3000])
