@@ -45,6 +45,21 @@ def test_pages_switch_to_english(app, client, db):
     assert "Log in" in page and "登录" not in page
 
 
+def test_a_label_is_followed_by_the_readers_colon(app, client, db, monkeypatch):
+    """"Closes (China time): ", not the Chinese full-width colon after English words."""
+    import datetime as dt
+    import re
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, tzinfo=dt.timezone(dt.timedelta(hours=8))))
+    with app.app_context():
+        page = client.get("/register/shaanxi-mind-2025").get_data(as_text=True)
+    assert "截止（北京时间）：2025-09-17" in re.sub(r"<[^>]+>", "", page)
+    with client.session_transaction() as s:
+        s["lang"] = "en"
+    with app.app_context():
+        text = re.sub(r"<[^>]+>", "", client.get("/register/shaanxi-mind-2025").get_data(as_text=True))
+    assert "Closes (China time): 2025-09-17" in text and "：" not in text, text
+
+
 def test_service_messages_in_both_languages_show_the_readers_and_typed_words_stay_whole(app):
     """A service's Text shows its reader's language (issue 40, 1: the "中文 / English"
     convention retired); words someone typed are shown as typed, never split at " / "."""

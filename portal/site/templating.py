@@ -87,5 +87,6 @@ def init(app: Flask) -> None:
         return {"lang": lang, "msg": msg, "full_ids": full_ids, "delegation_links": delegation_links,
                 "violation_card": violation, "problem_groups_html": groups,
                 "t": lambda zh, en: en if lang == "en" else zh,
+                "colon": ": " if lang == "en" else "：",  # after a label: one reader, one language
                 "unit_name_zh": lambda d: unit_name(d, "name_zh"), "unit_name_en": lambda d: unit_name(d, "name_en"),
                 "unit_label": lambda d: unit_name(d, "name_en" if lang == "en" else "name_zh")}
