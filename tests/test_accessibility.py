@@ -185,6 +185,17 @@ def test_an_amendment_previewed_is_accessible(server, browser, people, width):  
     assert problems == [] and overflow <= 1, (problems, overflow)
 
 
+def _fill_registration(page, base: str, entrant: dict) -> None:
+    """shaanxi-mind-2025's registration form typed in as `entrant` has it, and sent."""
+    page.goto(base + "/register/shaanxi-mind-2025")
+    for name, value in entrant.items():
+        if name in ("id_type", "gender", "event"):
+            page.select_option(f"#{name}", value)
+        else:
+            page.fill(f"#{name}", value)
+    page.click("#register")
+
+
 @pytest.mark.parametrize("width", [1366, 390])
 def test_the_answer_to_a_registration_is_accessible(server, browser, app, db, width, monkeypatch, tmp_path):  # noqa: F811
     """The arrival page at its fullest: wait-listed, with tickets ahead still being made into
@@ -203,13 +214,7 @@ def test_the_answer_to_a_registration_is_accessible(server, browser, app, db, wi
     db.session.commit()
     page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
     for i in range(4):  # three ahead, all still waiting for the worker
-        page.goto(server + "/register/shaanxi-mind-2025")
-        for name, value in form(i).items():
-            if name in ("id_type", "gender", "event"):
-                page.select_option(f"#{name}", value)
-            else:
-                page.fill(f"#{name}", value)
-        page.click("#register")
+        _fill_registration(page, server, form(i))
         page.wait_for_selector("#arrival")
     assert "候补名单第 2 位" in page.inner_text("main") and "前面还有 3 份报名" in page.inner_text("main")
     # A reload asks, not registers again: the page's script makes its address the arrival
@@ -245,15 +250,9 @@ def test_a_refused_registration_is_accessible(server, browser, app, db, width, m
     games.loaded_at = dt.datetime.now(dt.UTC)
     db.session.commit()
     page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
-    page.goto(server + "/register/shaanxi-mind-2025")
     entrant = form(1, grade="2级", grade_awarded_on="2024-05-01", confirm="amber-river-xx-stone")
     entrant["id_number"] = entrant["id_number"][:-1] + ("0" if entrant["id_number"][-1] != "0" else "1")
-    for name, value in entrant.items():
-        if name in ("id_type", "gender", "event"):
-            page.select_option(f"#{name}", value)
-        else:
-            page.fill(f"#{name}", value)
-    page.click("#register")
+    _fill_registration(page, server, entrant)
     page.wait_for_selector(".err")
     text = page.inner_text("main")
     assert "四(三)" in text and "两次输入的密码不一致" in text and "校验位" in text, text
