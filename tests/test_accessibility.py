@@ -264,6 +264,39 @@ def test_a_refused_registration_is_accessible(server, browser, app, db, width, m
 
 
 @pytest.mark.parametrize("width", [1366, 390])
+def test_an_entry_that_waits_for_its_documents_is_accessible(server, browser, app, db, width, monkeypatch,  # noqa: F811
+                                                              tmp_path):
+    """youth-gomoku-2015 wants documents with the entry: the form says so, the arrival page
+    too, and the entrant lands on his draft, told what to upload before he submits."""
+    from portal.accounts.arrivals import finish
+    from portal.rules.idnumber import make
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2015, 7, 1, tzinfo=CHINA))
+    handed = []
+    monkeypatch.setattr("portal.accounts.registration.hand_to_worker", handed.append)
+    page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
+    page.goto(server + "/register/youth-gomoku-2015")
+    assert "本比赛报名时须提交一寸免冠照片" in page.inner_text("#documents-after")
+    problems = {"form": _violations(page)}
+    born = dt.date(2007, 4, 4)
+    for name, value in {"id_number": make("120101", born, 3), "name": "王小明", "username": f"docs{width}",
+                        "password": "amber-river-stone-77", "confirm": "amber-river-stone-77"}.items():
+        page.fill(f"#{name}", value)
+    page.select_option("#event", "gomoku.MCA")
+    page.click("#register")
+    page.wait_for_selector("#arrival")
+    assert "然后提交报名" in page.inner_text("main")
+    problems["arrival"] = _violations(page)
+    finish(handed[-1])
+    page.goto(server + "/register/youth-gomoku-2015/arrival")
+    page.wait_for_url("**/d/*")
+    assert "账号已建立，报名表已保存" in page.inner_text("main")
+    problems["draft"] = _violations(page)
+    page.screenshot(path=str(tmp_path / f"documents-draft-{width}.png"), full_page=True)
+    page.close()
+    assert problems == {"form": [], "arrival": [], "draft": []}, problems
+
+
+@pytest.mark.parametrize("width", [1366, 390])
 def test_a_big_delegations_entries_and_a_restarted_jobs_page_are_accessible(server, browser, app, db, width,  # noqa: F811
                                                                             tmp_path):
     """Issue 41 (5, 7): the entries page of a 1,000-person delegation (events of dozens of

@@ -144,3 +144,58 @@ def test_each_thing_a_rule_reads_is_asked_and_its_refusal_is_on_it(app, db, monk
     assert r.status_code == 200 and 'id="arrival"' not in page
     errors = _field_errors(page, field)
     assert any("六" in e for e in errors), (errors, page[page.index("<main"):][:3000])
+
+
+def test_documents_due_with_the_entry_are_uploaded_in_the_account_and_the_entry_submitted_then(app, db, monkeypatch):
+    """youth-gomoku-2015 (十一(三)1: 报名时须提交一寸免冠照片和身份证或户口簿复印件) takes
+    individuals, and its form takes no files: every entrant was refused for them. Now the
+    page says so before he types, his entry is kept as a draft, and once he has uploaded
+    both from his account he submits it."""
+    import io
+    import re
+
+    from PIL import Image
+
+    from portal.accounts.arrivals import finish
+    from portal.delegations.models import Delegation
+    from portal.rules.idnumber import make
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2015, 7, 1, tzinfo=dt.timezone(dt.timedelta(hours=8))))
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+    handed = []
+    monkeypatch.setattr("portal.accounts.registration.hand_to_worker", handed.append)
+    client = app.test_client()
+    page = client.get("/register/youth-gomoku-2015").get_data(as_text=True)
+    assert "本比赛报名时须提交一寸免冠照片、身份证或户口簿复印件" in page
+    born = dt.date(2007, 4, 4)
+    entrant = {"name": "王小明", "id_type": "resident_id", "id_number": make("120101", born, 3), "gender": "",
+               "birth_date": "", "event": "gomoku.MCA", "username": "xiaoming", "password": "amber-river-stone-77",
+               "confirm": "amber-river-stone-77"}
+    page = client.post("/register/youth-gomoku-2015", data=entrant).get_data(as_text=True)
+    assert 'id="arrival"' in page and "请上传一寸免冠照片、身份证或户口簿复印件，然后提交报名" in page, page
+    [ticket_id] = handed
+    finish(ticket_id)
+    with app.app_context():
+        r = client.get("/register/youth-gomoku-2015/arrival")
+    assert r.status_code == 302 and "/d/" in r.headers["Location"]
+    delegation_id = int(re.search(r"/d/(\d+)", r.headers["Location"]).group(1))
+    d = db.session.get(Delegation, delegation_id)
+    assert d.status == "draft"
+    with app.app_context():
+        page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "账号已建立，报名表已保存" in page and "请在报名页面上传一寸免冠照片、身份证或户口簿复印件" in page
+    buffer = io.BytesIO()
+    Image.new("RGB", (300, 400), "white").save(buffer, "PNG")
+    for kind in ("photo", "id_copy"):
+        db.session.expire_all()
+        version = db.session.get(Delegation, delegation_id).version
+        with app.app_context():
+            r = client.post(f"/d/{delegation_id}/people/p1/documents", content_type="multipart/form-data",
+                            data={"version": version, "kind": kind, "file": (io.BytesIO(buffer.getvalue()), f"{kind}.png")})
+        assert r.status_code == 302, r.get_data(as_text=True)[:500]
+    db.session.expire_all()
+    with app.app_context():
+        r = client.post(f"/d/{delegation_id}/submit", data={"version": db.session.get(Delegation, delegation_id).version},
+                        follow_redirects=True)
+    assert "报名已提交，等待组委会审核" in r.get_data(as_text=True)
+    db.session.rollback()  # a read begun before the submission sees the delegation as it was
+    assert db.session.get(Delegation, delegation_id).status == "submitted"

@@ -28,7 +28,7 @@ from ..extensions import db
 from ..games.models import Games, utcnow
 from ..games.services import definition_of
 from ..jobs.services import enqueue_call, queue_name, redis_client, sweeper
-from ..outcome import Outcome, Refusal, Status
+from ..outcome import Outcome, Refusal, RefusalCode, Status
 from ..rules import parse_document
 from ..rules.idnumber import normalise
 from ..sealed import seal, unseal
@@ -38,6 +38,9 @@ from .models import User
 from .services import create_account, hash_password
 
 SEAL_PURPOSE = "arrival password"
+# What the registration form cannot take: the documents due with the entry are uploaded in
+# his account once it is made, and he submits the entry then (_make keeps it a draft).
+UPLOADED_AFTER = frozenset({"DOCUMENT_MISSING"})
 SEAL_TTL = 7 * 24 * 3600  # finished within seconds; a week covers a worker stopped for days
 RESUBMIT_AFTER = dt.timedelta(minutes=5)  # a pending ticket no worker took (the queue was lost)
 FINISH = "portal.accounts.arrivals.finish_when_quiet"
@@ -278,7 +281,14 @@ def _make(ticket: ArrivalTicket, password_hash: str | None) -> None:
     if ticket.place_id is not None:
         db.session.get(Place, ticket.place_id).delegation_id = d.id
         db.session.flush()
-    submitted = submit(d, actor, utcnow(), received_at=ticket.created_at, place_given=ticket.place_id is not None)
+    try:
+        submitted = submit(d, actor, utcnow(), received_at=ticket.created_at, place_given=ticket.place_id is not None)
+    except Refusal as refusal:
+        # Documents due with the entry, which the form cannot take: the entry is kept as a
+        # draft, and he submits it from his account once they are uploaded.
+        if refusal.code != RefusalCode.RULES or any(v.code not in UPLOADED_AFTER for v in refusal.violations if v.is_error):
+            raise
+        submitted = Outcome(True, status=Status.SAVED, delegation=d)
     if not submitted.ok:
         raise saved_refusal(submitted)
     user, _token = create_account(ticket.username, ticket.display_name, "leader", actor, delegation=d,

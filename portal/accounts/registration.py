@@ -31,7 +31,7 @@ from ..translation import gettext as _, lazy_gettext as _l
 from ..web import is_en, outcome_text
 from ..workflow.models import TicketStatus
 from . import queries
-from .arrivals import ahead_of, claim_login, hand_to_worker, take_ticket, ticket_of
+from .arrivals import UPLOADED_AFTER, ahead_of, claim_login, hand_to_worker, take_ticket, ticket_of
 from .blueprint import bp
 from .login_session import start_session
 from .services import password_problem_for
@@ -95,6 +95,14 @@ def registration_form_for(definition) -> SelfRegistrationForm:
     return form
 
 
+def documents_due_with_entry(definition, en: bool) -> list[str]:
+    """The names of the documents a regulation wants with the entry (报名时须提交), in its order."""
+    from ..rules import definition as rd
+    names = rd.document_names(definition)
+    wanted = [d for r in definition.rules if isinstance(r, rd.DocumentsRule) and r.due == "entry" for d in r.documents]
+    return [names[d][1] if en else names[d][0] for d in dict.fromkeys(wanted) if d in names]
+
+
 # A rule's code -> the form field it is about (the rest are shown above the form).
 CODE_FIELDS = [("ID_", "id_number"), ("ACCEPTED_ID", "id_type"), ("GENDER", "gender"), ("AGE", "birth_date"),
                ("BIRTH", "birth_date"), ("REGISTRATION", "registration_unit"), ("UNIVERSITY", "university_code"),
@@ -137,7 +145,7 @@ def _rule_errors_on_fields(games, definition, document: dict, form, problems: li
     en = is_en()
     clean = True
     for v in violations:
-        if not v.is_error:
+        if not v.is_error or v.code in UPLOADED_AFTER:  # uploaded in his account, then submitted
             continue
         clean = False
         field = None
@@ -205,7 +213,7 @@ def register(slug):
                 if outcome.message:
                     flash(outcome_text(outcome), "error")
     return render_template("registration/register.html", games=games, definition=definition, form=form,
-                           stage=stage, problems=problems)
+                           stage=stage, problems=problems, documents_after=documents_due_with_entry(definition, is_en()))
 
 
 @bp.route("/register/<slug>/arrival")
@@ -228,9 +236,15 @@ def arrival(slug):
                 flash(_("请用报名时设置的用户名和密码登录。"), "info")
                 return redirect(url_for("accounts.login"))
             start_session(queries.user(ticket.user_id))
-        flash(_("报名成功，等待组委会审核。") if ticket.answer == "submitted"
-              else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
-              "success" if ticket.answer == "submitted" else "warning")
+        if ticket.answer == "saved":  # documents due with the entry: uploaded now, then submitted
+            flash(_("账号已建立，报名表已保存。本比赛报名时须提交材料：请在报名页面上传%(documents)s，然后提交报名；"
+                    "截止前提交的报名方为有效。",
+                    documents=(", " if is_en() else "、").join(documents_due_with_entry(definition_of(games), is_en()))),
+                  "warning")
+        else:
+            flash(_("报名成功，等待组委会审核。") if ticket.answer == "submitted"
+                  else _("名额已满，已列入候补名单；有名额空出时按顺序递补。"),
+                  "success" if ticket.answer == "submitted" else "warning")
         return redirect(url_for("workflow.dashboard", delegation_id=ticket.delegation_id))
     return _arrival_page(games, ticket)
 
@@ -241,8 +255,10 @@ def _arrival_page(games, ticket, ahead: int | None = None):
         ahead = ahead_of(ticket) if ticket.status == TicketStatus.PENDING else 0
     # Answered in the response to the form: its address becomes the arrival page's
     # (static/address.js), so that reloading asks for the page instead of registering again.
+    definition = definition_of(games)
     return render_template("registration/arrival.html", games=games, ticket=ticket,
-                           capacity=definition_of(games).capacity, ahead=ahead,
+                           capacity=definition.capacity, ahead=ahead,
+                           documents_after=documents_due_with_entry(definition, is_en()),
                            page_address=url_for(".arrival", slug=games.slug))
 
 
