@@ -199,3 +199,23 @@ def test_documents_due_with_the_entry_are_uploaded_in_the_account_and_the_entry_
     assert "报名已提交，等待组委会审核" in r.get_data(as_text=True)
     db.session.rollback()  # a read begun before the submission sees the delegation as it was
     assert db.session.get(Delegation, delegation_id).status == "submitted"
+
+
+def test_a_group_his_age_or_gender_does_not_admit_is_refused_on_the_event_naming_the_groups_he_may_enter(app, db,
+                                                                                                       monkeypatch):
+    """A boy born in 2009, entered by his parent in 女子少年甲组 (七: 1998–2003): the refusal
+    is on the group he chose, not on his birth date, and names the group open to him."""
+    import re
+
+    from portal.rules.idnumber import make
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2015, 7, 1, tzinfo=dt.timezone(dt.timedelta(hours=8))))
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+    entrant = {"name": "王小明", "id_type": "resident_id", "id_number": make("120101", dt.date(2009, 4, 4), 3),
+               "gender": "", "birth_date": "", "event": "gomoku.WJA", "username": "xiaoming",
+               "password": "amber-river-stone-77", "confirm": "amber-river-stone-77"}
+    page = app.test_client().post("/register/youth-gomoku-2015", data=entrant).get_data(as_text=True)
+    errors = _field_errors(page, "event")
+    assert any("年龄范围" in e and "七" in e for e in errors) and any("性别" in e for e in errors), errors
+    assert errors[-1] == "您可以报：男子儿童乙组", errors
+    assert not _field_errors(page, "birth_date") and not _field_errors(page, "gender")
+    assert not re.findall(r'<div class="v">', page)  # nothing left above the form

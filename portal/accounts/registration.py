@@ -104,7 +104,9 @@ def documents_due_with_entry(definition, en: bool) -> list[str]:
 
 
 # A rule's code -> the form field it is about (the rest are shown above the form).
-CODE_FIELDS = [("ID_", "id_number"), ("ACCEPTED_ID", "id_type"), ("GENDER", "gender"), ("AGE", "birth_date"),
+# An event his age or gender does not admit is the event's problem: he chose the wrong group.
+CODE_FIELDS = [("GENDER_NOT_ALLOWED", "event"), ("AGE_BRACKET", "event"),
+               ("ID_", "id_number"), ("ACCEPTED_ID", "id_type"), ("GENDER", "gender"), ("AGE", "birth_date"),
                ("BIRTH", "birth_date"), ("REGISTRATION", "registration_unit"), ("UNIVERSITY", "university_code"),
                ("RATING", "fide_rating"), ("NAME", "name")]
 # A regulation's rule -> the field it reads (a grade's and a rating's refusals share a code).
@@ -144,6 +146,7 @@ def _rule_errors_on_fields(games, definition, document: dict, form, problems: li
                            if parsed is not None else [])
     en = is_en()
     clean = True
+    told = {f.name for f in form if f.errors}  # the form's own message on these says it already
     for v in violations:
         if not v.is_error or v.code in UPLOADED_AFTER:  # uploaded in his account, then submitted
             continue
@@ -161,11 +164,28 @@ def _rule_errors_on_fields(games, definition, document: dict, form, problems: li
         if clause := v.extra.get("clause"):  # each problem names its clause, on a field too
             message += f" ({_('规程')} {clause})" if en else f"（{_('规程')} {clause}）"
         if target is not None and hasattr(target, "errors"):
-            if not target.errors:  # the form's own message says it already
+            if target.name not in told and message not in target.errors:
                 target.errors = list(target.errors) + [message]
         else:
             problems.append(v)
     return clean
+
+
+def _tell_events_open_to(games, document: dict, form) -> None:
+    """Beside a refused event, the events of the form he may enter (a parent choosing among
+    eight age and gender groups wants the right one named): each judged alone, the work
+    bounded by the form's choices."""
+    open_to = []
+    for choice in form.event.choices:
+        code, label = choice.value, choice.label
+        if code and code != form.event.data:
+            parsed, _schema = parse_document(dict(document, entries=[{"event": code, "people": ["p1"]}]))
+            if parsed is not None and not any(v.is_error and v.event == code and v.code not in UPLOADED_AFTER
+                                              for v in judge(games, parsed, now(), stored=False, held_numbers={})):
+                open_to.append(label)
+    if open_to:
+        form.event.errors = list(form.event.errors) + [
+            _("您可以报：%(events)s", events=(", " if is_en() else "、").join(open_to))]
 
 
 @bp.route("/register/<slug>", methods=["GET", "POST"])
@@ -192,6 +212,8 @@ def register(slug):
                     "entries": [{"event": form.event.data, "people": ["p1"]}], "officials": [], "staff": [],
                     "companions": []}
         rules_ok = _rule_errors_on_fields(games, definition, document, form, problems)
+        if form.event.errors:
+            _tell_events_open_to(games, document, form)
         if form_ok and account_ok and rules_ok:
             outcome = take_ticket(games, document, form.username.data.strip(), form.password.data,
                                   Actor(person["name"] or "entrant", ip=request.remote_addr), now(),
