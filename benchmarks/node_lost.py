@@ -136,9 +136,11 @@ class Night:
         self.requests: list[tuple[float, bool, float]] = []  # (when, ok, seconds)
         self.killed_at: float | None = None
         self.orphaned: set[int] | None = None  # the jobs node a held when lost, where that is known
+        self.ready: threading.Barrier | None = None  # every leader logged in, and this thread
+        self.until = 0.0  # when the leaders stop saving, set once they are all in
 
 
-def leader(base: str, username: str, delegation_id: int, ref: str, until: float, night: Night, pace: float):
+def leader(base: str, username: str, delegation_id: int, ref: str, night: Night, pace: float):
     from benchmarks import soak
     from benchmarks.soak import Client
     c = Client(base)
@@ -148,9 +150,12 @@ def leader(base: str, username: str, delegation_id: int, ref: str, until: float,
             break
         except Exception:
             time.sleep(0.5)
+    # The night's clock starts when every leader is in: on a slow machine the logins (each a
+    # password hash) took the whole of a short run, and the node was killed before any save.
+    night.ready.wait()
     n, key = 0, (delegation_id, ref)
     time.sleep(pace * (hash(username) % 100) / 100)
-    while time.time() < until:
+    while time.time() < night.until:
         n += 1
         started = time.time()
         name, ok = f"{username}-{n}", False
@@ -321,12 +326,17 @@ def main(argv: list[str] | None = None) -> int:
         threading.Thread(target=lb.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{lb.server_address[1]}"
         night = Night()
-        until = time.time() + a.seconds
-        kill_at = time.time() + (a.kill_at if a.kill_at is not None else a.seconds / 3)
-        threads = [threading.Thread(target=leader, args=(base, name, did, ref, until, night, a.pace), daemon=True)
+
+        def start_the_clock():  # run by the barrier before it lets anyone through
+            night.until = time.time() + a.seconds
+        night.ready = threading.Barrier(len(pairs) + 1, action=start_the_clock, timeout=600)
+        threads = [threading.Thread(target=leader, args=(base, name, did, ref, night, a.pace), daemon=True)
                    for name, did, ref in pairs]
         for t in threads:
             t.start()
+        night.ready.wait()
+        until = night.until
+        kill_at = until - a.seconds + (a.kill_at if a.kill_at is not None else a.seconds / 3)
         time.sleep(max(0.0, kill_at - time.time() - 2))
         job_ids = start_workbooks(base, a.jobs)
         for _ in range(400):  # the workers at work, node a's too (its work horse is at a job)
