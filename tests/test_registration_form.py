@@ -63,7 +63,7 @@ def test_the_form_asks_what_the_rules_read_and_builds_nothing_else(app, db, monk
     """An open for full-time university students: the page asks for the university (it did
     not, and the refusal sat on a hidden field), and his refusal is on that field with its
     clause. A field nobody reads is neither shown nor built (each costs the rush)."""
-    from portal.accounts.registration import registration_form_for
+    from portal.accounts.registration_form import registration_form_for
     from portal.games.services import definition_of, find_games
     data = _open_with(app, tmp_path, "rated-open-2025", [{"kind": "university", "clause": "五(二)", "events": ["gomoku.OPEN"]}],
                       id_types=[{"code": "officer_card", "name": {"zh": "军官证", "en": "officer's card"}}])
