@@ -90,7 +90,7 @@ def arrival(slug):
         if ticket.answer == "saved":  # documents due with the entry: uploaded now, then submitted
             flash(_("账号已建立，报名表已保存。本比赛报名时须提交材料：请在报名页面上传%(documents)s，然后提交报名；"
                     "截止前提交的报名方为有效。",
-                    documents=(", " if is_en() else "、").join(documents_due_with_entry(definition_of(games), is_en()))),
+                    documents=documents_due_with_entry(definition_of(games), is_en())),
                   "warning")
         else:
             flash(_("报名成功，等待组委会审核。") if ticket.answer == "submitted"

@@ -82,12 +82,13 @@ def registration_form_for(definition) -> SelfRegistrationForm:
     return form
 
 
-def documents_due_with_entry(definition, en: bool) -> list[str]:
-    """The names of the documents a regulation wants with the entry (报名时须提交), in its order."""
+def documents_due_with_entry(definition, en: bool) -> str:
+    """The documents a regulation wants with the entry (报名时须提交), named in its order as
+    the reader lists them; "" when it wants none."""
     from ..rules import definition as rd
     names = rd.document_names(definition)
     wanted = [d for r in definition.rules if isinstance(r, rd.DocumentsRule) and r.due == "entry" for d in r.documents]
-    return [names[d][1] if en else names[d][0] for d in dict.fromkeys(wanted) if d in names]
+    return (", " if en else "、").join(names[d][1] if en else names[d][0] for d in dict.fromkeys(wanted) if d in names)
 
 
 # A rule's code -> the form field it is about (the rest are shown above the form).
