@@ -279,12 +279,26 @@ class ExclusiveRule(RuleBase):
 
 
 class OneOfRule(RuleBase):
-    """A player enters at most one of these events; `says`: the regulation's reason, told to
-    the leader ("参赛选手不能跨年龄、跨性别报组")."""
+    """A player enters at most `max_events` of these events, one unless it says more
+    ("每名运动员最多兼报两项"); `says`: the regulation's reason, told to the leader
+    ("参赛选手不能跨年龄、跨性别报组")."""
 
     kind: Literal["one_of"]
     events: list[str]
+    max_events: int = Field(default=1, ge=1)
     says: Text | None = None
+
+    @model_validator(mode="after")
+    def _limits(self):
+        # A limit as large as the list forbids nothing: the regulation would say what the
+        # portal ignores.
+        if self.max_events >= len(set(self.events)):
+            n = len(set(self.events))
+            raise TextError(Words(f"每人最多报 {self.max_events} 项，而所列项目只有 {n} 个：这条规则什么也不限制；"
+                                  f"请少写项数或多列项目",
+                                  f"at most {self.max_events} events a player, of only {n} listed: the rule limits "
+                                  f"nothing; lower the number or list more events"))
+        return self
 
 
 class RatingExceptionRule(RuleBase):

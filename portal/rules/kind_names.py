@@ -5,7 +5,7 @@ from __future__ import annotations
 RULE_KIND_NAMES = {
     "age_bracket": ("年龄组（出生日期）", "age group (birth dates)"), "quota": ("每单位限报人数", "entrants per unit"),
     "team_makeup": ("团体赛组队", "team make-up"), "boards": ("台次", "boards"), "exclusive": ("不得兼项", "no other event"),
-    "one_of": ("只能报其中一项", "one of these events"), "rating_exception": ("等级分例外", "rating exception"),
+    "one_of": ("每人限报项数", "events a player may enter"), "rating_exception": ("等级分例外", "rating exception"),
     "team_size": ("每队人数", "team size"), "entry_minimum": ("最少报名人数", "entry minimum"),
     "entry_requires": ("须同时报名", "entry requires another"), "compulsory": ("必报项目", "compulsory events"),
     "officials_ratio": ("官员按运动员人数", "officials per athletes"), "cross_gender": ("跨性别报名", "cross-gender entry"),

@@ -1,7 +1,8 @@
 """From a regulation's text to a draft (issue 37, 10): the values its sentences state, each
 beside its clause, proposed to the committee one by one and never applied unseen: the
 days of play and of arrival, the declaration and names deadlines, age groups by birth date,
-fees per person, team or change, quotas per unit, team sizes, places awarded.
+fees per person, team or change, quotas per unit, events per player, team sizes, places
+awarded.
 
 Sentences, not a grammar: each reader below knows one way Chinese regulations write a
 value ("2009年5月31日截止", "每队由4名选手组成", "录取前6名"); what none of them reads is left
@@ -34,7 +35,7 @@ def number(text: str) -> int:
 
 @dataclass(frozen=True)
 class Proposal:
-    kind: str  # dates, report, declaration_closes, names_closes, age_bracket, fee, quota, team_size, places
+    kind: str  # dates, report, declaration_closes, names_closes, age_bracket, fee, quota, events_per_player, team_size, places
     ref: str | None  # the clause the sentence is in
     excerpt: str  # the sentence, as the regulation writes it
     values: dict = field(default_factory=dict)  # as the definition spells them (ISO dates and instants)
@@ -145,6 +146,10 @@ def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
     # Quotas per unit: "每单位限报4人", "每个单位每项可报2名运动员".
     for m in re.finditer(rf"每(?:个)?(?:单位|代表队|省|市)[^。；]{{0,12}}?(?:限报|可报|只能报|报)\s*{NUM}\s*(?:名|人)", s):
         add("quota", max=number(m.group(1)))
+    # Events a player may enter: "每名运动员限报一项", "每人最多可兼报2个项目", "每位选手只能参加一个单项".
+    for m in re.finditer(rf"每(?:名|位|个)?(?:运动员|选手|棋手|队员|参赛者|人)[^。；，,]{{0,6}}?(?:最多|至多|限|只能|只可|仅限)"
+                         rf"\s*(?:可)?\s*(?:兼)?(?:报名|报|参加|参赛)*\s*{NUM}\s*(?:个)?\s*(?:小项|单项|项目|项)", s):
+        add("events_per_player", max_events=number(m.group(1)))
     # Team sizes: "每队由4名选手(3男1女)组成", "每队4至6人".
     for m in re.finditer(rf"每队(?:由|限)?\s*{NUM}\s*(?:{_TO}\s*{NUM})?\s*(?:名|人)(?![男女少])", s):
         lo = number(m.group(1))
@@ -176,6 +181,8 @@ def holds(definition, p: Proposal) -> bool:
         return any(f"{f.amount:.2f}" == v["amount"] and f.per == v["per"] for f in definition.money.fees)
     if p.kind == "quota":
         return any(r.max == v["max"] for r in definition.rules_of(d.QuotaRule))
+    if p.kind == "events_per_player":
+        return any(r.max_events == v["max_events"] for r in definition.rules_of(d.OneOfRule))
     if p.kind == "team_size":
         return any(r.min == v["min"] and r.max == v["max"] for r in definition.rules_of(d.TeamSizeRule)) or any(
             r.starters and sum(r.starters.values()) == v["min"] == v["max"] for r in definition.rules_of(d.TeamMakeupRule))

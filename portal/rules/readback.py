@@ -208,7 +208,8 @@ def _exclusive(r: d.ExclusiveRule, n: _Names):
 
 def _one_of(r: d.OneOfRule, n: _Names):
     ev = n.events_of(r.events)
-    base = (f"{ev[0]}中每名选手只能报一项", f"a player enters at most one of {ev[1]}")
+    base = ((f"{ev[0]}中每名选手只能报一项", f"a player enters at most one of {ev[1]}") if r.max_events == 1 else
+            (f"{ev[0]}中每名选手最多报 {r.max_events} 项", f"a player enters at most {r.max_events} of {ev[1]}"))
     if r.says:
         return f"{r.says.zh}：{base[0]}", f"{_upper(r.says.en)}: {base[1]}"
     return base[0], _upper(base[1])

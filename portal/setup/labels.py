@@ -31,7 +31,7 @@ FIELDS = {
     "unit_kinds": ("单位类别", "kinds of unit"), "invited": ("特邀单位", "invited units"),
     "open_units": ("俱乐部等单位", "open units"), "individuals": ("个人报名", "individuals"),
     "code": ("代码", "code"), "sport": ("大项", "sport"), "gender": ("性别", "gender"), "kind": ("种类", "kind"),
-    "events": ("项目", "events"), "max": ("最多人数", "at most"), "min": ("最少人数", "at least"),
+    "events": ("项目", "events"), "max": ("最多人数", "at most"), "max_events": ("每人最多报几项", "events a player, at most"), "min": ("最少人数", "at least"),
     "born_from": ("出生日期不早于", "born on or after"), "born_to": ("出生日期不晚于", "born on or before"),
     "max_teams": ("每单位最多队数", "teams per unit"), "starters": ("上场人数", "starters"),
     "max_reserves": ("替补人数上限", "reserves"), "max_reserves_by_gender": ("各性别替补上限", "reserves by gender"),

@@ -65,6 +65,11 @@ def _words(p: Proposal) -> tuple[str, str]:
         return f"{v['name']}：{per[0]} {v['amount']} 元", f"{FEE_NAMES.get(v['name'], v['name'])}: ¥{v['amount']} {per[1]}"
     if p.kind == "quota":
         return f"每单位限报 {v['max']} 人（请选择项目）", f"At most {v['max']} entrants per unit (choose the events)"
+    if p.kind == "events_per_player":
+        if v["max_events"] == 1:
+            return "每名选手只能报一项（请选择项目）", "A player enters one event (choose the events)"
+        return (f"每名选手最多报 {v['max_events']} 项（请选择项目）",
+                f"A player enters at most {v['max_events']} events (choose the events)")
     if p.kind == "team_size":
         n = f"{v['min']}" if v["min"] == v["max"] else f"{v['min']} 至 {v['max']}"
         return f"每队 {n} 人（请选择项目）", f"Teams of {n.replace(' 至 ', ' to ')} (choose the events)"
@@ -78,6 +83,9 @@ def _link(slug: str, p: Proposal) -> str | None:
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(query)
     if p.kind == "quota":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode({"kind": "quota", "p_max": v["max"], **clause})
+    if p.kind == "events_per_player":
+        return f"/org/games/{slug}/setup/rules/new?" + urlencode(
+            {"kind": "one_of", "p_max_events": v["max_events"], **clause})
     if p.kind == "team_size":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(
             {"kind": "team_size", "p_min": v["min"], "p_max": v["max"], **clause})

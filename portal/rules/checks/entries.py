@@ -223,15 +223,22 @@ def one_of(ctx: CheckContext, rule) -> list[Violation]:
     group = set(rule.events)
     for ref in ctx.athletes:
         mine = [e for e in ctx.events_of[ref] if e in group]
-        if len(mine) > 1:
-            label, ozh, oen = _double(ctx, ref, mine[0], mine)
-            said_zh = f"{rule.says.zh}，" if rule.says else ""
-            said_en = f"{rule.says.en[0].upper()}{rule.says.en[1:]}: " if rule.says else ""
-            out.append(Violation(
-                "DOUBLE_ENTRY",
-                f"{label} 同时报了{ozh}；{said_zh}这些项目每人只能报其中一项。",
-                f"{label} is entered in {oen}. {said_en}a player may enter only one of these events. Keep one.",
-                event=mine[1], people=(ref,)))
+        if len(mine) <= rule.max_events:
+            continue
+        label, ozh, oen = _double(ctx, ref, mine[0], mine)
+        said_zh = f"{rule.says.zh}，" if rule.says else ""
+        said_en = f"{rule.says.en[0].upper()}{rule.says.en[1:]}: " if rule.says else ""
+        if rule.max_events == 1:
+            zh = f"{label} 同时报了{ozh}；{said_zh}这些项目每人只能报其中一项。"
+            en = f"{label} is entered in {oen}. {said_en}a player may enter only one of these events. Keep one."
+        else:
+            extra = len(mine) - rule.max_events
+            zh = (f"{label} 报了{ozh}，共 {len(mine)} 项；{said_zh}这些项目每人最多报 {rule.max_events} 项。"
+                  f"请去掉 {extra} 项。")
+            en = (f"{label} is entered in {oen}, {len(mine)} events. {said_en}a player may enter at most "
+                  f"{rule.max_events} of these events. Remove {extra}.")
+        # On the first event beyond the limit: the one the leader added last, as the list stands.
+        out.append(Violation("DOUBLE_ENTRY", zh, en, event=mine[rule.max_events], people=(ref,)))
     return out
 
 
