@@ -257,7 +257,7 @@ class Workspace:
     def quota(self, code) -> int | None:
         unit = self.unit_code
         caps = [r.max_by_unit.get(unit, r.max) if unit else r.max
-                for r in self.definition.rules_of(QuotaRule) if code in r.events]
+                for r in self.definition.rules_of(QuotaRule) if r.per == "event" and code in r.events]
         return min(caps) if caps else None
 
     def most_athletes(self, code) -> int | None:

@@ -228,13 +228,23 @@ class AgeBracketRule(RuleBase):
 
 
 class QuotaRule(RuleBase):
-    """At most `max` entrants per unit in each of `events`; `max_by_unit`: another number for
-    named units ("北京、天津各3人，河北6人")."""
+    """At most `max` entrants per unit in each of `events` (`per: event`), or athletes in
+    all of them together (`per: unit`, "每单位运动员总数不超过12人"; every event when none
+    is listed); `max_by_unit`: another number for named units ("北京、天津各3人，河北6人")."""
 
     kind: Literal["quota"]
-    events: list[str]
+    events: list[str] = []
+    per: Literal["event", "unit"] = "event"
     max: int = Field(ge=0)
     max_by_unit: dict[str, int] = {}
+
+    @model_validator(mode="after")
+    def _events_for_each(self):
+        if self.per == "event" and not self.events:
+            raise TextError(Words("请列出限报人数的项目；各项目合计限报时，“按”选“整个单位”",
+                                  "list the events the quota is for; for all events together, choose per: "
+                                  "the whole unit"))
+        return self
 
 
 class TeamMakeupRule(RuleBase):

@@ -143,8 +143,13 @@ def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
                "participant_day" if re.search(r"每人每天|每天", before + s[m.end():m.end() + 6]) else
                "entrant" if name == "保证金" else "athlete")
         add("fee", name=name, amount=f"{float(amount):.2f}", per=per)
+    # A unit's athletes in all: "每单位运动员总数不超过12人", "各代表队参赛运动员合计不得超过8名".
+    total = re.search(rf"(?:每|各)(?:个)?(?:单位|代表队|代表团|参赛队)[^。；，,]{{0,8}}?(?:总数|总人数|合计|共计|总计)"
+                      rf"\s*(?:不超过|不得超过|不多于|限报|限|最多|为)?\s*{NUM}\s*(?:名|人)", s)
+    if total:
+        add("quota", max=number(total.group(1)), per="unit")
     # Quotas per unit: "每单位限报4人", "每个单位每项可报2名运动员".
-    for m in re.finditer(rf"每(?:个)?(?:单位|代表队|省|市)[^。；]{{0,12}}?(?:限报|可报|只能报|报)\s*{NUM}\s*(?:名|人)", s):
+    for m in [] if total else re.finditer(rf"每(?:个)?(?:单位|代表队|省|市)[^。；]{{0,12}}?(?:限报|可报|只能报|报)\s*{NUM}\s*(?:名|人)", s):
         add("quota", max=number(m.group(1)))
     # Events a player may enter: "每名运动员限报一项", "每人最多可兼报2个项目", "每位选手只能参加一个单项".
     for m in re.finditer(rf"每(?:名|位|个)?(?:运动员|选手|棋手|队员|参赛者|人)[^。；，,]{{0,6}}?(?:最多|至多|限|只能|只可|仅限)"
@@ -180,7 +185,7 @@ def holds(definition, p: Proposal) -> bool:
     if p.kind == "fee":
         return any(f"{f.amount:.2f}" == v["amount"] and f.per == v["per"] for f in definition.money.fees)
     if p.kind == "quota":
-        return any(r.max == v["max"] for r in definition.rules_of(d.QuotaRule))
+        return any(r.max == v["max"] and r.per == v.get("per", "event") for r in definition.rules_of(d.QuotaRule))
     if p.kind == "events_per_player":
         return any(r.max_events == v["max_events"] for r in definition.rules_of(d.OneOfRule))
     if p.kind == "team_size":

@@ -144,8 +144,14 @@ def _age_bracket(r: d.AgeBracketRule, n: _Names):
 
 
 def _quota(r: d.QuotaRule, n: _Names):
-    ev = n.events_of(r.events)
-    zh, en = f"每单位{ev[0]}限报 {r.max} 人", f"At most {r.max} entrants per unit in {ev[1]}"
+    if r.per == "unit" and not r.events:
+        zh, en = f"每单位限报运动员 {r.max} 人（各项目合计）", f"At most {r.max} athletes per unit in all events together"
+    elif r.per == "unit":
+        ev = n.events_of(r.events)
+        zh, en = f"每单位{ev[0]}合计限报 {r.max} 人", f"At most {r.max} athletes per unit in {ev[1]} together"
+    else:
+        ev = n.events_of(r.events)
+        zh, en = f"每单位{ev[0]}限报 {r.max} 人", f"At most {r.max} entrants per unit in {ev[1]}"
     if r.max_by_unit:
         listed = [(n.units.get(u, (u, u)), k) for u, k in r.max_by_unit.items()]
         zh += "（" + "、".join(f"{u[0]} {k} 人" for u, k in listed) + "）"

@@ -63,6 +63,8 @@ def _words(p: Proposal) -> tuple[str, str]:
                "person_changed": ("每更换一人", "per person changed"), "appeal": ("每次申诉", "per appeal"),
                "entrant": ("每名参赛者", "per entrant"), "participant_day": ("每人每天", "per person a day")}[v["per"]]
         return f"{v['name']}：{per[0]} {v['amount']} 元", f"{FEE_NAMES.get(v['name'], v['name'])}: ¥{v['amount']} {per[1]}"
+    if p.kind == "quota" and v.get("per") == "unit":
+        return f"每单位运动员合计限报 {v['max']} 人", f"At most {v['max']} athletes per unit in all events together"
     if p.kind == "quota":
         return f"每单位限报 {v['max']} 人（请选择项目）", f"At most {v['max']} entrants per unit (choose the events)"
     if p.kind == "events_per_player":
@@ -82,7 +84,8 @@ def _link(slug: str, p: Proposal) -> str | None:
         query = {"kind": "age_bracket", **{f"p_{k}": x for k, x in v.items()}, **clause}
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(query)
     if p.kind == "quota":
-        return f"/org/games/{slug}/setup/rules/new?" + urlencode({"kind": "quota", "p_max": v["max"], **clause})
+        per = {"p_per": v["per"]} if v.get("per") else {}
+        return f"/org/games/{slug}/setup/rules/new?" + urlencode({"kind": "quota", "p_max": v["max"], **per, **clause})
     if p.kind == "events_per_player":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(
             {"kind": "one_of", "p_max_events": v["max_events"], **clause})

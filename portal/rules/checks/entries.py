@@ -140,7 +140,8 @@ def age_bracket(ctx: CheckContext, rule) -> list[Violation]:
 
 def declared_max(games, event: str, unit: str | None = None) -> int | None:
     """The most athletes a unit may declare for an event (quota, or teams × team size)."""
-    caps = [r.max_by_unit.get(unit, r.max) if unit else r.max for r in games.rules_of(QuotaRule) if event in r.events]
+    caps = [r.max_by_unit.get(unit, r.max) if unit else r.max for r in games.rules_of(QuotaRule)
+            if r.per == "event" and event in r.events]
     for r in games.rules_of(TeamMakeupRule):
         teams = r.max_teams_by_unit.get(unit, r.max_teams) if unit else r.max_teams
         if event in r.events and teams is not None and r.starters is not None:
@@ -160,6 +161,8 @@ def quota(ctx: CheckContext, rule) -> list[Violation]:
     cap = rule.max_by_unit.get(unit, rule.max) if unit else rule.max
     who = ((ctx.unit.name.zh if ctx.unit else unit), "from " + (ctx.unit.name.en if ctx.unit else unit)) \
         if unit in rule.max_by_unit else ("每单位", "per unit")
+    if rule.per == "unit":
+        return _unit_quota(ctx, rule, cap, who)
     for event in rule.events:
         refs = ctx.entrants.get(event, [])
         if len(refs) > cap:
@@ -171,6 +174,26 @@ def quota(ctx: CheckContext, rule) -> list[Violation]:
                 f"({names(ctx, refs, 'en')}). Remove {len(refs) - cap}.",
                 event=event, people=tuple(refs)))
     return out
+
+
+def _unit_quota(ctx: CheckContext, rule, cap: int, who: tuple[str, str]) -> list[Violation]:
+    """The unit's athletes in all the rule's events together (each counted once however
+    many he plays), or in the whole delegation when the rule lists none."""
+    if rule.events:
+        refs = list(dict.fromkeys(r for e in rule.events for r in ctx.entrants.get(e, [])))
+        where = ("、".join(ctx.event_name(e) for e in rule.events) + "合计",
+                 " in " + ", ".join(ctx.event_name(e, "en") for e in rule.events) + " together")
+    else:
+        refs, where = list(ctx.athletes), ("", "")
+    if len(refs) <= cap:
+        return []
+    return [Violation(
+        "QUOTA_EXCEEDED",
+        f"本代表团{where[0]}报了运动员 {len(refs)} 人（{names(ctx, refs)}），{who[0]}最多报 {cap} 人"
+        f"（一人报几项只算一人）。请减少 {len(refs) - cap} 人。",
+        f"This delegation has {len(refs)} athletes{where[1]} ({names(ctx, refs, 'en')}); at most {cap} "
+        f"{who[1]} (a player counted once however many events he plays). Remove {len(refs) - cap}.",
+        people=tuple(refs))]
 
 
 @builtin_check

@@ -1,6 +1,7 @@
-"""A cap on the events one player enters ("每名运动员最多兼报两项", "每人限报一项"): the
-`one_of` kind with `max_events`, from the engine to the fixture, the regulation's text and
-the set-up screens."""
+"""Limits across a unit's events: the events one player enters ("每名运动员最多兼报两项",
+`one_of` with `max_events`) and the athletes of a unit in all events together ("每单位运动员
+总数不超过12人", `quota` with `per: unit`), from the engine to the fixture, the regulation's
+text and the set-up screens."""
 from __future__ import annotations
 
 import pytest
@@ -108,3 +109,96 @@ def test_the_committee_takes_the_proposal_into_the_rule_form_and_saves_it(app, d
         from portal.games.services import definition_of
         from portal.rules.definition import OneOfRule
         assert [r.max_events for r in definition_of(_games("gomoku-2017")).rules_of(OneOfRule)] == [1, 2]
+
+
+def _unit_cap(**rule):
+    return games([{"kind": "quota", "per": "unit", "max": 5, "clause": "四(一)", **rule}])
+
+
+def test_a_units_athletes_in_all_events_together_each_counted_once():
+    """每单位运动员总数不超过5人（一人兼项只算一人）."""
+    g = _unit_cap()
+    five = players(5)
+    refs = [p["ref"] for p in five]
+    entries = [{"event": "xiangqi.MI", "people": refs[:3]}, team_of("xiangqi.T", refs[:4]), team_of("bridge.MT", refs[1:])]
+    assert codes(judge(g, d(five, entries))) == []  # 11 entries, 5 athletes
+    six = players(6)
+    [v] = judge(g, d(six, [*entries, {"event": "xiangqi.MI", "people": ["p6"]}]))
+    assert v.code == "QUOTA_EXCEEDED" and v.people == tuple(p["ref"] for p in six) and v.event is None
+    assert "本代表团报了运动员 6 人" in v.zh and "每单位最多报 5 人" in v.zh and "请减少 1 人" in v.zh
+    assert "at most 5 per unit" in v.en and "Remove 1" in v.en
+
+
+def test_a_units_total_in_the_events_it_lists_and_another_number_for_a_named_unit():
+    g = _unit_cap(events=["xiangqi.MI", "xiangqi.WI"], max=2, max_by_unit={"dalian": 3})
+    three = players(2) + players(1, "F", prefix="w")
+    entries = [{"event": "xiangqi.MI", "people": ["p1", "p2"]}, {"event": "xiangqi.WI", "people": ["w1"]}]
+    [v] = judge(g, d(three, entries))
+    assert "象棋男子个人、象棋女子个人合计报了运动员 3 人" in v.zh and "3 athletes in" in v.en and "together" in v.en
+    assert judge(g, d(three, entries, unit="dalian")) == []  # 大连 3 人
+    # The bridge team is outside the listed events: its players are not counted.
+    assert judge(g, d(players(2) + players(4, prefix="b"), [
+        {"event": "xiangqi.MI", "people": ["p1", "p2"]}, team_of("bridge.MT", ["b1", "b2", "b3", "b4"])])) == []
+
+
+def test_a_units_total_is_not_an_events_quota():
+    from portal.rules.checks.entries import declared_max
+    g = games([{"kind": "quota", "per": "unit", "max": 12},
+               {"kind": "quota", "events": ["xiangqi.MI"], "max": 4}])
+    assert declared_max(g, "xiangqi.MI") == 4 and declared_max(g, "xiangqi.WI") is None
+
+
+def test_a_units_total_is_read_back_and_an_events_quota_needs_its_events():
+    lines = [x.zh for x in read_back(_unit_cap(max=12)) if x.section == "rules"]
+    assert "每单位限报运动员 12 人（各项目合计）" in lines, lines
+    from pydantic import ValidationError
+
+    from portal.games.services import _fixture_problems
+    with pytest.raises(ValidationError) as caught:
+        games([{"kind": "quota", "max": 4}])
+    [(where, text)] = _fixture_problems(caught.value, {"rules": [{"kind": "quota", "max": 4}]})
+    assert where == "rules[0]" and "请列出限报人数的项目" in text.zh and "“按”选“整个单位”" in text.zh
+
+
+@pytest.mark.parametrize("sentence, most", [("每单位运动员总数不超过12人。", 12),
+                                            ("各代表队参赛运动员合计不得超过8名（含替补）。", 8),
+                                            ("每个代表团运动员总人数为20人。", 20)])
+def test_a_units_total_is_proposed_and_an_events_quota_still_is(sentence, most):
+    [p] = propose("四、参赛办法\n（一）" + sentence)
+    assert (p.kind, p.values, p.ref) == ("quota", {"max": most, "per": "unit"}, "四(一)")
+    [p] = propose("每单位限报4人。")
+    assert p.values == {"max": 4}
+    assert propose("凡运动员总数在30人(含30人)以下的代表团，可报团长1人。") == []  # staff, not a quota
+
+
+def test_the_committee_sets_a_units_total_from_its_proposal(app, db):
+    with app.app_context():
+        account("root", "admin", name="管理员")
+        db.session.commit()
+    admin = logged_in(app, "root")
+    assert _post(app, admin, "/org/games/new", {"slug": "gomoku-2018", "name_zh": "2018年五子棋锦标赛",
+                                                "name_en": "2018 Gomoku", "copy_of": "youth-gomoku-2015",
+                                                "years_later": "3"}).status_code == 302
+    setup = "/org/games/gomoku-2018/setup"
+    assert _post(app, admin, setup + "/regulation-text", {"text": "四、参赛办法\n（一）每单位运动员总数不超过12人。\n"},
+                 page=setup).status_code == 302
+    page = _get(app, admin, setup + "/proposals").get_data(as_text=True)
+    assert "每单位运动员合计限报 12 人" in page
+    link = "/org/games/gomoku-2018/setup/rules/new?kind=quota&p_max=12&p_per=unit&p_clause=%E5%9B%9B%28%E4%B8%80%29"
+    assert link.replace("&", "&amp;") in page
+    form = _get(app, admin, link).get_data(as_text=True)
+    assert '<option value="unit" selected' in form.replace('selected="selected"', "selected") or \
+        'value="unit" selected' in form, form[form.find("p_per"):form.find("p_per") + 400]
+    r = _post(app, admin, setup + "/rules/new?kind=quota", {"op": "save", "p_per": "unit", "p_max": "12",
+                                                            "p_clause": "四(一)"})
+    assert r.status_code == 302, r.get_data(as_text=True)[:2000]
+    readback = _get(app, admin, "/org/games/gomoku-2018/regulation").get_data(as_text=True)
+    assert "每单位限报运动员 12 人（各项目合计）" in readback
+    # An event's quota without its events is refused on the form, nothing saved.
+    r = _post(app, admin, setup + "/rules/new?kind=quota", {"op": "save", "p_per": "event", "p_max": "4"})
+    assert r.status_code == 422 and "请列出限报人数的项目" in r.get_data(as_text=True)
+    with app.app_context():
+        from portal.games.services import definition_of
+        from portal.rules.definition import QuotaRule
+        assert [(r.per, r.max) for r in definition_of(_games("gomoku-2018")).rules_of(QuotaRule)
+                if r.per == "unit"] == [("unit", 12)]
