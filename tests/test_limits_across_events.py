@@ -8,7 +8,7 @@ import pytest
 import yaml
 from builders import account, logged_in
 from conftest import codes
-from test_rule_kinds import d, games, judge, players, team_of
+from test_rule_kinds import AT, d, games, judge, players, team_of
 from test_setup_screens import _games, _get, _post
 
 from portal.rules.proposals import propose
@@ -202,3 +202,83 @@ def test_the_committee_sets_a_units_total_from_its_proposal(app, db):
         from portal.rules.definition import QuotaRule
         assert [(r.per, r.max) for r in definition_of(_games("gomoku-2018")).rules_of(QuotaRule)
                 if r.per == "unit"] == [("unit", 12)]
+
+
+def _exempt_quota(**extra):
+    return games([{"kind": "quota", "events": ["xiangqi.MI"], "max": 1, "qualified_exempt": True,
+                   "qualified_by": ["xq-2025"], "qualified_name": {"zh": "上届个人赛前2名", "en": "last year's first two"},
+                   **extra}])
+
+
+def _judged(definition, document, qualified):
+    from portal.rules import check_delegation, parse_document
+    parsed, _ = parse_document(document)
+    return [v for v in check_delegation(definition, parsed, at=AT, qualified=qualified) if v.code == "QUOTA_EXCEEDED"]
+
+
+def test_players_qualified_last_year_are_not_counted_in_the_quota():
+    """个人赛每单位限报1人，上届个人赛前2名选手不占名额。"""
+    three = players(3)
+    document = d(three, [{"event": "xiangqi.MI", "people": ["p1", "p2", "p3"]}])
+    numbers = {p["ref"]: p["id_number"] for p in three}
+    both = frozenset({(numbers["p1"], "xq-2025", "xq"), (numbers["p2"], "xq-2025", "xq")})
+    assert _judged(_exempt_quota(), document, both) == []  # p3 alone is counted
+    [v] = _judged(_exempt_quota(), document, frozenset({(numbers["p1"], "xq-2025", "xq")}))
+    assert v.people == ("p2", "p3") and "现报了 2 人" in v.zh and "另有上届个人赛前2名晋级的 选手p1 不占名额" in v.zh
+    assert "qualified by last year's first two, not counted" in v.en
+    # Qualified by another competition than the one the rule names: counted.
+    other = frozenset({(numbers["p1"], "open-2025", "open"), (numbers["p2"], "open-2025", "open")})
+    assert _judged(_exempt_quota(), document, other)[0].people == ("p1", "p2", "p3")
+    # Put on the list by the organisers' hand: not counted, whichever qualifier the rule names.
+    hand = frozenset({(numbers["p1"], "*", "*"), (numbers["p2"], "*", "*")})
+    assert _judged(_exempt_quota(), document, hand) == []
+    # Judged alone, nobody is known to have qualified: everyone is counted.
+    assert _judged(_exempt_quota(), document, None)[0].people == ("p1", "p2", "p3")
+
+
+def test_a_quota_that_exempts_qualifiers_is_read_back_and_bounds_no_declaration():
+    from portal.rules.checks.entries import declared_max
+    lines = [x.zh for x in read_back(_exempt_quota()) if x.section == "rules"]
+    assert any(line.endswith("限报 1 人；上届个人赛前2名晋级的选手不占名额") for line in lines), lines
+    assert declared_max(_exempt_quota(), "xiangqi.MI") is None
+    with pytest.raises(Exception, match="qualified_exempt"):
+        games([{"kind": "quota", "events": ["xiangqi.MI"], "max": 1, "qualified_by": ["xq-2025"]}])
+
+
+def test_last_years_first_two_enter_beyond_the_quota_from_the_register(db, tmp_path):
+    """On a real database: last edition's results qualify its first two for the series (its
+    qualifies award); this edition's quota of one per unit does not count them."""
+    import datetime as dt
+
+    from builders import person
+    from test_player_register import _doc, _games
+
+    from portal.audit.services import Actor
+    from portal.delegations.services import check_document
+    from portal.results.services import Line, enter_results
+    from portal.workflow.services import approve, import_document
+    at = dt.datetime(2026, 5, 1, 10, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    three = [person("a", "M", name="甲"), person("b", "M", name="乙"), person("c", "M", name="丙")]
+    last = _games(tmp_path, "xq-2025", "xq", awards=[{"kind": "qualifies", "top": 2, "to": "xq", "clause": "八"}])
+    this = _games(tmp_path, "xq-2026", "xq", rules=[
+        {"kind": "quota", "events": ["xiangqi.MI"], "max": 1, "clause": "四(二)", "qualified_exempt": True,
+         "qualified_by": ["xq-2025"], "qualified_name": {"zh": "上届个人赛前2名", "en": "last year's first two"}}])
+    this.edition = 2
+    out = import_document(last, _doc("xq-2025", three), at, Actor("t"))
+    assert out.ok, out.violations
+    assert approve(out.delegation, Actor("组委会"), at + dt.timedelta(hours=1)).ok
+    db.session.commit()
+    assert enter_results(last, "xiangqi.MI", [Line(1, place=1, name="甲"), Line(2, place=2, name="乙"),
+                                              Line(3, place=3, name="丙")], Actor("裁判长")).ok
+    db.session.commit()
+    try:
+        rep, _ = check_document(_doc("xq-2026", three), at)
+        assert [v for v in rep["violations"] if v["code"] == "QUOTA_EXCEEDED"] == []
+        four = [*three, person("d", "M", name="丁")]
+        rep, _ = check_document(_doc("xq-2026", four), at)
+        [v] = [v for v in rep["violations"] if v["code"] == "QUOTA_EXCEEDED"]
+        assert v["people"] == ["c", "d"] and "另有上届个人赛前2名晋级的 甲、乙 不占名额" in v["message"]["zh"]
+    finally:
+        for g in (this, last):
+            db.session.delete(g)
+        db.session.commit()

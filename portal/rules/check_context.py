@@ -142,6 +142,15 @@ class CheckContext:
             return target
         return g
 
+    def qualified_refs(self, by: list[str]) -> set[str] | None:
+        """The people qualified for these Games by one of `by` (a qualifier's slug or series,
+        any when empty), or by the organisers' hand; None when not known (judged alone)."""
+        if self.qualified is None:
+            return None
+        numbers = {number for number, slug, series in self.qualified
+                   if not by or slug == "*" or slug in by or series in by}
+        return {ref for ref, p in self.people.items() if p.id_number and idnumber.normalise(p.id_number) in numbers}
+
     def event_name(self, code: str, lang: str = "zh") -> str:
         e = self.events.get(code)
         if e is None:

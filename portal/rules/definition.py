@@ -237,9 +237,19 @@ class QuotaRule(RuleBase):
     per: Literal["event", "unit"] = "event"
     max: int = Field(ge=0)
     max_by_unit: dict[str, int] = {}
+    # Players qualified for these Games by an earlier competition (the register's, or put on
+    # the list by hand) are not counted ("上届前八名选手不占名额"): `qualified_by` names
+    # the qualifier (slugs or series, any when empty) and `qualified_name` says it.
+    qualified_exempt: bool = False
+    qualified_by: list[str] = []
+    qualified_name: Text | None = None
 
     @model_validator(mode="after")
     def _events_for_each(self):
+        if (self.qualified_by or self.qualified_name) and not self.qualified_exempt:
+            raise TextError(Words("只有“晋级选手不占名额”时才写资格赛；请勾选它，或删去资格赛",
+                                  "a qualifier is named only when qualified players are not counted: "
+                                  "set qualified_exempt, or remove the qualifier"))
         if self.per == "event" and not self.events:
             raise TextError(Words("请列出限报人数的项目；各项目合计限报时，“按”选“整个单位”",
                                   "list the events the quota is for; for all events together, choose per: "

@@ -156,6 +156,10 @@ def _quota(r: d.QuotaRule, n: _Names):
         listed = [(n.units.get(u, (u, u)), k) for u, k in r.max_by_unit.items()]
         zh += "（" + "、".join(f"{u[0]} {k} 人" for u, k in listed) + "）"
         en += " (" + ", ".join(f"{u[1]} {k}" for u, k in listed) + ")"
+    if r.qualified_exempt:
+        by = (r.qualified_name.zh, r.qualified_name.en) if r.qualified_name else ("资格赛", "a qualifier")
+        zh += f"；{by[0]}晋级的选手不占名额"
+        en += f"; players qualified by {by[1]} are not counted"
     return zh, en
 
 

@@ -216,20 +216,17 @@ def nationality(ctx: CheckContext, rule) -> list[Violation]:
 
 @rule_check("qualified")
 def qualified(ctx: CheckContext, rule) -> list[Violation]:
-    if ctx.qualified is None:  # judged alone: who qualified is the register's to say
+    eligible = ctx.qualified_refs(rule.by)
+    if eligible is None:  # judged alone: who qualified is the register's to say
         return []
-    # "*": put on the list by the organisers by hand, which stands whichever qualifier the rule names.
-    eligible = {number for number, slug, series in ctx.qualified
-                if not rule.by or slug == "*" or slug in rule.by or series in rule.by}
     by = (rule.name.zh, rule.name.en) if rule.name else ("资格赛", "the qualifying competition")
     out = []
     for event in rule.events:
         for ref in ctx.entrants.get(event, []):
             p = ctx.people[ref]
-            number = normalise(p.id_number) if p.id_number else None
-            if number and number in eligible:
+            if ref in eligible:
                 continue
-            if number is None:
+            if not p.id_number:
                 zh = f"{p.label} 没有填写证件号码，无法与{by[0]}的晋级名单核对；{ctx.event_name(event)}只限晋级选手参加。"
                 en = (f"{p.label} has no identity number to be matched with the qualifiers of {by[1]}; "
                       f"{ctx.event_name(event, 'en')} is for qualified players only.")

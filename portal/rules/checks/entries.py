@@ -140,8 +140,9 @@ def age_bracket(ctx: CheckContext, rule) -> list[Violation]:
 
 def declared_max(games, event: str, unit: str | None = None) -> int | None:
     """The most athletes a unit may declare for an event (quota, or teams × team size)."""
+    # A quota its qualified players do not count toward bounds no declared number: they are in it.
     caps = [r.max_by_unit.get(unit, r.max) if unit else r.max for r in games.rules_of(QuotaRule)
-            if r.per == "event" and event in r.events]
+            if r.per == "event" and event in r.events and not r.qualified_exempt]
     for r in games.rules_of(TeamMakeupRule):
         teams = r.max_teams_by_unit.get(unit, r.max_teams) if unit else r.max_teams
         if event in r.events and teams is not None and r.starters is not None:
@@ -161,37 +162,51 @@ def quota(ctx: CheckContext, rule) -> list[Violation]:
     cap = rule.max_by_unit.get(unit, rule.max) if unit else rule.max
     who = ((ctx.unit.name.zh if ctx.unit else unit), "from " + (ctx.unit.name.en if ctx.unit else unit)) \
         if unit in rule.max_by_unit else ("每单位", "per unit")
+    free = (ctx.qualified_refs(rule.qualified_by) or set()) if rule.qualified_exempt else set()
     if rule.per == "unit":
-        return _unit_quota(ctx, rule, cap, who)
+        return _unit_quota(ctx, rule, cap, who, free)
     for event in rule.events:
-        refs = ctx.entrants.get(event, [])
+        entered = ctx.entrants.get(event, [])
+        refs = [r for r in entered if r not in free]
         if len(refs) > cap:
+            extra = _not_counted(ctx, rule, [r for r in entered if r in free])
             out.append(Violation(
                 "QUOTA_EXCEEDED",
                 f"{ctx.event_name(event)}{who[0]}最多报 {cap} 人，现报了 {len(refs)} 人"
-                f"（{names(ctx, refs)}）。请减少 {len(refs) - cap} 人。",
+                f"（{names(ctx, refs)}）{extra[0]}。请减少 {len(refs) - cap} 人。",
                 f"{ctx.event_name(event, 'en')} takes at most {cap} {who[1]}; {len(refs)} are entered "
-                f"({names(ctx, refs, 'en')}). Remove {len(refs) - cap}.",
+                f"({names(ctx, refs, 'en')}){extra[1]}. Remove {len(refs) - cap}.",
                 event=event, people=tuple(refs)))
     return out
 
 
-def _unit_quota(ctx: CheckContext, rule, cap: int, who: tuple[str, str]) -> list[Violation]:
+def _not_counted(ctx: CheckContext, rule, refs: list[str]) -> tuple[str, str]:
+    """The qualified players left out of the count, named, or nothing."""
+    if not refs:
+        return "", ""
+    by = (rule.qualified_name.zh, rule.qualified_name.en) if rule.qualified_name else ("资格赛", "a qualifier")
+    return (f"；另有{by[0]}晋级的 {names(ctx, refs)} 不占名额",
+            f"; {names(ctx, refs, 'en')}, qualified by {by[1]}, not counted")
+
+
+def _unit_quota(ctx: CheckContext, rule, cap: int, who: tuple[str, str], free: set[str]) -> list[Violation]:
     """The unit's athletes in all the rule's events together (each counted once however
     many he plays), or in the whole delegation when the rule lists none."""
     if rule.events:
-        refs = list(dict.fromkeys(r for e in rule.events for r in ctx.entrants.get(e, [])))
+        entered = list(dict.fromkeys(r for e in rule.events for r in ctx.entrants.get(e, [])))
         where = ("、".join(ctx.event_name(e) for e in rule.events) + "合计",
                  " in " + ", ".join(ctx.event_name(e, "en") for e in rule.events) + " together")
     else:
-        refs, where = list(ctx.athletes), ("", "")
+        entered, where = list(ctx.athletes), ("", "")
+    refs = [r for r in entered if r not in free]
     if len(refs) <= cap:
         return []
+    extra = _not_counted(ctx, rule, [r for r in entered if r in free])
     return [Violation(
         "QUOTA_EXCEEDED",
-        f"本代表团{where[0]}报了运动员 {len(refs)} 人（{names(ctx, refs)}），{who[0]}最多报 {cap} 人"
+        f"本代表团{where[0]}报了运动员 {len(refs)} 人（{names(ctx, refs)}）{extra[0]}，{who[0]}最多报 {cap} 人"
         f"（一人报几项只算一人）。请减少 {len(refs) - cap} 人。",
-        f"This delegation has {len(refs)} athletes{where[1]} ({names(ctx, refs, 'en')}); at most {cap} "
+        f"This delegation has {len(refs)} athletes{where[1]} ({names(ctx, refs, 'en')}){extra[1]}; at most {cap} "
         f"{who[1]} (a player counted once however many events he plays). Remove {len(refs) - cap}.",
         people=tuple(refs))]
 
