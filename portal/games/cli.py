@@ -10,8 +10,9 @@ from sqlalchemy import select
 
 from ..cli_support import terminal_en
 from ..extensions import db
+from ..rules.calendar_traps import calendar_traps
 from .models import Games
-from .services import FixtureError, all_fixture_slugs, import_universities, load_games, load_units
+from .services import FixtureError, all_fixture_slugs, definition_of, import_universities, load_games, load_units
 
 
 def register(app: Flask) -> None:
@@ -38,6 +39,9 @@ def register(app: Flask) -> None:
                 click.echo("error: " + "\n".join(exc.in_words(terminal_en())), err=True)
                 sys.exit(2)
             click.echo(f"loaded {g.slug}: {g.name_zh} ({len(g.events)} events)")
+            # Loaded all the same (a regulation may be odd on purpose), but never unseen.
+            for zh, en in calendar_traps(definition_of(g)):
+                click.echo(f"warning: {g.slug}: " + (en if terminal_en() else zh), err=True)
 
     @games.command("list")
     def games_list():

@@ -16,6 +16,7 @@ from ..games.services import definition_of, games_names, unit_names
 from ..jobs.services import submit
 from ..outcome import Refusal
 from ..roles import ORGANISERS
+from ..rules.calendar_traps import calendar_traps
 from ..rules.checks.eligibility import unit_kind_names
 from ..rules.readback import read_back
 from ..translation import gettext as _
@@ -49,6 +50,8 @@ def _page(games: Games, *, section: str | None = None, problems=None, preview=No
         "setup/setup.html", g=games, d=definition, raw=games.definition, section=section, problems=problems or [],
         preview=preview, rule_lines=rule_lines, kinds=rule_form.KIND_NAMES, unit_kinds=unit_kind_names(definition),
         nobody_may_enter=nobody_may_enter(definition),
+        # Deadlines already past only matter before publishing: a published Games' pass as it runs.
+        calendar=calendar_traps(definition, now() if games.status == GamesStatus.DRAFT else None),
         advanced=yaml.safe_dump({k: games.definition[k] for k in ADVANCED_KEYS if games.definition.get(k) not in (None, [], {})},
                                 allow_unicode=True, sort_keys=False, default_flow_style=None),
         versions=services.versions(games), day_and_hour=as_day_and_hour, sessions_text=sessions_text,
