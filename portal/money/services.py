@@ -22,7 +22,7 @@ from ..audit.services import Actor, record, record_many
 from ..bulk_insert import insert_rows
 from ..clock import now
 from ..db_tx import lock_row, transactional
-from ..delegations.edit import athletes as athletes_of
+from ..delegations.edit import athletes as athletes_of, entry_people
 from ..delegations.models import Delegation, DelegationStatus, Entry, EntryMember, Person
 from ..delegations.services import export_document
 from ..extensions import db
@@ -161,14 +161,10 @@ def fees_under(definition, doc: dict, holds_place: bool, rooms: list) -> dict[st
     """expected_fees() of a delegation's document under `definition` (an amendment's
     impact compares two), given whether it holds a place and its allocated rooms."""
     athletes = athletes_of(doc)
-    entered = [(e["event"], e.get("lineup") is not None) for e in doc["entries"]]
-    team_groups = _team_groups(definition, entered)
-    entrants = len(athletes)
-    if definition.capacity is not None and not holds_place:
-        # 报满即止: a deposit is due only once a place is given, at once or on promotion
-        # from the wait list; a wait-listed entrant owes (and forfeits) nothing.
-        entrants = 0
-    out = _entry_fees(definition, len(athletes), entrants, len(team_groups), _teams(definition, entered))
+    entered = [(e["event"], e.get("lineup") is not None, tuple(entry_people(e))) for e in doc["entries"]]
+    # 报满即止: a deposit is due only once a place is given, at once or on promotion from the
+    # wait list; a wait-listed entrant owes (and forfeits) nothing.
+    out = _entry_fees(definition, entered, definition.capacity is None or holds_place)
     out.update(_daily_fees(definition, doc, len(athletes)))
     rates = {r.code: r for r in definition.rooms}
     for room_code, room in rates.items():
@@ -180,12 +176,19 @@ def fees_under(definition, doc: dict, holds_place: bool, rooms: list) -> dict[st
     return out
 
 
-def _entry_fees(definition, athletes: int, entrants: int, team_groups: int, teams: int = 0) -> dict[str, tuple[int, Decimal, str]]:
-    """The fees charged per athlete, entrant, team group, team or delegation (not rooms)."""
+def _entry_fees(definition, entered: list[tuple[str, bool, tuple]], holds_place: bool) -> dict[str, tuple[int, Decimal, str]]:
+    """The fees charged per athlete, entry, entrant, team group, team or delegation (not
+    rooms), from the entries (event, whether a lineup, its people), in the fee's events only
+    when it names some."""
+    kinds = {x.code: x.kind for x in definition.events}
     out = {}
     for fee in definition.money.fees:
-        qty = {"athlete": athletes, "entrant": entrants, "team_group": team_groups, "team_entry": teams,
-               "delegation": 1}.get(fee.per)
+        mine = [e for e in entered if not fee.events or e[0] in fee.events]
+        teams = [e for e in mine if e[1] or kinds.get(e[0]) == "team"]
+        people = {r for e in mine for r in e[2]}
+        qty = {"athlete": len(people), "entrant": len(people) if holds_place else 0,
+               "individual_entry": sum(len(set(e[2])) for e in mine if not (e[1] or kinds.get(e[0]) == "team")),
+               "team_group": len({e[0] for e in teams}), "team_entry": len(teams), "delegation": 1}.get(fee.per)
         if qty is not None:
             out[fee.code] = (qty, fee.amount, fee.name.zh)
     return out
@@ -208,17 +211,6 @@ def _daily_fees(definition, doc: dict, athletes: int) -> dict[str, tuple[int, De
         if fee.amount_beyond is not None and beyond:
             out[f"{fee.code}:beyond"] = (len(beyond) * days, fee.amount_beyond, f"{fee.name.zh}（超出名额，{days} 天）")
     return out
-
-
-def _team_groups(definition, entries) -> set[str]:
-    kinds = {x.code: x.kind for x in definition.events}
-    return {event for event, is_lineup in entries if is_lineup or kinds.get(event) == "team"}
-
-
-def _teams(definition, entries) -> int:
-    """How many teams (or pairs) are entered: each entry of a team event, a unit's B team too."""
-    kinds = {x.code: x.kind for x in definition.events}
-    return sum(1 for event, is_lineup in entries if is_lineup or kinds.get(event) == "team")
 
 
 def _holds_a_place(d: Delegation) -> bool:
@@ -334,20 +326,23 @@ def entry_valid(d: Delegation) -> bool | None:
 
 
 def entries_valid(games: Games, delegations: list[Delegation]) -> dict[int, bool | None]:
-    """entry_valid() of each delegation, from four grouped queries for all of them."""
+    """entry_valid() of each delegation, from three grouped queries for all of them."""
     from ..workflow.models import Place
     definition = definition_of(games)
     if not definition.money.entry_valid_when_paid or not delegations:
         return {d.id: None for d in delegations}
     ids = [d.id for d in delegations]
-    athletes = dict(db.session.execute(
-        select(Entry.delegation_id, func.count(func.distinct(EntryMember.person_id)))
-        .join(EntryMember, EntryMember.entry_id == Entry.id).where(Entry.delegation_id.in_(ids))
-        .group_by(Entry.delegation_id)).all())
+    # Each entry with its people (a team without members yet still a team), in one statement.
+    members: dict[int, tuple[int, str, bool, list]] = {}
+    for delegation_id, entry_id, event, is_lineup, person_id in db.session.execute(
+            select(Entry.delegation_id, Entry.id, Entry.event_code, Entry.is_lineup, EntryMember.person_id)
+            .outerjoin(EntryMember, EntryMember.entry_id == Entry.id).where(Entry.delegation_id.in_(ids))):
+        row = members.setdefault(entry_id, (delegation_id, event, is_lineup, []))
+        if person_id is not None:
+            row[3].append(person_id)
     entries: dict[int, list] = {}
-    for delegation_id, event, is_lineup in db.session.execute(
-            select(Entry.delegation_id, Entry.event_code, Entry.is_lineup).where(Entry.delegation_id.in_(ids))):
-        entries.setdefault(delegation_id, []).append((event, is_lineup))
+    for delegation_id, event, is_lineup, people in members.values():
+        entries.setdefault(delegation_id, []).append((event, is_lineup, tuple(people)))
     accepted = set(db.session.scalars(select(Place.delegation_id).where(
         Place.delegation_id.in_(ids), Place.status == PlaceStatus.ACCEPTED))) if definition.capacity is not None else None
     q = (select(LedgerEntry.delegation_id, func.coalesce(func.sum(LedgerEntry.amount), 0))
@@ -359,10 +354,7 @@ def entries_valid(games: Games, delegations: list[Delegation]) -> dict[int, bool
     paid = {did: Decimal(amount) for did, amount in db.session.execute(q.group_by(LedgerEntry.delegation_id))}
     out = {}
     for d in delegations:
-        n = athletes.get(d.id, 0)
-        entrants = n if accepted is None or d.id in accepted else 0
-        mine = entries.get(d.id, [])
-        fees = _entry_fees(definition, n, entrants, len(_team_groups(definition, mine)), _teams(definition, mine))
+        fees = _entry_fees(definition, entries.get(d.id, []), accepted is None or d.id in accepted)
         due = sum((unit * qty for qty, unit, _name in fees.values()), Decimal("0"))
         out[d.id] = due > 0 and paid.get(d.id, Decimal("0")) >= due
     return out

@@ -642,7 +642,12 @@ class Fee(Strict):
     # daily fee), those beyond the staff allowance at `amount_beyond` ("80 a day within the
     # quota, 160 beyond").
     # team_entry: each team (or pair) entered, a unit's second team too ("每队报名费500元").
-    per: Literal["athlete", "team_group", "team_entry", "person_changed", "entrant", "appeal", "delegation", "participant_day"]
+    # individual_entry: each athlete in each individual event he enters ("每人每项100元").
+    per: Literal["athlete", "individual_entry", "team_group", "team_entry", "person_changed", "entrant", "appeal",
+                 "delegation", "participant_day"]
+    # The events a fee per athlete, entry, team or team group is charged for ("个人赛报名费每人
+    # 200元，团体赛每队500元"): those entered in them only; every event when none is listed.
+    events: list[str] = []
     # after_event: returned once play is over, unless kept for a reason of `forfeited_on`.
     refundable: Literal["never", "after_checkin", "after_event", "if_upheld"] = "never"
     # Kept when the unit withdraws (shaanxi-mind-2025), for each player who did not finish
@@ -650,6 +655,17 @@ class Fee(Strict):
     forfeited_on: list[Literal["withdrawal", "unfinished", "misconduct"]] = []
     days: int | None = Field(default=None, ge=1)  # participant_day: the Games' days when not given
     amount_beyond: Decimal | None = None
+
+    @model_validator(mode="after")
+    def _events_only_where_counted(self):
+        if self.events and self.per not in FEES_BY_EVENT:
+            raise TextError(Words("只有按运动员、每人每项、每支参赛队或每个团体组别收取的费用才能限定项目",
+                                  "only a fee per athlete, per entry, per team or per team group is charged "
+                                  "for some events"))
+        return self
+
+
+FEES_BY_EVENT = ("athlete", "individual_entry", "team_entry", "team_group")
 
 
 class RoomType(Strict):
@@ -813,6 +829,10 @@ class GamesDefinition(Strict):
             for i, field, code in event_codes(getattr(self, section)):
                 if code not in known:
                     raise ValueError(f"{section}[{i}].{field}: unknown event {code!r}")
+        for i, fee in enumerate(self.money.fees):
+            for code in fee.events:
+                if code not in known:
+                    raise ValueError(f"money.fees[{i}].events: unknown event {code!r}")
         standings = [a.code for a in self.awards if hasattr(a, "code")]
         for i, award in enumerate(self.awards):
             if getattr(award, "standing", None) and award.standing not in standings:

@@ -141,6 +141,7 @@ def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
                "appeal" if name in ("仲裁费", "申诉费") else
                "team_entry" if re.search(r"每队|每支", before) else
                "participant_day" if re.search(r"每人每天|每天", before + s[m.end():m.end() + 6]) else
+               "individual_entry" if re.search(r"每人每项|每项每人|每名运动员每项|每人每个项目", before + s[m.start():m.end()]) else
                "entrant" if name == "保证金" else "athlete")
         add("fee", name=name, amount=f"{float(amount):.2f}", per=per)
     # A unit's athletes in all: "每单位运动员总数不超过12人", "各代表队参赛运动员合计不得超过8名".

@@ -42,7 +42,8 @@ STAY_WHO = {"delegation_head": ("团长", "the head of delegation"), "team": ("�
 FROM = {"opening": ("开幕", "the opening"), "event_start": ("所报项目开赛", "their event's start"),
         "competition_start": ("比赛开始", "play's start"), "closing": ("闭幕", "the closing"),
         "event_end": ("所报项目结束", "their event's end"), "competition_end": ("比赛结束", "play's end")}
-PER = {"athlete": ("每名运动员", "per athlete"), "team_group": ("每个团体组别", "per team group"),
+PER = {"athlete": ("每名运动员", "per athlete"), "individual_entry": ("每人每项", "per athlete per event"),
+       "team_group": ("每个团体组别", "per team group"),
        "team_entry": ("每支参赛队", "per team entered"),
        "person_changed": ("每更换一人", "per person changed"), "entrant": ("每名参赛者", "per entrant"),
        "appeal": ("每次申诉", "per appeal"), "delegation": ("每个代表团", "per delegation"),
@@ -592,7 +593,7 @@ def read_back(definition: d.GamesDefinition, units: dict[str, tuple[str, str]] |
         if rule.note:
             zh, en = f"{zh}（{rule.note}）", f"{en} ({rule.note})"
         lines.append(Line("rules", zh, en, clause=rule.clause, kind=rule.kind))
-    return lines + _money(definition) + _stay(definition) + _awards(definition, n) + _schedule(definition)
+    return lines + _money(definition, n) + _stay(definition) + _awards(definition, n) + _schedule(definition)
 
 
 def _schedule(definition: d.GamesDefinition) -> list[Line]:
@@ -732,7 +733,7 @@ def _stay(definition: d.GamesDefinition) -> list[Line]:
     return out
 
 
-def _money(definition: d.GamesDefinition) -> list[Line]:
+def _money(definition: d.GamesDefinition, n: _Names) -> list[Line]:
     """The fees as the regulation sets them, so that an amendment names each one it changes
     (before and after); the insurance and the payee."""
     m, out = definition.money, []
@@ -745,6 +746,9 @@ def _money(definition: d.GamesDefinition) -> list[Line]:
         if fee.forfeited_on:
             kept = ("；" + "、".join(KEPT_ON[k][0] for k in fee.forfeited_on) + "者不予退还",
                     "; kept on " + ", ".join(KEPT_ON[k][1] for k in fee.forfeited_on))
+        if fee.events:  # charged for these events only
+            ev = n.events_of(fee.events)
+            per = (f"{ev[0]}{per[0]}", f"{per[1]} in {ev[1]}")
         out.append(Line("money", f"{fee.name.zh}：{per[0]} {fee.amount} 元{days[0]}{beyond[0]}{refund[0]}{kept[0]}",
                         f"{fee.name.en}: ¥{fee.amount} {per[1]}{days[1]}{beyond[1]}{refund[1]}{kept[1]}"))
     if m.insurance in INSURANCE:

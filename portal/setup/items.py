@@ -13,7 +13,7 @@ from ..rules.kind_names import AWARD_KIND_NAMES
 from .rule_form import Param, params_of
 
 CHOICE_NAMES = {
-    "athlete": ("每名运动员", "per athlete"), "team_group": ("每个团体组别", "per team group"), "team_entry": ("每支参赛队", "per team entered"),
+    "athlete": ("每名运动员", "per athlete"), "individual_entry": ("每人每项", "per athlete per event"), "team_group": ("每个团体组别", "per team group"), "team_entry": ("每支参赛队", "per team entered"),
     "person_changed": ("每更换一人", "per person changed"), "entrant": ("每名参赛者", "per entrant"),
     "appeal": ("每次申诉", "per appeal"), "delegation": ("每个代表团", "per delegation"),
     "participant_day": ("每人每天", "per person a day"), "never": ("不退", "never"),
@@ -91,12 +91,15 @@ def _text(value) -> tuple[str, str]:
     return (str(value), str(value)) if value is not None else ("", "")
 
 
-def _line(part: str, item: dict) -> tuple[str, str]:
-    """One item as the list on the set-up page shows it, in words."""
+def _line(part: str, item: dict, events: dict[str, tuple[str, str]]) -> tuple[str, str]:
+    """One item as the list on the set-up page shows it, in words (`events`: code -> names)."""
     pick = lambda code: CHOICE_NAMES.get(code, (code, code))
     if part == "fees":
         zh, en = _text(item.get("name"))
         per = pick(item.get("per"))
+        named = [events.get(c, (c, c)) for c in item.get("events") or []]
+        if named:  # charged for these events only
+            per = (f"{per[0]}：{'、'.join(x[0] for x in named)}", f"{per[1]}: {', '.join(x[1] for x in named)}")
         return f"{zh} {item.get('amount')} 元（{per[0]}）", f"{en} CNY {item.get('amount')} ({per[1]})"
     if part == "rooms":
         zh, en = _text(item.get("name"))
@@ -119,9 +122,13 @@ def _line(part: str, item: dict) -> tuple[str, str]:
 def listed(definition: dict) -> list[dict]:
     """Each list part with its items in words, for the set-up page."""
     out = []
+    sports = {s.get("code"): _text(s.get("name")) for s in definition.get("sports") or [] if isinstance(s, dict)}
+    events = {e.get("code"): (sports.get(e.get("sport"), ("", ""))[0] + _text(e.get("name"))[0],
+                              " ".join(x for x in (sports.get(e.get("sport"), ("", ""))[1], _text(e.get("name"))[1]) if x))
+              for e in definition.get("events") or [] if isinstance(e, dict)}
     for key, spec in LISTS.items():
         entries = get_in(definition, spec.path) or []
         out.append({"key": key, "label": spec.label, "item": spec.item,
-                    "entries": [(i, _line(key, x)) for i, x in enumerate(entries)],
+                    "entries": [(i, _line(key, x, events)) for i, x in enumerate(entries)],
                     "kinds": AWARD_NAMES if spec.model is None else None})
     return out

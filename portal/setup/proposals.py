@@ -59,7 +59,8 @@ def _words(p: Proposal) -> tuple[str, str]:
             return f"年龄组：{lo[0]}（含）以后出生", f"Age group: born on or after {lo[1]}"
         return f"年龄组：{hi[0]}（含）以前出生", f"Age group: born on or before {hi[1]}"
     if p.kind == "fee":
-        per = {"athlete": ("每名运动员", "per athlete"), "team_entry": ("每支参赛队", "per team entered"),
+        per = {"athlete": ("每名运动员", "per athlete"), "individual_entry": ("每人每项", "per athlete per event"),
+               "team_entry": ("每支参赛队", "per team entered"),
                "person_changed": ("每更换一人", "per person changed"), "appeal": ("每次申诉", "per appeal"),
                "entrant": ("每名参赛者", "per entrant"), "participant_day": ("每人每天", "per person a day")}[v["per"]]
         return f"{v['name']}：{per[0]} {v['amount']} 元", f"{FEE_NAMES.get(v['name'], v['name'])}: ¥{v['amount']} {per[1]}"
