@@ -86,9 +86,17 @@ def documents_due_with_entry(definition, en: bool) -> str:
     """The documents a regulation wants with the entry (报名时须提交), named in its order as
     the reader lists them; "" when it wants none."""
     from ..rules import definition as rd
+    from ..rules.checks.delegation import age_words
     names = rd.document_names(definition)
-    wanted = [d for r in definition.rules if isinstance(r, rd.DocumentsRule) and r.due == "entry" for d in r.documents]
-    return (", " if en else "、").join(names[d][1] if en else names[d][0] for d in dict.fromkeys(wanted) if d in names)
+    wanted: dict[str, tuple[str, str]] = {}  # kind -> the ages it is asked of, in words ("" for all)
+    for r in definition.rules:
+        if isinstance(r, rd.DocumentsRule) and r.due == "entry":
+            for d in r.documents:
+                if d in names and wanted.get(d) != ("", ""):
+                    wanted[d] = age_words(r)
+    shown = [(f"{names[d][1]} ({aged[1]})" if aged[1] else names[d][1]) if en else
+             (f"{names[d][0]}（{aged[0]}者）" if aged[0] else names[d][0]) for d, aged in wanted.items()]
+    return (", " if en else "、").join(shown)
 
 
 # A rule's code -> the form field it is about (the rest are shown above the form).

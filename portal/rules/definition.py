@@ -613,6 +613,36 @@ class DocumentsRule(RuleBase):
     who: Literal["athletes", "officials", "staff", "companions", "participants", "delegation"] = "athletes"
     events: list[str] | None = None  # athletes of these events only
     due: Literal["entry", "checkin"] = "entry"
+    # Of an age only, on `age_on` (the Games' first day when not given): `under_age` for
+    # "未满18周岁的须提交监护人同意书", `min_age` for "60岁以上的须提交体检证明".
+    min_age: int | None = Field(default=None, ge=1)
+    under_age: int | None = Field(default=None, ge=1)
+    age_on: dt.date | None = None
+
+    @model_validator(mode="after")
+    def _ages(self):
+        if self.age_on is not None and self.min_age is None and self.under_age is None:
+            raise TextError(Words("写了年龄计算日，却没有写年龄：请填写“年满几岁”或“未满几岁”，或删去计算日",
+                                  "age_on without an age: give min_age or under_age, or remove age_on"))
+        if self.min_age is not None and self.under_age is not None and self.min_age >= self.under_age:
+            raise TextError(Words(f"年满 {self.min_age} 岁又未满 {self.under_age} 岁的人不存在：这条规则对谁都不适用",
+                                  f"nobody is {self.min_age} or older and under {self.under_age}: the rule "
+                                  f"applies to no one"))
+        if (self.min_age is not None or self.under_age is not None) and self.who == "delegation":
+            raise TextError(Words("代表团本身没有年龄：按年龄要求的材料请选择人员",
+                                  "a delegation has no age: documents by age are asked of people"))
+        return self
+
+    def of_age(self, born: dt.date | None, first_day: dt.date) -> bool:
+        """Whether a person born on `born` is of the ages the rule asks it of (any age when
+        it names none; someone of unknown birth is not, until his birth date is known)."""
+        if self.min_age is None and self.under_age is None:
+            return True
+        if born is None:
+            return False
+        on = self.age_on or first_day
+        age = on.year - born.year - ((on.month, on.day) < (born.month, born.day))
+        return (self.min_age is None or age >= self.min_age) and (self.under_age is None or age < self.under_age)
 
 
 class IdRequiredRule(RuleBase):

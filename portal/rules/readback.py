@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from . import definition as d
 from .checks.career import EMPLOYMENT_NAMES, ROLE_NAMES, grade_span, rating_band
+from .checks.delegation import age_words
 from .checks.eligibility import unit_kind_names
 from .grades import NATIONALITIES, grade_systems, rating_lists, region_name
 
@@ -388,6 +389,9 @@ def _documents(r: d.DocumentsRule, n: _Names):
     if r.events:
         ev = n.events_of(r.events)
         who = (f"{ev[0]}的{who[0]}", f"{who[1]} of {ev[1]}")
+    aged = age_words(r)
+    if aged[0]:
+        who = (f"{aged[0]}的{who[0]}", f"{who[1]} {aged[1]}")
     due = ("报名时提交", "with the entry") if r.due == "entry" else ("报到时出示", "at check-in")
     return f"{who[0]}须{due[0]}：{docs[0]}", f"{_upper(who[1])}: {docs[1]}, {due[1]}"
 

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from ..audit.services import Actor, record
 from ..db_tx import lock_row, transactional
-from ..delegations.edit import athletes
+from ..delegations.edit import athletes, entry_people
 from ..delegations.models import Delegation, DelegationStatus, Person
 from ..delegations.queries import approved_delegations
 from ..delegations.services import export_document, export_documents
@@ -29,13 +29,22 @@ CHINA = dt.timezone(dt.timedelta(hours=8))
 
 
 def documents_due(definition, doc: dict, ref: str) -> list[str]:
-    """Document kinds this person shows at check-in, by the fixture's rules."""
+    """Document kinds this person shows at check-in, by the fixture's rules (those of his
+    events and of his age only, where a rule names them)."""
     is_athlete = ref in athletes(doc)
+    person = next((p for p in doc.get("people", []) if p.get("ref") == ref), {})
+    try:
+        born = dt.date.fromisoformat(person.get("birth_date") or "")
+    except (TypeError, ValueError):
+        born = None
+    entered = {e["event"] for e in doc.get("entries", []) if ref in entry_people(e)}
     due = []
     for rule in definition.rules_of(DocumentsRule):
         if rule.due != "checkin":
             continue
         if (rule.who == "athletes" and not is_athlete) or rule.who == "delegation":
+            continue
+        if (rule.events is not None and not entered & set(rule.events)) or not rule.of_age(born, definition.dates.start):
             continue
         for kind in rule.documents:
             if kind not in due:

@@ -117,6 +117,7 @@ def documents(ctx: CheckContext, rule) -> list[Violation]:
             refs += [r for r in ctx.entrants.get(e, []) if r not in refs]
     else:
         refs = ctx.who(rule.who)
+    refs = [r for r in refs if rule.of_age(ctx.birth.get(r), ctx.games.dates.start)]
     severity = "error" if rule.due == "entry" else WARNING
     when_zh = "报名时须提交" if rule.due == "entry" else "报到时须提交"
     when_en = "due with the entry" if rule.due == "entry" else "due by check-in"
@@ -129,12 +130,28 @@ def documents(ctx: CheckContext, rule) -> list[Violation]:
         if not missing:
             continue
         doc_names = document_names(ctx.games)
+        aged = age_words(rule)
+        why = (f"，{aged[0]}者" if aged[0] else "", f"; {aged[1]}" if aged[1] else "")
         out.append(Violation(
             "DOCUMENT_MISSING",
-            f"{p.label} 缺少{'、'.join(doc_names[d][0] for d in missing)}（{when_zh}）。",
-            f"{p.label} lacks: {', '.join(doc_names[d][1] for d in missing)} ({when_en}).",
+            f"{p.label} 缺少{'、'.join(doc_names[d][0] for d in missing)}（{when_zh}{why[0]}）。",
+            f"{p.label} lacks: {', '.join(doc_names[d][1] for d in missing)} ({when_en}{why[1]}).",
             people=(ref,), severity=severity, extra={"documents": missing}))
     return out
+
+
+def age_words(rule) -> tuple[str, str]:
+    """The ages a documents rule asks of, in words ("未满18周岁", "under 18"), or ("", "")."""
+    parts = []
+    if rule.min_age is not None:
+        parts.append((f"年满{rule.min_age}周岁", f"{rule.min_age} or older"))
+    if rule.under_age is not None:
+        parts.append((f"未满{rule.under_age}周岁", f"under {rule.under_age}"))
+    if not parts:
+        return "", ""
+    on = (f"（以{rule.age_on.year}年{rule.age_on.month}月{rule.age_on.day}日计）", f" on {rule.age_on.isoformat()}") \
+        if rule.age_on else ("", "")
+    return "、".join(x[0] for x in parts) + on[0], " and ".join(x[1] for x in parts) + on[1]
 
 
 def _delegation_documents(ctx: CheckContext, rule) -> list[Violation]:
