@@ -153,7 +153,8 @@ def params_of(model: type, rules: bool = False, skip: tuple[str, ...] = ()) -> l
             continue
         a = _strip_none(field.annotation)
         origin, args = typing.get_origin(a), typing.get_args(a)
-        label = FIELDS.get(name, (name, name))
+        # A field some model means otherwise than the others ("Fee.events") has its own words.
+        label = FIELDS.get(f"{model.__name__}.{name}") or FIELDS.get(name, (name, name))
         p = Param(name, "str", label, required=field.is_required())
         if name in ("events", "requires"):
             p.widget = "events"
