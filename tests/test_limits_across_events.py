@@ -282,3 +282,28 @@ def test_last_years_first_two_enter_beyond_the_quota_from_the_register(db, tmp_p
         for g in (this, last):
             db.session.delete(g)
         db.session.commit()
+
+
+def test_a_cap_on_each_gender_within_a_mixed_events_quota():
+    """象棋个人赛（男女混合）每单位限报4人，其中女子不超过1人。"""
+    events = [{"code": "xiangqi.OI", "sport": "xiangqi", "gender": "X", "kind": "individual",
+               "name": {"zh": "个人赛", "en": "Individual"}}]
+    g = games([{"kind": "quota", "events": ["xiangqi.OI"], "max": 4, "max_by_gender": {"F": 1}}], events=events)
+    two_women = players(2) + players(2, "F", prefix="w")
+    [v] = judge(g, d(two_women, [{"event": "xiangqi.OI", "people": [p["ref"] for p in two_women]}]))
+    assert v.code == "QUOTA_EXCEEDED" and v.people == ("w1", "w2") and "每单位女子最多报 1 人，现报了 2 人" in v.zh
+    assert "at most 1 women per unit" in v.en
+    one = players(3) + players(1, "F", prefix="w")
+    assert judge(g, d(one, [{"event": "xiangqi.OI", "people": [p["ref"] for p in one]}])) == []
+    lines = [x.zh for x in read_back(g) if x.section == "rules"]
+    assert "每单位象棋个人赛限报 4 人，其中女子不超过 1 人" in lines, lines
+
+
+def test_a_cap_on_each_gender_in_a_units_total():
+    """每单位运动员总数不超过6人，男女各不超过4人。"""
+    g = _unit_cap(max=6, max_by_gender={"M": 4, "F": 4})
+    five_men = players(5) + players(1, "F", prefix="w")
+    entries = [{"event": "xiangqi.MI", "people": [p["ref"] for p in five_men if p["ref"].startswith("p")]},
+               {"event": "xiangqi.WI", "people": ["w1"]}]
+    [v] = judge(g, d(five_men, entries))
+    assert "本代表团报了男子运动员 5 人" in v.zh and "每单位男子最多报 4 人。请减少 1 人。" in v.zh and v.event is None

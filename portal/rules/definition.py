@@ -237,6 +237,9 @@ class QuotaRule(RuleBase):
     per: Literal["event", "unit"] = "event"
     max: int = Field(ge=0)
     max_by_unit: dict[str, int] = {}
+    # A cap on each gender within `max`, for an event open to both ("每单位限报4人，其中女子
+    # 不超过1人"; "男女各限报2人" is max 4 with M: 2, F: 2).
+    max_by_gender: dict[Gender, int] = {}
     # Players qualified for these Games by an earlier competition (the register's, or put on
     # the list by hand) are not counted ("上届前八名选手不占名额"): `qualified_by` names
     # the qualifier (slugs or series, any when empty) and `qualified_name` says it.

@@ -158,6 +158,9 @@ def _quota(r: d.QuotaRule, n: _Names):
         listed = [(n.units.get(u, (u, u)), k) for u, k in r.max_by_unit.items()]
         zh += "（" + "、".join(f"{u[0]} {k} 人" for u, k in listed) + "）"
         en += " (" + ", ".join(f"{u[1]} {k}" for u, k in listed) + ")"
+    if r.max_by_gender:
+        zh += "，其中" + "、".join(f"{PLAYERS[g][0]}子不超过 {k} 人" for g, k in r.max_by_gender.items())
+        en += ", of whom at most " + " and ".join(f"{k} {PLAYERS[g][1]}" for g, k in r.max_by_gender.items())
     if r.qualified_exempt:
         by = (r.qualified_name.zh, r.qualified_name.en) if r.qualified_name else ("资格赛", "a qualifier")
         zh += f"；{by[0]}晋级的选手不占名额"

@@ -168,6 +168,7 @@ def quota(ctx: CheckContext, rule) -> list[Violation]:
     for event in rule.events:
         entered = ctx.entrants.get(event, [])
         refs = [r for r in entered if r not in free]
+        out += _gender_caps(ctx, rule, refs, ctx.event_name(event), ctx.event_name(event, "en"), event)
         if len(refs) > cap:
             extra = _not_counted(ctx, rule, [r for r in entered if r in free])
             out.append(Violation(
@@ -177,6 +178,31 @@ def quota(ctx: CheckContext, rule) -> list[Violation]:
                 f"{ctx.event_name(event, 'en')} takes at most {cap} {who[1]}; {len(refs)} are entered "
                 f"({names(ctx, refs, 'en')}){extra[1]}. Remove {len(refs) - cap}.",
                 event=event, people=tuple(refs)))
+    return out
+
+
+GENDER_WORDS = {"M": ("男子", "men"), "F": ("女子", "women")}
+
+
+def _gender_caps(ctx: CheckContext, rule, refs: list[str], where_zh: str, where_en: str,
+                 event: str | None) -> list[Violation]:
+    """More of one gender than the rule's cap for it, among the counted `refs`."""
+    out = []
+    for gender, most in rule.max_by_gender.items():
+        mine = [r for r in refs if (ctx.gender_in(r, event) if event else ctx.gender.get(r)) == gender]
+        if len(mine) > most:
+            words = GENDER_WORDS[gender]
+            if event is None:  # the unit's total: where_zh is "本代表团" and the events counted
+                zh = (f"{where_zh}报了{words[0]}运动员 {len(mine)} 人（{names(ctx, mine)}），每单位{words[0]}最多报 "
+                      f"{most} 人")
+                en = (f"{where_en} has {len(mine)} {words[1]} ({names(ctx, mine, 'en')}); at most {most} "
+                      f"{words[1]} per unit")
+            else:
+                zh = f"{where_zh}每单位{words[0]}最多报 {most} 人，现报了 {len(mine)} 人（{names(ctx, mine)}）"
+                en = (f"{where_en} takes at most {most} {words[1]} per unit; {len(mine)} are entered "
+                      f"({names(ctx, mine, 'en')})")
+            out.append(Violation("QUOTA_EXCEEDED", f"{zh}。请减少 {len(mine) - most} 人。",
+                                 f"{en}. Remove {len(mine) - most}.", event=event, people=tuple(mine)))
     return out
 
 
@@ -199,10 +225,11 @@ def _unit_quota(ctx: CheckContext, rule, cap: int, who: tuple[str, str], free: s
     else:
         entered, where = list(ctx.athletes), ("", "")
     refs = [r for r in entered if r not in free]
+    by_gender = _gender_caps(ctx, rule, refs, f"本代表团{where[0]}", f"This delegation{where[1]}", None)
     if len(refs) <= cap:
-        return []
+        return by_gender
     extra = _not_counted(ctx, rule, [r for r in entered if r in free])
-    return [Violation(
+    return by_gender + [Violation(
         "QUOTA_EXCEEDED",
         f"本代表团{where[0]}报了运动员 {len(refs)} 人（{names(ctx, refs)}）{extra[0]}，{who[0]}最多报 {cap} 人"
         f"（一人报几项只算一人）。请减少 {len(refs) - cap} 人。",
