@@ -78,7 +78,7 @@ def test_the_set_up_page_shows_them_in_the_stages_and_says_so_at_the_top(app, db
                                                 "years_later": "1"}).status_code == 302
     setup = "/org/games/gomoku-2016/setup"
     page = _get(app, admin, setup).get_data(as_text=True)
-    assert 'id="calendar-note"' in page and "日期和截止时间中有 1 处需要核对" in page and 'href="#calendar-traps"' in page
+    assert 'id="calendar-note"' in page and "设置中有 1 处需要核对" in page and 'href="#calendar-traps"' in page
     stages = page.split('id="stages"', 1)[1]
     assert stages.index('id="calendar-traps"') < stages.index("<form")  # above the deadlines it concerns
     assert "报名（姓名）截止（2016年7月8日 24:00（北京时间））已经过去" in stages
@@ -94,7 +94,7 @@ def test_the_set_up_page_shows_them_in_the_stages_and_says_so_at_the_top(app, db
     with admin.session_transaction() as session:
         session["lang"] = "en"
     english = _get(app, admin, setup).get_data(as_text=True)
-    assert "Dates and deadlines to check: " in english and "The names close (2016-07-20 24:00 (Beijing time)) after play begins" \
+    assert "things to check in these settings" in english and "The names close (2016-07-20 24:00 (Beijing time)) after play begins" \
         in english and "报名（姓名）截止（" not in english
 
 

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from ..cli_support import terminal_en
 from ..extensions import db
 from ..rules.calendar_traps import calendar_traps
+from ..rules.event_traps import event_traps
 from .models import Games
 from .services import FixtureError, all_fixture_slugs, definition_of, import_universities, load_games, load_units
 
@@ -40,7 +41,8 @@ def register(app: Flask) -> None:
                 sys.exit(2)
             click.echo(f"loaded {g.slug}: {g.name_zh} ({len(g.events)} events)")
             # Loaded all the same (a regulation may be odd on purpose), but never unseen.
-            for zh, en in calendar_traps(definition_of(g)):
+            definition = definition_of(g)
+            for zh, en in calendar_traps(definition) + event_traps(definition):
                 click.echo(f"warning: {g.slug}: " + (en if terminal_en() else zh), err=True)
 
     @games.command("list")

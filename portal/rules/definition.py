@@ -226,6 +226,15 @@ class AgeBracketRule(RuleBase):
     born_from: dt.date | None = None
     born_to: dt.date | None = None
 
+    @model_validator(mode="after")
+    def _someone_fits(self):
+        if self.born_from is not None and self.born_to is not None and self.born_from > self.born_to:
+            raise TextError(Words(f"出生日期不早于 {self.born_from} 又不晚于 {self.born_to}：没有人能报这个组，"
+                                  f"是否把两个日期填反了？",
+                                  f"born on or after {self.born_from} and on or before {self.born_to}: nobody "
+                                  f"fits; are the two dates the wrong way round?"))
+        return self
+
 
 class QuotaRule(RuleBase):
     """At most `max` entrants per unit in each of `events` (`per: event`), or athletes in
