@@ -95,3 +95,26 @@ def test_a_team_is_made_from_the_samples_people_in_a_form(app, organiser, no_csr
         bad = organiser.post("/org/games/nmsg-2019/try", data={
             "op": "add_team", "document": json.dumps(sample, ensure_ascii=False), "team_event": "chess.MTR"})
     assert "请勾选队员" in bad.get_data(as_text=True)
+
+
+def test_a_units_total_is_no_trap_of_the_sample_but_a_player_cap_built_wrong_is(app, db, organiser):
+    """每单位运动员总数不超过2人: the sample's size is the try page's own, not a person the
+    rule refuses; a gender cap of none on an event of that gender refuses everyone in it."""
+    from portal.games.models import Games
+    games = db.session.query(Games).filter_by(slug="youth-gomoku-2015").one()
+    rules = [dict(r) for r in games.definition["rules"]]
+    rules.append({"kind": "quota", "per": "unit", "max": 2, "clause": "八(九)"})
+    games.definition = {**games.definition, "rules": rules}  # the conftest puts the fixture back
+    import datetime as dt
+    games.loaded_at = dt.datetime.now(dt.UTC)
+    db.session.commit()
+    with app.app_context():
+        page = organiser.get("/org/games/youth-gomoku-2015/try").get_data(as_text=True)
+    assert 'id="rule-traps"' not in page
+    rules.append({"kind": "quota", "events": ["gomoku.WJA"], "max": 2, "max_by_gender": {"F": 0}, "clause": "八(十)"})
+    games.definition = {**games.definition, "rules": rules}
+    games.loaded_at = dt.datetime.now(dt.UTC)
+    db.session.commit()
+    with app.app_context():
+        page = organiser.get("/org/games/youth-gomoku-2015/try").get_data(as_text=True)
+    assert 'id="rule-traps"' in page and f"第 {len(rules)} 条规则" in page and "八(十)" in page

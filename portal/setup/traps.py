@@ -22,6 +22,8 @@ def rule_traps(games: Games, definition, sample: dict) -> list[dict]:
         index = v.extra.get("rule")
         if not v.is_error or index is None or index in seen or not v.people:
             continue
+        if getattr(definition.rules[index], "per", None) == "unit" and v.code == "QUOTA_EXCEEDED":
+            continue  # a unit's total: the sample's size is the try page's, not a person built for the rule
         seen.add(index)
         line = sentences[index] if index < len(sentences) else None
         out.append({"number": index + 1, "clause": v.extra.get("clause"), "violation": v,
