@@ -10,7 +10,7 @@ from portal.rules.definition import GamesDefinition
 from portal.rules.proposals import holds, propose
 
 # fixture -> (proposals that agree with the fixture, proposals made)
-SCORES = {"nmsg-2009": (12, 13), "nmsg-2019": (11, 12), "shaanxi-mind-2025": (4, 5), "youth-gomoku-2015": (11, 11)}
+SCORES = {"nmsg-2009": (12, 13), "nmsg-2019": (11, 12), "shaanxi-mind-2025": (5, 6), "youth-gomoku-2015": (11, 11)}
 
 
 def test_the_proposals_of_the_four_regulations_agree_with_the_fixtures_written_by_hand():
@@ -70,3 +70,27 @@ def test_a_committee_takes_the_proposals_one_by_one(app, db):
     form = _get(app, admin, "/org/games/gomoku-2017/setup/rules/new?kind=age_bracket&p_born_from=2000-01-01"
                             "&p_born_to=2005-12-31&p_clause=七").get_data(as_text=True)
     assert 'value="2000-01-01"' in form and 'value="2005-12-31"' in form and 'value="七"' in form and link.ref == "七"
+
+
+def test_the_places_first_come_first_served_are_proposed_and_taken(app, db):
+    """shaanxi-mind-2025 三: 总人数限制160人，按照报名时间顺序，报满即止 (rooms' 额满为止 are not places)."""
+    [p] = propose("三、参赛办法\n全国五子棋爱好者均可报名。总人数限制120人，按照报名时间顺序，报满即止。\n"
+                  "四、食宿\n大会统一安排食宿（按照报名先后顺序额满为止）。")
+    assert (p.kind, p.values, p.ref) == ("capacity", {"capacity": 120}, "三")
+    with app.app_context():
+        account("root", "admin", name="管理员")
+        db.session.commit()
+    admin = logged_in(app, "root")
+    assert _post(app, admin, "/org/games/new", {"slug": "gomoku-open-2026", "name_zh": "2026年五子棋公开赛",
+                                                "name_en": "2026 Gomoku Open", "copy_of": "shaanxi-mind-2025",
+                                                "years_later": "1"}).status_code == 302
+    setup = "/org/games/gomoku-open-2026/setup"
+    text = "三、参赛办法\n总人数限制120人，按照报名时间顺序，报满即止。\n"
+    assert _post(app, admin, setup + "/regulation-text", {"text": text}, page=setup).status_code == 302
+    page = _get(app, admin, setup + "/proposals").get_data(as_text=True)
+    assert "名额上限：120 人（先报先得）" in page
+    assert _post(app, admin, setup + "/proposals", {"key": p.key}, page=setup + "/proposals").status_code == 302
+    with app.app_context():
+        from portal.games.services import definition_of
+        assert definition_of(_games("gomoku-open-2026")).capacity == 120
+    assert "已与设置一致" in _get(app, admin, setup + "/proposals").get_data(as_text=True)

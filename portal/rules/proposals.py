@@ -1,6 +1,6 @@
 """From a regulation's text to a draft (issue 37, 10): the values its sentences state, each
 beside its clause, proposed to the committee one by one and never applied unseen: the
-days of play and of arrival, the declaration and names deadlines, age groups by birth date,
+days of play and of arrival, the places (first come, first served), the declaration and names deadlines, age groups by birth date,
 fees per person, team or change, quotas per unit, events per player, team sizes, places
 awarded.
 
@@ -35,7 +35,7 @@ def number(text: str) -> int:
 
 @dataclass(frozen=True)
 class Proposal:
-    kind: str  # dates, report, declaration_closes, names_closes, age_bracket, fee, quota, events_per_player, team_size, places
+    kind: str  # dates, report, capacity, declaration_closes, names_closes, age_bracket, fee, quota, events_per_player, team_size, places
     ref: str | None  # the clause the sentence is in
     excerpt: str  # the sentence, as the regulation writes it
     values: dict = field(default_factory=dict)  # as the definition spells them (ISO dates and instants)
@@ -127,6 +127,12 @@ def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
             end = _date(m.group(1), m.group(4) or m.group(2), m.group(5), year)
             if start and end and end >= start:
                 add("dates", start=start.isoformat(), end=end.isoformat())
+    # The Games' places, first come first served: "总人数限制160人，按照报名时间顺序，报满即止",
+    # "限160人，按报名先后顺序" (rooms "额满为止" have no number of people).
+    m = (re.search(rf"(?:总人数|参赛人数|报名人数)\s*(?:限制|限定|限|不超过|上限)\s*(?:为|在)?\s*{NUM}\s*(?:人|名)", s)
+         or re.search(rf"限\s*{NUM}\s*(?:人|名)[^。；]{{0,16}}(?:报满即止|额满为止|先后顺序|满额为止)", s))
+    if m:
+        add("capacity", capacity=number(m.group(1)))
     # Arrival: "9月19日报到", "报到时间：7月14日".
     m = re.search(_DAY + r"\s*(?:全天)?\s*报到", s) or re.search(r"报到(?:时间|日期)?[:：]\s*" + _DAY, s)
     if m:
@@ -180,6 +186,8 @@ def holds(definition, p: Proposal) -> bool:
     if p.kind in ("declaration_closes", "names_closes", "substitutions_closes"):
         at = getattr(definition.stages, p.kind)
         return at is not None and at == dt.datetime.fromisoformat(v["at"])
+    if p.kind == "capacity":
+        return definition.capacity == v["capacity"]
     if p.kind == "age_bracket":
         return any((r.born_from.isoformat() if r.born_from else None, r.born_to.isoformat() if r.born_to else None)
                    == (v.get("born_from"), v.get("born_to")) for r in definition.rules_of(d.AgeBracketRule))

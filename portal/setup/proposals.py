@@ -13,7 +13,7 @@ from ..rules.proposals import Proposal, holds, propose
 from ..rules.readback import day_in_words, deadline_in_words
 
 # Accepted as they are: the section of the definition each sets.
-DIRECT = {"dates": "basics", "report": "basics", "declaration_closes": "stages", "names_closes": "stages",
+DIRECT = {"dates": "basics", "report": "basics", "capacity": "participation", "declaration_closes": "stages", "names_closes": "stages",
           "substitutions_closes": "stages"}
 FEE_NAMES = {"报名费": "Entry fee", "参赛费": "Entry fee", "保证金": "Deposit", "手续费": "Change fee",
              "仲裁费": "Appeal fee", "申诉费": "Appeal fee", "食宿费": "Board and lodging", "服务费": "Service fee"}
@@ -45,6 +45,8 @@ def _words(p: Proposal) -> tuple[str, str]:
     if p.kind == "report":
         a = _day(v["report"])
         return f"报到日期：{a[0]}", f"Arrival: {a[1]}"
+    if p.kind == "capacity":
+        return f"名额上限：{v['capacity']} 人（先报先得）", f"Places: {v['capacity']} (first come, first served)"
     if p.kind in ("declaration_closes", "names_closes", "substitutions_closes"):
         what = {"declaration_closes": ("报项截止", "Declaration closes"), "names_closes": ("报名（姓名）截止", "Names close"),
                 "substitutions_closes": ("更换人员截止", "Substitutions close")}[p.kind]
@@ -113,13 +115,15 @@ def shown(games, definition) -> list[Shown]:
 
 
 def accepted(data: dict, p: Proposal) -> tuple[dict, str]:
-    """The definition (as stored) with a date or deadline proposal taken, and its section."""
+    """The definition (as stored) with a date, deadline or cap proposal taken, and its section."""
     data = copy.deepcopy(data)
     v = p.values
     if p.kind == "dates":
         data.setdefault("dates", {}).update(start=v["start"], end=v["end"])
     elif p.kind == "report":
         data.setdefault("dates", {})["report"] = v["report"]
+    elif p.kind == "capacity":
+        data["capacity"] = v["capacity"]
     else:
         data.setdefault("stages", {})[p.kind] = v["at"]
     return data, DIRECT[p.kind]
