@@ -67,3 +67,16 @@ def test_the_registration_page_names_whom_a_document_is_asked_of():
                         {"kind": "documents", "documents": ["medical"]})
     assert documents_due_with_entry(definition, en=False) == "监护人同意书（未满18周岁者）、体检证明"
     assert documents_due_with_entry(definition, en=True) == "guardian's consent (under 18), medical certificate"
+
+
+@pytest.mark.parametrize("sentence, values", [("未满18周岁的运动员须提交监护人签字的参赛同意书。", {"under_age": 18}),
+                                              ("60岁以上的参赛者须提供县级以上医院的体检证明。", {"min_age": 60})])
+def test_the_regulations_words_open_the_documents_form_with_the_age(sentence, values):
+    from portal.rules.proposals import propose
+    from portal.setup.proposals import _link
+    [p] = propose("五、参赛资格\n（四）" + sentence)
+    assert (p.kind, p.values, p.ref) == ("documents_by_age", values, "五(四)")
+    link = _link("g", p)
+    assert link.startswith("/org/games/g/setup/rules/new?kind=documents&") and "p_clause=" in link
+    assert all(f"p_{k}={v}" in link for k, v in values.items())
+    assert propose("未满18周岁的选手由家长陪同。") == []  # no document asked

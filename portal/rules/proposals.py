@@ -35,7 +35,8 @@ def number(text: str) -> int:
 
 @dataclass(frozen=True)
 class Proposal:
-    kind: str  # dates, report, capacity, declaration_closes, names_closes, age_bracket, fee, quota, events_per_player, team_size, places
+    kind: str  # dates, report, capacity, declaration_closes, names_closes, age_bracket, fee, quota, events_per_player,
+    # documents_by_age, team_size, places
     ref: str | None  # the clause the sentence is in
     excerpt: str  # the sentence, as the regulation writes it
     values: dict = field(default_factory=dict)  # as the definition spells them (ISO dates and instants)
@@ -158,6 +159,15 @@ def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
     # Quotas per unit: "每单位限报4人", "每个单位每项可报2名运动员".
     for m in [] if total else re.finditer(rf"每(?:个)?(?:单位|代表队|省|市)[^。；]{{0,12}}?(?:限报|可报|只能报|报)\s*{NUM}\s*(?:名|人)", s):
         add("quota", max=number(m.group(1)))
+    # Documents of people of an age: "未满18周岁的运动员须提交监护人签字的参赛同意书",
+    # "60岁以上的参赛者须提供体检证明" (which documents, the committee chooses).
+    if re.search(r"(?:须|需|必须|应)\s*(?:提交|提供|出具|携带|出示)", s):
+        m = re.search(rf"未满\s*{NUM}\s*周?岁", s)
+        if m:
+            add("documents_by_age", under_age=number(m.group(1)))
+        m = re.search(rf"{NUM}\s*周?岁\s*(?:以上|及以上|\(含\)以上|（含）以上)", s)
+        if m:
+            add("documents_by_age", min_age=number(m.group(1)))
     # Events a player may enter: "每名运动员限报一项", "每人最多可兼报2个项目", "每位选手只能参加一个单项".
     for m in re.finditer(rf"每(?:名|位|个)?(?:运动员|选手|棋手|队员|参赛者|人)[^。；，,]{{0,6}}?(?:最多|至多|限|只能|只可|仅限)"
                          rf"\s*(?:可)?\s*(?:兼)?(?:报名|报|参加|参赛)*\s*{NUM}\s*(?:个)?\s*(?:小项|单项|项目|项)", s):
@@ -195,6 +205,9 @@ def holds(definition, p: Proposal) -> bool:
         return any(f"{f.amount:.2f}" == v["amount"] and f.per == v["per"] for f in definition.money.fees)
     if p.kind == "quota":
         return any(r.max == v["max"] and r.per == v.get("per", "event") for r in definition.rules_of(d.QuotaRule))
+    if p.kind == "documents_by_age":
+        return any(r.under_age == v.get("under_age") and r.min_age == v.get("min_age")
+                   for r in definition.rules_of(d.DocumentsRule))
     if p.kind == "events_per_player":
         return any(r.max_events == v["max_events"] for r in definition.rules_of(d.OneOfRule))
     if p.kind == "team_size":

@@ -70,6 +70,12 @@ def _words(p: Proposal) -> tuple[str, str]:
         return f"每单位运动员合计限报 {v['max']} 人", f"At most {v['max']} athletes per unit in all events together"
     if p.kind == "quota":
         return f"每单位限报 {v['max']} 人（请选择项目）", f"At most {v['max']} entrants per unit (choose the events)"
+    if p.kind == "documents_by_age":
+        if v.get("under_age"):
+            return (f"未满 {v['under_age']} 周岁者须交的材料（请选择材料）",
+                    f"Documents from those under {v['under_age']} (choose the documents)")
+        return (f"{v['min_age']} 周岁及以上者须交的材料（请选择材料）",
+                f"Documents from those {v['min_age']} or older (choose the documents)")
     if p.kind == "events_per_player":
         if v["max_events"] == 1:
             return "每名选手只能报一项（请选择项目）", "A player enters one event (choose the events)"
@@ -89,6 +95,9 @@ def _link(slug: str, p: Proposal) -> str | None:
     if p.kind == "quota":
         per = {"p_per": v["per"]} if v.get("per") else {}
         return f"/org/games/{slug}/setup/rules/new?" + urlencode({"kind": "quota", "p_max": v["max"], **per, **clause})
+    if p.kind == "documents_by_age":
+        return f"/org/games/{slug}/setup/rules/new?" + urlencode(
+            {"kind": "documents", **{f"p_{k}": x for k, x in v.items()}, **clause})
     if p.kind == "events_per_player":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(
             {"kind": "one_of", "p_max_events": v["max_events"], **clause})
