@@ -307,3 +307,10 @@ def test_a_cap_on_each_gender_in_a_units_total():
                {"event": "xiangqi.WI", "people": ["w1"]}]
     [v] = judge(g, d(five_men, entries))
     assert "本代表团报了男子运动员 5 人" in v.zh and "每单位男子最多报 4 人。请减少 1 人。" in v.zh and v.event is None
+
+
+def test_a_large_units_total_counts_its_athletes_without_naming_them_all():
+    g = _unit_cap(max=10)
+    twelve = players(12)
+    [v] = judge(g, d(twelve, [{"event": "xiangqi.MI", "people": [p["ref"] for p in twelve]}]))
+    assert "本代表团报了运动员 12 人，每单位最多报 10 人" in v.zh and "选手p1" not in v.zh and len(v.people) == 12

@@ -182,6 +182,14 @@ def quota(ctx: CheckContext, rule) -> list[Violation]:
 
 
 GENDER_WORDS = {"M": ("男子", "men"), "F": ("女子", "women")}
+LISTED_AT_MOST = 8  # a unit's total names its athletes only while the list is short enough to read
+
+
+def _listed(ctx: CheckContext, refs: list[str]) -> tuple[str, str]:
+    """(names) of a few people, or nothing for many: the people are on the violation anyway."""
+    if len(refs) > LISTED_AT_MOST:
+        return "", ""
+    return f"（{names(ctx, refs)}）", f" ({names(ctx, refs, 'en')})"
 
 
 def _gender_caps(ctx: CheckContext, rule, refs: list[str], where_zh: str, where_en: str,
@@ -193,10 +201,9 @@ def _gender_caps(ctx: CheckContext, rule, refs: list[str], where_zh: str, where_
         if len(mine) > most:
             words = GENDER_WORDS[gender]
             if event is None:  # the unit's total: where_zh is "本代表团" and the events counted
-                zh = (f"{where_zh}报了{words[0]}运动员 {len(mine)} 人（{names(ctx, mine)}），每单位{words[0]}最多报 "
-                      f"{most} 人")
-                en = (f"{where_en} has {len(mine)} {words[1]} ({names(ctx, mine, 'en')}); at most {most} "
-                      f"{words[1]} per unit")
+                listed = _listed(ctx, mine)
+                zh = f"{where_zh}报了{words[0]}运动员 {len(mine)} 人{listed[0]}，每单位{words[0]}最多报 {most} 人"
+                en = f"{where_en} has {len(mine)} {words[1]}{listed[1]}; at most {most} {words[1]} per unit"
             else:
                 zh = f"{where_zh}每单位{words[0]}最多报 {most} 人，现报了 {len(mine)} 人（{names(ctx, mine)}）"
                 en = (f"{where_en} takes at most {most} {words[1]} per unit; {len(mine)} are entered "
@@ -229,11 +236,12 @@ def _unit_quota(ctx: CheckContext, rule, cap: int, who: tuple[str, str], free: s
     if len(refs) <= cap:
         return by_gender
     extra = _not_counted(ctx, rule, [r for r in entered if r in free])
+    listed = _listed(ctx, refs)
     return by_gender + [Violation(
         "QUOTA_EXCEEDED",
-        f"本代表团{where[0]}报了运动员 {len(refs)} 人（{names(ctx, refs)}）{extra[0]}，{who[0]}最多报 {cap} 人"
+        f"本代表团{where[0]}报了运动员 {len(refs)} 人{listed[0]}{extra[0]}，{who[0]}最多报 {cap} 人"
         f"（一人报几项只算一人）。请减少 {len(refs) - cap} 人。",
-        f"This delegation has {len(refs)} athletes{where[1]} ({names(ctx, refs, 'en')}){extra[1]}; at most {cap} "
+        f"This delegation has {len(refs)} athletes{where[1]}{listed[1]}{extra[1]}; at most {cap} "
         f"{who[1]} (a player counted once however many events he plays). Remove {len(refs) - cap}.",
         people=tuple(refs))]
 
