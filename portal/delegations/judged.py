@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import g, has_request_context
-from sqlalchemy import Integer, String, bindparam, cast, event, func, literal, null, select, union_all
+from sqlalchemy import Boolean, Integer, String, bindparam, cast, event, func, literal, null, select, union_all
 from sqlalchemy.orm import Session
 
 from ..config import universities_csv
@@ -49,7 +49,7 @@ from ..rules.definition import UnitInfo
 from ..rules.violations import Violation, dedupe
 from . import shared
 from .models import Delegation, DelegationStatus, Person
-from .services import booked_people, export_document, other_id_numbers, sanctions_of
+from .services import booked_people, export_document, other_id_numbers, previous_places, sanctions_of, wants_places
 
 DOCUMENTS_KEPT = 48  # a national Games' delegations, one revision each
 JUDGEMENTS_KEPT = 96
@@ -204,6 +204,7 @@ class Outside:
     unit: UnitInfo | None
     sanctioned: dict[str, str]  # events the unit lost -> the Games where it withdrew
     shares: frozenset  # (number, other delegation) of its numbers held elsewhere
+    placed: tuple = ()  # (event, best place) of the unit at the series' previous edition, when a rule reads it
 
 
 @functools.cache
@@ -224,11 +225,16 @@ def _outside_statement():
     held = _held_elsewhere(bindparam("games_id"), bindparam("delegation_id")).subquery()
     sanctions = sanctions_of(bindparam("series"), bindparam("edition"), bindparam("unit_code")).subquery()
     event, source = list(sanctions.c)[1], list(sanctions.c)[3]
+    # Read only where a rule gives more for last edition's place (want_places).
+    placed = previous_places(bindparam("series"), bindparam("edition"), bindparam("unit_code")).subquery()
+    placed_event, place = list(placed.c)[1], list(placed.c)[2]
     return union_all(
         head,
         select(literal("number"), held.c.id_number, held.c.delegation_id, cast(null(), String),
                cast(null(), Integer), *padding),
-        select(literal("sanction"), event, cast(null(), Integer), source, cast(null(), Integer), *padding))
+        select(literal("sanction"), event, cast(null(), Integer), source, cast(null(), Integer), *padding),
+        select(literal("placed"), placed_event, place, cast(null(), String), cast(null(), Integer), *padding)
+        .where(bindparam("want_places", type_=Boolean)))
 
 
 def outside_facts(games, unit_code: str | None, delegation_id: int) -> Outside:
@@ -236,19 +242,21 @@ def outside_facts(games, unit_code: str | None, delegation_id: int) -> Outside:
     remembered judgement, and five reads of a row or two each cost more than the rest of
     the lookup (issue 41, 1). The same facts as unit_info, sanctions_for, shared_numbers,
     the register's revision and the universities' fingerprint give one by one."""
-    shares, sanctioned, head = set(), {}, None
+    shares, sanctioned, placed, head = set(), {}, {}, None
     for row in db.session.execute(_outside_statement(), {
             "games_id": games.id, "delegation_id": delegation_id, "series": games.series, "edition": games.edition,
-            "unit_code": unit_code}):
+            "unit_code": unit_code, "want_places": bool(unit_code) and wants_places(definition_of(games))}):
         if row.fact == "head":
             head = row
         elif row.fact == "number":
             shares.add((row.key, row.other))
+        elif row.fact == "placed":
+            placed[row.key] = row.other
         else:
             sanctioned[row.key] = row.name
     return Outside(universities=(head.other, head.key), register=head.revision or 0,
                    unit=unit_info_of(head) if head.code is not None else None,
-                   sanctioned=sanctioned, shares=frozenset(shares))
+                   sanctioned=sanctioned, shares=frozenset(shares), placed=tuple(sorted(placed.items())))
 
 
 def outside_of(d: Delegation, unit_code: str | None) -> Outside:
@@ -283,11 +291,12 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool,
         outside = outside_of(d, unit_code)
     universities = universities_map(fallback_csv=universities_csv(), fingerprint=outside.universities)
     unit, sanctioned, shares, register = outside.unit, outside.sanctioned, outside.shares, outside.register
+    placed = outside.placed
     booked = booked_people(games, d.id)
     passed = deadlines_passed(games, at)
     key = (d.id, d.created_at, d.content_rev, games.id, games.loaded_at, version, reveal, at.date(), passed, shares, register,
            id(universities), repr(unit), tuple(sorted(sanctioned.items())),
-           frozenset(booked) if booked is not None else None)
+           frozenset(booked) if booked is not None else None, placed)
     hit = _recall(_judgements, key)
     if hit is not None:
         return list(hit[0])
@@ -295,7 +304,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool,
     shared_key = ("judgement", d.id, d.created_at.isoformat(), d.content_rev, games.id, games.loaded_at.isoformat(),
                   version, reveal, at.date().isoformat(), passed, tuple(sorted(shares)), register,
                   universities_version(), repr(unit), tuple(sorted(sanctioned.items())),
-                  tuple(sorted(booked)) if booked is not None else None)
+                  tuple(sorted(booked)) if booked is not None else None, placed)
     if (blob := shared.fetch("judgement", shared_key)) is not None:
         violations = pickle.loads(blob)
         _keep(_judgements, key, (violations, universities), JUDGEMENTS_KEPT)
@@ -311,7 +320,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool,
         other_id_numbers=other_id_numbers(games, parsed, d.id, reveal) if shares else {},
         sanctioned=sanctioned, booked_people=booked,
         qualified=known.qualified, barred_people=known.barred, delegation_documents=frozenset(d.documents or []),
-        joint_with=frozenset(d.joint_with or []),
+        joint_with=frozenset(d.joint_with or []), placed_before=dict(placed) if unit_code else None,
         unit_names=unit_name_pairs() if any(p.registration_unit and p.registration_unit != parsed.unit_code
                                             for p in parsed.people) else None))
     # The universities map is kept alive with the answer, so its id() stays its own.

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import Integer, cast, func, literal, null, select
+from sqlalchemy.orm import aliased
 
 from ..config import universities_csv
 from ..extensions import db
@@ -22,6 +23,7 @@ from ..games.services import (
 )
 from ..money.models import RoomRequest, RoomStatus
 from ..register.career import known_to_register
+from ..results.models import EventResult
 from ..rules import check_delegation, parse_document, report
 from ..rules.document import FORMAT, ParsedDelegation
 from ..rules.idnumber import normalise
@@ -108,6 +110,41 @@ def sanctions_for(games: Games, unit_code: str | None) -> dict[str, str]:
             db.session.execute(sanctions_of(games.series, games.edition, unit_code))}
 
 
+def previous_places(series, edition, unit_code=None):
+    """Rows (unit, event, best place) of the series' latest edition before `edition`: what a
+    placed_bonus reads ("上届前三名的单位可多报1人"); for one unit when `unit_code` is given.
+    Its arguments values or bound parameters (judged.outside_facts)."""
+    earlier = aliased(Games)
+    last = (select(func.max(earlier.edition)).where(earlier.series == series, earlier.edition < edition)
+            .scalar_subquery())
+    q = (select(Delegation.unit_code, EventResult.event_code, func.min(EventResult.place))
+         .join(Delegation, EventResult.delegation_id == Delegation.id).join(Games, EventResult.games_id == Games.id)
+         .where(Games.series == series, Games.edition == last, Delegation.unit_code.is_not(None))
+         .group_by(Delegation.unit_code, EventResult.event_code))
+    return q.where(Delegation.unit_code == unit_code) if unit_code is not None else q
+
+
+def wants_places(definition) -> bool:
+    """Whether any rule gives more for last edition's place (else nothing is read for it)."""
+    return any(getattr(r, "placed_bonus", None) is not None for r in definition.rules)
+
+
+def places_by_unit(games: Games, definition) -> dict[str, dict[str, int]]:
+    """previous_places() of every unit, from one query (nothing when no rule reads them)."""
+    out: dict[str, dict[str, int]] = {}
+    if wants_places(definition):
+        for unit_code, event, place in db.session.execute(previous_places(games.series, games.edition)):
+            out.setdefault(unit_code, {})[event] = place
+    return out
+
+
+def _places_of(games: Games, definition, unit_code: str) -> dict[str, int]:
+    if not wants_places(definition):
+        return {}
+    return {event: place for _unit, event, place in
+            db.session.execute(previous_places(games.series, games.edition, unit_code))}
+
+
 def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
           exclude_delegation_id: int | None = None, *, stored: bool = True,
           reveal: bool = False, all_numbers: bool = False,
@@ -138,6 +175,7 @@ def judge(games: Games, doc: ParsedDelegation, at: dt.datetime | None = None,
         unit_names=unit_name_pairs() if any(p.registration_unit and p.registration_unit != doc.unit_code
                                             for p in doc.people) else None,
         joint_with=frozenset(own.joint_with or []) if own is not None else frozenset(),
+        placed_before=_places_of(games, definition_at(games, at), doc.unit_code) if stored and doc.unit_code else None,
     )
 
 
@@ -192,6 +230,7 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
         .where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN,
                Person.id_number.in_(shared))).all()
     sanctions = sanctions_by_unit(games)
+    placed = places_by_unit(games, definition)
     booked = booked_by_delegation(games, [d.id for d in delegations])
     out = {}
     parsed_documents = {d.id: parse_document(documents[d.id]) for d in delegations}
@@ -216,7 +255,8 @@ def judge_many(games: Games, delegations: list[Delegation], at: dt.datetime | No
             sanctioned=sanctions.get(parsed.unit_code, {}) if parsed.unit_code else {},
             booked_people=(booked.get(d.id, set()) if booked is not None else None), qualified=known.qualified,
             barred_people=known.barred, delegation_documents=frozenset(d.documents or []),
-            unit_names=unit_pairs, joint_with=frozenset(d.joint_with or [])))
+            unit_names=unit_pairs, joint_with=frozenset(d.joint_with or []),
+            placed_before=placed.get(parsed.unit_code, {}) if parsed.unit_code else None))
     return out
 
 

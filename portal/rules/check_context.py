@@ -142,6 +142,18 @@ class CheckContext:
             return target
         return g
 
+    # The unit's best place in each event at the series' previous edition (event -> place);
+    # None where it is not known (a document judged alone): no bonus is given.
+    placed_before: Mapping[str, int] | None = None
+
+    def placed_extra(self, bonus, events: list[str]) -> int:
+        """What a rule's placed_bonus adds for this unit: its `extra` when the unit placed in
+        the first `top` of the bonus's events (the rule's own when none) last edition."""
+        if bonus is None or not self.placed_before:
+            return 0
+        return bonus.extra if any(self.placed_before.get(e, bonus.top + 1) <= bonus.top
+                                  for e in bonus.events or events) else 0
+
     def qualified_refs(self, by: list[str]) -> set[str] | None:
         """The people qualified for these Games by one of `by` (a qualifier's slug or series,
         any when empty), or by the organisers' hand; None when not known (judged alone)."""

@@ -236,6 +236,14 @@ class AgeBracketRule(RuleBase):
         return self
 
 
+class PlacedBonus(Strict):
+    """More for a unit placed in the first `top` of `events` (the rule's own when none) at
+    the series' previous edition ("上届前三名的单位可多报1人", "上届前六名可增报1队")."""
+    top: int = Field(ge=1)
+    extra: int = Field(ge=1)
+    events: list[str] = []
+
+
 class QuotaRule(RuleBase):
     """At most `max` entrants per unit in each of `events` (`per: event`), or athletes in
     all of them together (`per: unit`, "每单位运动员总数不超过12人"; every event when none
@@ -255,6 +263,7 @@ class QuotaRule(RuleBase):
     qualified_exempt: bool = False
     qualified_by: list[str] = []
     qualified_name: Text | None = None
+    placed_bonus: PlacedBonus | None = None
 
     @model_validator(mode="after")
     def _events_for_each(self):
@@ -290,6 +299,15 @@ class TeamMakeupRule(RuleBase):
     max_by_gender: dict[Gender, int] | None = None
     # Players from outside the unit (registered or employed elsewhere) per team ("外援不超过2人").
     max_from_outside: int | None = Field(default=None, ge=0)
+    # More teams for a unit placed at the previous edition ("上届前三名的单位可增报1队").
+    placed_bonus: PlacedBonus | None = None
+
+    @model_validator(mode="after")
+    def _bonus_on_a_limit(self):
+        if self.placed_bonus is not None and self.max_teams is None:
+            raise TextError(Words("只有限定了每单位队数，才能给上届名次靠前的单位多报：请填写每单位最多队数",
+                                  "more teams for units placed last time needs teams per unit: give max_teams"))
+        return self
 
 
 class BoardRule(RuleBase):

@@ -33,6 +33,7 @@ def check_delegation(
     barred_people: Mapping[str, tuple[str, str]] | None = None,
     delegation_documents: frozenset[str] | None = None,
     joint_with: frozenset[str] = frozenset(),
+    placed_before: Mapping[str, int] | None = None,
 ) -> list[Violation]:
     """All violations of the Games' entry rules by this delegation, at instant `at`."""
     if at is None:
@@ -43,6 +44,7 @@ def check_delegation(
                        sanctioned or {}, qualified, barred_people or {}, delegation_documents, unit_names or {},
                        joint_with)
     ctx.booked_people = booked_people  # None: the rooms are not known here (a bare document)
+    ctx.placed_before = placed_before  # None: the previous edition is not known here (a bare document)
     found: list[Violation] = []
     for fn in _BUILTIN_CHECKS:
         found.extend(fn(ctx))

@@ -11,7 +11,8 @@ from .definition import AgeBracketRule, EntryMinimumRule, EventUnitsRule, GamesD
 def _most_a_unit_may_enter(definition: GamesDefinition, event: str) -> int | None:
     """The most athletes any unit may enter in `event` by its quotas (a named unit's larger
     number counts: the event is open to that unit)."""
-    caps = [max([r.max, *r.max_by_unit.values()]) for r in definition.rules_of(QuotaRule)
+    caps = [max([r.max, *r.max_by_unit.values()]) + (r.placed_bonus.extra if r.placed_bonus else 0)
+            for r in definition.rules_of(QuotaRule)
             if r.per == "event" and event in r.events and not r.qualified_exempt]
     return min(caps) if caps else None
 

@@ -161,6 +161,9 @@ def _quota(r: d.QuotaRule, n: _Names):
     if r.max_by_gender:
         zh += "，其中" + "、".join(f"{PLAYERS[g][0]}子不超过 {k} 人" for g, k in r.max_by_gender.items())
         en += ", of whom at most " + " and ".join(f"{k} {PLAYERS[g][1]}" for g, k in r.max_by_gender.items())
+    if r.placed_bonus is not None:
+        b = _placed(r.placed_bonus, n, "人", "athlete")
+        zh, en = f"{zh}；{b[0]}", f"{en}; {b[1]}"
     if r.qualified_exempt:
         by = (r.qualified_name.zh, r.qualified_name.en) if r.qualified_name else ("资格赛", "a qualifier")
         zh += f"；{by[0]}晋级的选手不占名额"
@@ -168,11 +171,21 @@ def _quota(r: d.QuotaRule, n: _Names):
     return zh, en
 
 
+def _placed(b: d.PlacedBonus, n: _Names, zh_unit: str, en_unit: str) -> tuple[str, str]:
+    """"上届前3名的单位可多报1人" (in the events it names, when not the rule's own)."""
+    where = n.events_of(b.events) if b.events else ("该项目", "the event")
+    return (f"上届{where[0]}前 {b.top} 名的单位可多报 {b.extra} {zh_unit}",
+            f"a unit placed in the first {b.top} of {where[1]} last edition may enter {_many(b.extra, en_unit)} more")
+
+
 def _team_makeup(r: d.TeamMakeupRule, n: _Names):
     ev = n.events_of(r.events)
     parts = []
     if r.max_teams is not None:
         parts.append((f"每单位限报 {r.max_teams} 队", f"at most {_many(r.max_teams, 'team')} per unit"))
+    if r.placed_bonus is not None:
+        b = _placed(r.placed_bonus, n, "队", "team")
+        parts.append(b)
     if r.starters:
         c = _counts(r.starters)
         parts.append((f"上场队员{c[0]}", f"starters: {c[1]}"))

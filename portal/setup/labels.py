@@ -86,6 +86,7 @@ FIELDS = {
     "Fee.events": ("只对这些项目收取（不选即为全部项目）", "charged for these events only (none: every event)"),
     "QuotaRule.events": ("项目（按整个单位合计时，不选即为全部项目）", "events (for the whole unit together, none: every event)"),
     "QuotaRule.per": ("按每个项目分别计，或整个单位合计", "each event alone, or the whole unit together"),
+    "placed_bonus": ("上届名次靠前的单位可多报（前几名 top、多报几 extra）", "more for units placed last edition (top, extra)"),
     "qualified_exempt": ("晋级选手不占名额", "qualified players not counted"),
     "qualified_by": ("晋级资格来自（网址代码或系列，不填为任何资格赛）", "qualified by (slugs or series; any when empty)"),
     "qualified_name": ("规程对资格赛的称呼（如“上届个人赛前8名”）", "the regulation's name for the qualifier"),

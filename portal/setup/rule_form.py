@@ -43,7 +43,7 @@ EXAMPLES = {
     "few_entrants": "{below: 6, places: 3, table: [7, 5, 3]}",
     "payee": "{name: 某某体育局, bank: 工商银行某某支行, account: '6222020302059638775'}",
     "max_teams_by_unit": "beijing: 3\ntianjin: 3\nhebei: 6", "max_by_unit": "beijing: 3\nhebei: 6",
-    "max_by_gender": "M: 3\nF: 3",
+    "max_by_gender": "M: 3\nF: 3", "placed_bonus": "{top: 3, extra: 1}",
 }
 
 

@@ -162,6 +162,10 @@ def quota(ctx: CheckContext, rule) -> list[Violation]:
     cap = rule.max_by_unit.get(unit, rule.max) if unit else rule.max
     who = ((ctx.unit.name.zh if ctx.unit else unit), "from " + (ctx.unit.name.en if ctx.unit else unit)) \
         if unit in rule.max_by_unit else ("每单位", "per unit")
+    extra = ctx.placed_extra(rule.placed_bonus, rule.events)
+    if extra:  # placed last edition: more for this unit, and the message says why
+        cap += extra
+        who = (f"本单位（上届名次靠前，多报 {extra} 人）", f"from this unit ({extra} more for last edition's place)")
     free = (ctx.qualified_refs(rule.qualified_by) or set()) if rule.qualified_exempt else set()
     if rule.per == "unit":
         return _unit_quota(ctx, rule, cap, who, free)

@@ -72,15 +72,18 @@ def team_makeup(ctx: CheckContext, rule) -> list[Violation]:
                 event=event))
         unit = ctx.delegation.unit_code
         cap = rule.max_teams_by_unit.get(unit, rule.max_teams) if unit else rule.max_teams
-        if cap is not None and len(teams) > cap:
+        extra = ctx.placed_extra(rule.placed_bonus, rule.events) if cap is not None else 0
+        if cap is not None and len(teams) > cap + extra:
             # A number of its own for a named unit reads as that unit's ("北京只能报 3 支队").
             who = ((ctx.unit.name.zh if ctx.unit else unit), (ctx.unit.name.en if ctx.unit else unit)) \
                 if unit in rule.max_teams_by_unit else ("每单位", "per unit")
+            why = (f"（其中 {extra} 支因上届名次增报）" if extra else "", f" ({extra} for last edition's place)" if extra else "")
+            cap += extra
             out.append(Violation(
                 "TEAM_LIMIT",
-                f"{ctx.event_name(event)}{who[0]}只能报 {cap} 支队，现报了 {len(teams)} 支。",
+                f"{ctx.event_name(event)}{who[0]}只能报 {cap} 支队{why[0]}，现报了 {len(teams)} 支。",
                 f"{ctx.event_name(event, 'en')} takes {_count(cap, 'team', 'teams')} "
-                f"{'from ' + who[1] if who[1] != 'per unit' else 'per unit'}; {len(teams)} are entered.",
+                f"{'from ' + who[1] if who[1] != 'per unit' else 'per unit'}{why[1]}; {len(teams)} are entered.",
                 event=event, people=tuple(ctx.entrants[event])))
         for entry in teams:
             out.extend(_one_team(ctx, rule, entry))
