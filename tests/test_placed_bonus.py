@@ -88,3 +88,12 @@ def test_last_editions_results_give_the_bonus_on_every_path(app, db, tmp_path):
     assert [v["code"] for v in rep["violations"] if v["code"] == "QUOTA_EXCEEDED"] == ["QUOTA_EXCEEDED"]
     refused = import_document(this, _doc("xq-2026", others, unit="jiangsu"), at, Actor("t"))
     assert not refused.ok and "QUOTA_EXCEEDED" in [v.code for v in refused.violations]
+
+
+def test_the_declaration_of_a_placed_unit_takes_its_bonus():
+    """第一次报名: a unit placed last edition declares the larger number without refusal."""
+    g = games([{"kind": "quota", "events": ["xiangqi.MI"], "max": 2, "placed_bonus": BONUS}])
+    from builders import doc
+    document = doc("test-games", people=[], entries=[], declarations=[{"event": "xiangqi.MI", "count": 3}])
+    assert _judge(g, document, {"xiangqi.MI": 2}) == []
+    assert [v.code for v in _judge(g, document, {})] == ["QUOTA_EXCEEDED"]
