@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..text import Text as Words, TextError
+from .ages import age_on
 from .awards import Award, CompetitionRule, TeamFromIndividuals, event_codes
 
 Gender = Literal["M", "F"]
@@ -670,8 +671,7 @@ class DocumentsRule(RuleBase):
             return True
         if born is None:
             return False
-        on = self.age_on or first_day
-        age = on.year - born.year - ((on.month, on.day) < (born.month, born.day))
+        age = age_on(born, self.age_on or first_day)
         return (self.min_age is None or age >= self.min_age) and (self.under_age is None or age < self.under_age)
 
 

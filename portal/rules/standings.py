@@ -21,6 +21,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from ..text import InputProblems, Text
+from .ages import age_on
 from .awards import AgeStanding, GroupStanding, MedalsAward, PlacesAward, PointsAward, PrizesAward, TeamFromIndividuals, of_kind
 from .definition import BoardRule, GamesDefinition, TeamMakeupRule
 
@@ -349,10 +350,6 @@ def group_standing(rule: GroupStanding, placings: list[Placing], groups: dict[st
     for r in rows:
         r.awarded = rule.places is None or r.rank <= rule.places
     return rows
-
-
-def age_on(born: dt.date, on: dt.date) -> int:
-    return on.year - born.year - ((on.month, on.day) < (born.month, born.day))
 
 
 def age_standing(rule: AgeStanding, placings: list[Placing], born: dict[str, dt.date]) -> list[StandingRow]:

@@ -20,6 +20,7 @@ from ..ids import db_id
 from ..jobs.views import start
 from ..privacy import record_access
 from ..roles import ORGANISERS
+from ..rules.ages import age_on
 from ..translation import gettext as _
 from ..web import is_en, outcome_text
 from . import cards as card_service, meeting as meetings
@@ -141,8 +142,7 @@ def _desk_card(d, definition, document: dict, p: dict) -> dict:
     photo = latest_photo(d, p["ref"])
     age = None
     if p.get("birth_date"):
-        born, on = dt.date.fromisoformat(p["birth_date"]), definition.dates.start
-        age = on.year - born.year - ((on.month, on.day) < (born.month, born.day))
+        age = age_on(dt.date.fromisoformat(p["birth_date"]), definition.dates.start)
     sports = {s.code: s for s in definition.sports}
     names = {}
     for e in definition.events:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..ages import age_on
 from ..check_context import CheckContext, names, rule_check
 from ..violations import Violation
 from .eligibility import unit_kind_names
@@ -176,7 +177,7 @@ def companion_required(ctx: CheckContext, rule) -> list[Violation]:
         born = ctx.birth.get(ref)
         if born is None:
             continue
-        age = on.year - born.year - ((on.month, on.day) < (born.month, born.day))
+        age = age_on(born, on)
         if age < rule.min_age or ref in accompanied:
             continue
         p = ctx.people[ref]
