@@ -88,6 +88,13 @@ def test_last_editions_results_give_the_bonus_on_every_path(app, db, tmp_path):
     assert [v["code"] for v in rep["violations"] if v["code"] == "QUOTA_EXCEEDED"] == ["QUOTA_EXCEEDED"]
     refused = import_document(this, _doc("xq-2026", others, unit="jiangsu"), at, Actor("t"))
     assert not refused.ok and "QUOTA_EXCEEDED" in [v.code for v in refused.violations]
+    jiangsu = import_document(this, _doc("xq-2026", others[:1], unit="jiangsu"), at, Actor("t")).delegation
+    db.session.commit()
+    # The entries page says the number the check counts: 限报 2 for the champion's unit, 1 for the second's.
+    from portal.delegations.workspace import Workspace
+    with app.test_request_context():
+        assert [(Workspace(x, at=at).quota("xiangqi.MI"), Workspace(x, at=at).most_athletes("xiangqi.MI"))
+                for x in (zhejiang, jiangsu)] == [(2, 2), (1, 1)]
 
 
 def test_the_declaration_of_a_placed_unit_takes_its_bonus():

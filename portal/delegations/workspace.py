@@ -254,15 +254,26 @@ class Workspace:
     def unit_code(self) -> str | None:
         return self.doc["unit"] if isinstance(self.doc.get("unit"), str) else None
 
+    @cached_property
+    def placed_before(self) -> dict[str, int] | None:
+        """The unit's best places at the series' previous edition, where a rule gives more
+        for them (the checks read the same facts)."""
+        return dict(self.outside.placed) if self.unit_code and self.unit_code == self.d.unit_code else None
+
+    @staticmethod
+    def _bonus(rule, placed_before) -> int:
+        return rule.placed_bonus.for_unit(placed_before, rule.events) if rule.placed_bonus is not None else 0
+
     def quota(self, code) -> int | None:
+        """The event's quota for this unit, as the quota check counts it (its bonus included)."""
         unit = self.unit_code
-        caps = [r.max_by_unit.get(unit, r.max) if unit else r.max
+        caps = [(r.max_by_unit.get(unit, r.max) if unit else r.max) + self._bonus(r, self.placed_before)
                 for r in self.definition.rules_of(QuotaRule) if r.per == "event" and code in r.events]
         return min(caps) if caps else None
 
     def most_athletes(self, code) -> int | None:
         """The most athletes the unit may enter in the event (its quota, or teams × team size)."""
-        return declared_max(self.definition, code, self.unit_code)
+        return declared_max(self.definition, code, self.unit_code, self.placed_before)
 
     def team_rule(self, code) -> TeamMakeupRule | None:
         return next((r for r in self.definition.rules_of(TeamMakeupRule) if code in r.events), None)
@@ -290,6 +301,8 @@ class Workspace:
         rule = self.team_rule(code)
         teams = (rule.max_teams_by_unit.get(self.unit_code, rule.max_teams) if self.unit_code else rule.max_teams) \
             if rule else None
+        if teams is not None:
+            teams += self._bonus(rule, self.placed_before)
         max_teams = teams or 9
         if self.editable and len(out) < max_teams:
             used = {t["team"] for t in out}

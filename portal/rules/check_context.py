@@ -149,10 +149,7 @@ class CheckContext:
     def placed_extra(self, bonus, events: list[str]) -> int:
         """What a rule's placed_bonus adds for this unit: its `extra` when the unit placed in
         the first `top` of the bonus's events (the rule's own when none) last edition."""
-        if bonus is None or not self.placed_before:
-            return 0
-        return bonus.extra if any(self.placed_before.get(e, bonus.top + 1) <= bonus.top
-                                  for e in bonus.events or events) else 0
+        return bonus.for_unit(self.placed_before, events) if bonus is not None else 0
 
     def qualified_refs(self, by: list[str]) -> set[str] | None:
         """The people qualified for these Games by one of `by` (a qualifier's slug or series,

@@ -244,6 +244,13 @@ class PlacedBonus(Strict):
     extra: int = Field(ge=1)
     events: list[str] = []
 
+    def for_unit(self, placed_before: dict[str, int] | None, rule_events: list[str]) -> int:
+        """`extra` when the unit's best places last edition (event -> place) put it in the
+        first `top` of the bonus's events, else nothing."""
+        if not placed_before:
+            return 0
+        return self.extra if any(placed_before.get(e, self.top + 1) <= self.top for e in self.events or rule_events) else 0
+
 
 class QuotaRule(RuleBase):
     """At most `max` entrants per unit in each of `events` (`per: event`), or athletes in

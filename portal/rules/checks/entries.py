@@ -62,7 +62,7 @@ def names_within_declaration(ctx: CheckContext) -> list[Violation]:
         if event not in ctx.events or count <= 0:
             continue
         named = len(ctx.entrants.get(event, []))
-        cap = declared_max(ctx.games, event, ctx.delegation.unit_code, ctx)
+        cap = declared_max(ctx.games, event, ctx.delegation.unit_code, ctx.placed_before)
         if named > count and (cap is None or count < cap):  # at the cap, QUOTA_EXCEEDED says it
             out.append(Violation(
                 "DECLARATION_EXCEEDED",
@@ -138,11 +138,11 @@ def age_bracket(ctx: CheckContext, rule) -> list[Violation]:
     return out
 
 
-def declared_max(games, event: str, unit: str | None = None, ctx: CheckContext | None = None) -> int | None:
-    """The most athletes a unit may declare for an event (quota, or teams × team size);
-    with `ctx`, a bonus for its place at the previous edition included."""
+def declared_max(games, event: str, unit: str | None = None, placed_before: dict[str, int] | None = None) -> int | None:
+    """The most athletes a unit may declare for an event (quota, or teams × team size),
+    a bonus for its places at the previous edition (`placed_before`) included."""
     def extra(rule) -> int:
-        return ctx.placed_extra(rule.placed_bonus, rule.events) if ctx is not None else 0
+        return rule.placed_bonus.for_unit(placed_before, rule.events) if rule.placed_bonus is not None else 0
     # A quota its qualified players do not count toward bounds no declared number: they are in it.
     caps = [(r.max_by_unit.get(unit, r.max) if unit else r.max) + extra(r) for r in games.rules_of(QuotaRule)
             if r.per == "event" and event in r.events and not r.qualified_exempt]
@@ -261,7 +261,7 @@ def declared_numbers(ctx: CheckContext) -> list[Violation]:
     for i, (event, count) in enumerate(ctx.delegation.declarations):
         if event not in ctx.events:
             continue
-        cap = declared_max(ctx.games, event, ctx.delegation.unit_code, ctx)
+        cap = declared_max(ctx.games, event, ctx.delegation.unit_code, ctx.placed_before)
         if cap is not None and count > cap:
             out.append(Violation(
                 "QUOTA_EXCEEDED",
