@@ -96,6 +96,10 @@ def _in_words(err: dict) -> Text:
     if kind in ("less_than_equal", "less_than"):
         bound = ctx.get("le", ctx.get("lt"))
         return Text(f"应不大于 {bound}，而不是 {value}", f"must be at most {bound}, not {value}")
+    if kind == "too_short" and ctx.get("min_length") == 1:
+        return Text("至少填写一项", "give at least one")
+    if kind == "too_short":
+        return Text(f"至少填写 {ctx.get('min_length')} 项", f"give at least {ctx.get('min_length')}")
     if kind == "list_type":
         return Text("应为列表（每项一行，以“- ”开头）", "must be a list")
     if kind in ("dict_type", "model_type", "model_attributes_type"):

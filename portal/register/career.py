@@ -3,23 +3,25 @@ added to what the document gives, and which of them qualified for these Games. A
 the register's player only when the identity number and the name both match and the player
 has represented the delegation's unit before: typing a stranger's number and name never
 tells a leader whether the register knows him (not one bit per guess). Organisers' pages
-read it without the unit (`unit=ANY_UNIT`). Three queries whatever the delegation's size."""
+read it without the unit (`unit=ANY_UNIT`). Three queries whatever the delegation's size (four
+where a rule reads earlier places)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import and_, select
 
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
-from ..rules.definition import RatingRule
-from ..rules.document import GradeHeld, ParsedPerson, RatingHeld
+from ..rules.definition import PlacedBeforeRule, RatingRule
+from ..rules.document import GradeHeld, ParsedPerson, PlaceHeld, RatingHeld
 from ..rules.idnumber import normalise
 from ..sql_lists import ListStatement
 from .models import (
     NamedRating,
     PlayerGrade,
+    PlayerPlace,
     PlayerRating,
     PlayerSanction,
     Qualification,
@@ -135,6 +137,22 @@ def _named_ratings(people: list[ParsedPerson], unit_of) -> None:
             person.ratings.setdefault(code, []).append(RatingHeld(value, published, SOURCE))
 
 
+def _add_places(players: dict[int, list[ParsedPerson]], games) -> None:
+    """The matched players' places at earlier Games (never these Games', nor a later
+    edition's of their series), added to their people."""
+    for player_id, series, edition, event, place, games_zh, games_en, event_zh, event_en in db.session.execute(
+            select(PlayerPlace.player_id, PlayerPlace.series, PlayerPlace.edition, PlayerPlace.event_code,
+                   PlayerPlace.place, PlayerPlace.games_name_zh, PlayerPlace.games_name_en, PlayerPlace.event_name_zh,
+                   PlayerPlace.event_name_en)
+            .where(PlayerPlace.player_id.in_(list(players)), PlayerPlace.games_slug != games.slug,
+                   ~and_(PlayerPlace.series == games.series, PlayerPlace.edition >= games.edition))
+            .order_by(PlayerPlace.edition, PlayerPlace.id)):
+        held = PlaceHeld(series, edition, event, place,
+                         (f"{games_zh} {event_zh} 第{place}名", f"place {place} in {event_en} at {games_en}"))
+        for person in players[player_id]:
+            person.places.append(held)
+
+
 def qualified_among(players: dict[int, list[ParsedPerson]], slug: str, series: str) -> frozenset[tuple[str, str, str]]:
     """(identity number, qualifier's slug, its series) of the matched people qualified for
     these Games (by slug) or for any Games of their series."""
@@ -177,6 +195,10 @@ class Known:
 def known_to_register(people: list[ParsedPerson], games, unit) -> Known:
     """add_career() (grades and ratings added to the people of `unit`), then who of them
     qualified for these Games and who is barred from them."""
-    # Ratings listed by name are read only where a rule reads a rating (one query saved elsewhere).
-    players = add_career(people, unit, by_name=bool(definition_of(games).rules_of(RatingRule)))
+    # Ratings listed by name are read only where a rule reads a rating (one query saved elsewhere),
+    # places only where a rule bars earlier placers.
+    definition = definition_of(games)
+    players = add_career(people, unit, by_name=bool(definition.rules_of(RatingRule)))
+    if players and definition.rules_of(PlacedBeforeRule):
+        _add_places(players, games)
     return Known(qualified_among(players, games.slug, games.series), barred_among(players, games.series, games.edition))

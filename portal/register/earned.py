@@ -17,7 +17,7 @@ from ..games.models import utcnow
 from ..rules.awards import FederationPoints, GradeByPlace, PromotionByRecord, QualifiesAward, of_kind
 from ..rules.grades import grade_systems
 from ..text import Text
-from .models import PlayerGrade, PlayerPoints, Qualification
+from .models import PlayerGrade, PlayerPlace, PlayerPoints, Qualification
 from .services import bump_revision, player_for
 
 EARNING_KINDS = (QualifiesAward, GradeByPlace, PromotionByRecord, FederationPoints)
@@ -52,10 +52,8 @@ def carry(games, definition, event_code: str, placed: list[Placed], actor: Actor
     db.session.execute(delete(PlayerPoints).where(PlayerPoints.games_slug == games.slug, PlayerPoints.event_code == event_code))
     db.session.execute(delete(Qualification).where(Qualification.from_games == games.slug,
                                                    Qualification.event_code == event_code))
+    db.session.execute(delete(PlayerPlace).where(PlayerPlace.games_slug == games.slug, PlayerPlace.event_code == event_code))
     counts = {"grades": 0, "qualified": 0, "points": 0, "without_id_number": 0}
-    if not awards:
-        bump_revision()
-        return counts
     ids = sorted({pid for p in placed for pid in p.person_ids})
     people = {row.id: row for row in db.session.execute(
         select(Person.id, Person.name, Person.gender, Person.birth_date, Person.id_number, Person.profile,
@@ -64,18 +62,29 @@ def carry(games, definition, event_code: str, placed: list[Placed], actor: Actor
     gender = {pid: row.gender for pid, row in people.items()}
     by_gender = _gender_places(placed, gender)
     systems = grade_systems(definition)
-    event_name = next((s.name.zh for s in definition.sports if s.code == event.sport), "") + event.name.zh
+    sport = next((s for s in definition.sports if s.code == event.sport), None)
+    event_name = (sport.name.zh if sport else "") + event.name.zh
     day = definition.dates.end
     players = {}
 
-    def player(pid):
+    def player(pid, counted: bool = True):
         row = people.get(pid)
         if row is None or not row.id_number:
-            counts["without_id_number"] += 1
+            counts["without_id_number"] += counted
             return None
         if pid not in players:
             players[pid] = player_for(row.id_number, row.name, row.gender, row.birth_date, row.unit_code)
         return players[pid]
+
+    # Every place, whatever these Games award: a later Games may bar earlier placers.
+    for p in placed:
+        for pid in p.person_ids:
+            if (who := player(pid, counted=False)) is not None:
+                db.session.add(PlayerPlace(
+                    player_id=who.id, games_slug=games.slug, series=games.series, edition=games.edition,
+                    event_code=event_code, place=p.place, games_name_zh=games.name_zh[:200],
+                    games_name_en=games.name_en[:200], event_name_zh=event_name[:200],
+                    event_name_en=(f"{sport.name.en} " if sport else "") + event.name.en[:150], recorded_at=utcnow()))
 
     for award in awards:
         for i, p in enumerate(placed):

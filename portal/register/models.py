@@ -105,6 +105,26 @@ class PlayerPoints(db.Model):
     recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class PlayerPlace(db.Model):
+    """A player's place in an event of a Games, as its results were stored: what a rule
+    barring earlier placers reads ("曾获得本赛事前八名者不得参加业余组"). The names are
+    kept as the results named them, so a page never needs the earlier Games' definition."""
+    __tablename__ = "register_place"
+    __table_args__ = (Index("ix_register_place_games_event", "games_slug", "event_code"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("register_player.id", ondelete="CASCADE"), index=True)
+    games_slug: Mapped[str] = mapped_column(String(80))
+    series: Mapped[str] = mapped_column(String(60))
+    edition: Mapped[int]
+    event_code: Mapped[str] = mapped_column(String(40))
+    place: Mapped[int]
+    games_name_zh: Mapped[str] = mapped_column(String(200))
+    games_name_en: Mapped[str] = mapped_column(String(200))
+    event_name_zh: Mapped[str] = mapped_column(String(200))
+    event_name_en: Mapped[str] = mapped_column(String(200))
+    recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
 class Qualification(db.Model):
     """A player qualified for a Games (or any Games of a series) by a place elsewhere, or
     put on its list by its organisers."""

@@ -571,6 +571,28 @@ class QualifiedRule(RuleBase):
     name: Text | None = None
 
 
+class PlacedBeforeRule(RuleBase):
+    """Players who placed in the first `top` of an earlier Games of `series` may not enter
+    `events` ("曾获得全国业余围棋锦标赛前八名者不得参加业余组"): places in `in_events`
+    (the rule's own events when none), at editions from `since` on (every earlier one
+    when not given). The register holds the places, as each Games' results were stored;
+    `name`: how the regulation names those barred ("历届本赛事前八名")."""
+
+    kind: Literal["placed_before"]
+    events: list[str] = Field(min_length=1)
+    top: int = Field(ge=1)
+    series: list[str] = Field(min_length=1)
+    in_events: list[str] = []
+    since: int | None = None
+    name: Text  # the regulation's words for those barred: "历届本赛事前八名"
+
+    def bars(self, place) -> bool:
+        """Whether a place held (document.PlaceHeld) keeps the player out."""
+        return (place.place <= self.top and place.series in self.series
+                and place.event in (self.in_events or self.events)
+                and (self.since is None or place.edition >= self.since))
+
+
 class OfficialsRequiredRule(RuleBase):
     """At least `count` officials of `roles` (any of them) per unit, per team (of `events`,
     or every team event) or per sport entered ("每队须报领队1名"); `employed_as`: each official
@@ -694,7 +716,7 @@ class AcceptedIdTypesRule(RuleBase):
 
 
 Rule = Annotated[
-    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule | GradeRule | RatingRule | ResidenceRule | NationalityRule | QualifiedRule | OfficialsRequiredRule | EmploymentRule | JointTeamRule,
+    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule | GradeRule | RatingRule | ResidenceRule | NationalityRule | QualifiedRule | PlacedBeforeRule | OfficialsRequiredRule | EmploymentRule | JointTeamRule,
     Field(discriminator="kind"),
 ]
 

@@ -49,6 +49,7 @@ class ParsedPerson:
     # titles, ratings by list, residence, nationality, employment.
     grades: list[GradeHeld] = field(default_factory=list)
     ratings: dict[str, list[RatingHeld]] = field(default_factory=dict)
+    places: list[PlaceHeld] = field(default_factory=list)  # the register's only, never the document's
     residence_region: str | None = None
     residence_since: dt.date | None = None
     nationality: str | None = None
@@ -99,6 +100,16 @@ class GradeHeld:
     awarded_on: dt.date | None = None
     source: str | None = None  # None: the document says so; else where the register has it from
     awarded_by: str | None = None  # the body that awarded it, as its certificate names it
+
+
+@dataclass(frozen=True)
+class PlaceHeld:
+    """A place the player took at an earlier Games, as the register holds it."""
+    series: str
+    edition: int
+    event: str
+    place: int
+    source: tuple[str, str]  # (zh, en): "2025年全国围棋锦标赛 男子个人 第2名"
 
 
 @dataclass(frozen=True)

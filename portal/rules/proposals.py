@@ -177,6 +177,12 @@ def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
         lo = number(m.group(1))
         hi = number(m.group(2)) if m.group(2) else lo
         add("team_size", min=lo, max=hi)
+    # Earlier placers kept out: "曾获得全国业余围棋锦标赛前八名的选手不得报名参加业余组",
+    # "历届本赛事前三名获得者不得参加少年组" (which events and series, the committee chooses).
+    m = re.search(rf"((?:曾|历届|往届|以往)[^。；，,]{{0,30}}?前\s*{NUM}\s*名(?:获得者|的选手|选手|者)?)[^。；]{{0,6}}?"
+                  rf"(?:不得|不能|不可|不再|不允许)\s*(?:报名)?(?:参加|参赛|报名|报)", s)
+    if m:
+        add("placed_before", top=number(m.group(2)), name=m.group(1))
     # Places: "各项目录取前6名", "录取个人前九名".
     for m in re.finditer(rf"录取[^。；，前]{{0,6}}前\s*{NUM}\s*名", s):
         add("places", places=number(m.group(1)))
@@ -208,6 +214,8 @@ def holds(definition, p: Proposal) -> bool:
     if p.kind == "documents_by_age":
         return any(r.under_age == v.get("under_age") and r.min_age == v.get("min_age")
                    for r in definition.rules_of(d.DocumentsRule))
+    if p.kind == "placed_before":
+        return any(r.top == v["top"] for r in definition.rules_of(d.PlacedBeforeRule))
     if p.kind == "events_per_player":
         return any(r.max_events == v["max_events"] for r in definition.rules_of(d.OneOfRule))
     if p.kind == "team_size":

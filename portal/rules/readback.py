@@ -484,6 +484,11 @@ def _qualified(r: d.QualifiedRule, n: _Names):
     return f"{ev[0]}：只限{by[0]}晋级的选手报名", f"{ev[1]}: only players qualified by {by[1]}"
 
 
+def _placed_before(r: d.PlacedBeforeRule, n: _Names):
+    ev = n.events_of(r.events)
+    return f"{ev[0]}：{r.name.zh}不得报名", f"{ev[1]}: {r.name.en} may not enter"
+
+
 def _officials_required(r: d.OfficialsRequiredRule, n: _Names):
     roles = ("或".join(ROLE_NAMES[x][0] for x in r.roles), " or ".join(ROLE_NAMES[x][1] for x in r.roles))
     per = {"unit": ("每单位", "Each unit"), "team": ("每队", "Each team"), "sport": ("每个大项", "Each sport")}[r.per]
@@ -531,7 +536,7 @@ SENTENCES: dict[type, Callable] = {
     d.UniversityRule: _university, d.OfficialsRule: _officials, d.StaffRatioRule: _staff_ratio,
     d.DocumentsRule: _documents, d.IdRequiredRule: _id_required, d.AcceptedIdTypesRule: _accepted_id_types,
     d.GradeRule: _grade, d.RatingRule: _rating, d.ResidenceRule: _residence, d.NationalityRule: _nationality,
-    d.QualifiedRule: _qualified, d.OfficialsRequiredRule: _officials_required, d.EmploymentRule: _employment,
+    d.QualifiedRule: _qualified, d.PlacedBeforeRule: _placed_before, d.OfficialsRequiredRule: _officials_required, d.EmploymentRule: _employment,
     d.JointTeamRule: _joint_team,
 }
 

@@ -81,6 +81,9 @@ def _words(p: Proposal) -> tuple[str, str]:
             return "每名选手只能报一项（请选择项目）", "A player enters one event (choose the events)"
         return (f"每名选手最多报 {v['max_events']} 项（请选择项目）",
                 f"A player enters at most {v['max_events']} events (choose the events)")
+    if p.kind == "placed_before":
+        return (f"{v['name']}不得参加（请选择项目和往届赛事）",
+                f"Players placed in the first {v['top']} before may not enter (choose the events and earlier Games)")
     if p.kind == "team_size":
         n = f"{v['min']}" if v["min"] == v["max"] else f"{v['min']} 至 {v['max']}"
         return f"每队 {n} 人（请选择项目）", f"Teams of {n.replace(' 至 ', ' to ')} (choose the events)"
@@ -101,6 +104,10 @@ def _link(slug: str, p: Proposal) -> str | None:
     if p.kind == "events_per_player":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(
             {"kind": "one_of", "p_max_events": v["max_events"], **clause})
+    if p.kind == "placed_before":
+        return f"/org/games/{slug}/setup/rules/new?" + urlencode(
+            {"kind": "placed_before", "p_top": v["top"], "p_name": v["name"],
+             "p_name_en": f"players placed in the first {v['top']} before", **clause})
     if p.kind == "team_size":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(
             {"kind": "team_size", "p_min": v["min"], "p_max": v["max"], **clause})

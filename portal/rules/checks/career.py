@@ -237,6 +237,29 @@ def qualified(ctx: CheckContext, rule) -> list[Violation]:
     return out
 
 
+@rule_check("placed_before")
+def placed_before(ctx: CheckContext, rule) -> list[Violation]:
+    """Earlier placers kept out of an event. Only the register's places count, matched as its
+    grades are (number, name and a unit the player represented): a document judged alone
+    knows none, and a stranger's number tells nothing."""
+    out = []
+    for event in rule.events:
+        for ref in ctx.entrants.get(event, []):
+            p = ctx.people[ref]
+            held = sorted((x for x in p.places if rule.bars(x)), key=lambda x: (x.place, -x.edition))
+            if not held:
+                continue
+            best = held[0]
+            words = rule.name.zh, rule.name.en
+            out.append(Violation(
+                "GRADE_NOT_ELIGIBLE",
+                f"{p.label} 曾获{best.source[0]}（棋手档案）；{words[0]}不得参加{ctx.event_name(event)}，请改报其他项目或组别。",
+                f"{p.label} took {best.source[1]} (player register); {words[1]} may not enter "
+                f"{ctx.event_name(event, 'en')}: enter another event or group.",
+                event=event, people=(ref,)))
+    return out
+
+
 def _officials_of(ctx: CheckContext, roles: list[str]):
     wanted = set(roles)
     return [o for o in ctx.delegation.officials
