@@ -358,6 +358,8 @@ def test_the_organisers_read_a_players_whole_career_and_the_look_is_recorded(app
     assert "象棋大师" in page and "中国象棋协会" in page and "qual-2026赛 象棋个人 第1名" in page
     assert "大师分：30" in page and "象棋个人" in page and "xiangqi.MI" not in page
     assert "晋级final-2026赛（该系列各届）" in page and "浙江省" in page
+    places = page[page.index('id="places"'):page.index('id="points"')]
+    assert "比赛成绩" in places and "qual-2026赛" in places and "象棋个人" in places and '<td class="num">1</td>' in places
     looked = db.session.scalars(select(AuditLog).where(AuditLog.action == "personal_data.view")).all()
     assert [a.after["what"] for a in looked] == ["register"]
     assert client.get(f"/org/games/qual-2026/register/people/{delegation.id}/nobody").status_code == 404

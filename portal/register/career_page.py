@@ -1,6 +1,6 @@
 """A player's whole career as the register holds it, for the organisers of a Games he
 entered: every grade and title (corrections with their reasons), each rating list's
-editions, the points and qualifications his results earned, his forfeits and sanctions.
+editions, his places, the points and qualifications his results earned, his forfeits and sanctions.
 A fixed number of queries."""
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from ..rules.idnumber import normalise
 from .models import (
     PlayerForfeit,
     PlayerGrade,
+    PlayerPlace,
     PlayerPoints,
     PlayerRating,
     PlayerSanction,
@@ -34,6 +35,7 @@ class Career:
     units: list[str]
     grades: list[PlayerGrade] = field(default_factory=list)  # newest first, withdrawn ones too
     ratings: dict[str, list[tuple[dt.date, int]]] = field(default_factory=dict)  # list -> (published, value), newest first
+    places: list[tuple[str, str, int]] = field(default_factory=list)  # (games, event, place), the latest edition first
     points: list[tuple[str, str, str, int, Decimal]] = field(default_factory=list)  # (kind, games, event, place, amount)
     totals: dict[str, Decimal] = field(default_factory=dict)
     qualifications: list[tuple[Qualification, str, str]] = field(default_factory=list)  # (row, from, for) in words
@@ -85,6 +87,11 @@ def career_of(person, en: bool = False) -> Career | None:
         sport = next((s.name for s in definition.sports if s.code == e.sport), None)
         return (f"{sport.en} {e.name.en}" if sport else e.name.en) if en else (sport.zh if sport else "") + e.name.zh
 
+    # Places as their results named them: the Games' and the event's names were kept with them.
+    for row in db.session.scalars(select(PlayerPlace).where(PlayerPlace.player_id == player.id)
+                                  .order_by(PlayerPlace.edition.desc(), PlayerPlace.id)):
+        out.places.append((row.games_name_en if en else row.games_name_zh, row.event_name_en if en else row.event_name_zh,
+                           row.place))
     for row in db.session.scalars(select(PlayerPoints).where(PlayerPoints.player_id == player.id)
                                   .order_by(PlayerPoints.recorded_at.desc())):
         out.points.append((row.points_name, called(row.games_slug), event(row.games_slug, row.event_code), row.place,
