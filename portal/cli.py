@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 from flask import Flask, current_app
+from flask.cli import AppGroup
+from sqlalchemy import select
 
 from .accounts.cli import accounts_cli
 from .cli_support import ensure_schema, parse_instant, say
@@ -16,6 +18,7 @@ from .delegations.services import UNUSABLE, check_document
 from .demo import set_up
 from .demo_season import leader_account, set_up_season
 from .engine_time import CHINA
+from .extensions import db
 from .games import cli as games_cli
 from .games.services import all_fixture_slugs, ensure_reference_data, import_universities, load_games, load_units
 from .jobs.cli import jobs_cli
@@ -34,6 +37,27 @@ def register_cli(app: Flask) -> None:
     app.cli.add_command(jobs_cli)
     app.cli.add_command(accounts_cli)
     app.cli.add_command(notify_cli)
+    results_cli = AppGroup("results", help="Results stored (成绩).")
+    app.cli.add_command(results_cli)
+
+    @results_cli.command("carry")
+    @click.argument("slug")
+    def carry_results_cmd(slug):
+        """Carry the Games' stored results into the player register again (places,
+        qualifications, grades, points), as entering them again would: results stored before
+        the register kept places then count for a later Games that bars earlier placers."""
+        from .audit.services import Actor
+        from .games.models import Games
+        from .results.services import carry_stored_results
+        ensure_schema()
+        games = db.session.scalar(select(Games).where(Games.slug == slug))
+        if games is None:
+            say(Text(f"没有网址代码为“{slug}”的比赛", f"no Games {slug!r}"), err=True)
+            sys.exit(2)
+        carried = carry_stored_results(games, Actor("命令行 flask results carry"))
+        total = sum(carried.values())
+        say(Text(f"{games.name_zh}：{len(carried)} 个项目的成绩，{total} 人次的名次已记入棋手档案",
+                 f"{games.name_en}: {len(carried)} events, {total} places carried into the register"))
 
     @notify_cli.command("due")
     @click.option("--at", "at", default=None, help="Judge at this instant (ISO 8601; default now).")

@@ -140,3 +140,33 @@ def test_the_committee_takes_the_proposal_into_the_rule_form_and_saves_it(app, d
         from portal.rules.definition import PlacedBeforeRule
         assert [(r.top, r.series) for r in definition_of(_games("gomoku-2017")).rules_of(PlacedBeforeRule)] == \
             [(3, ["youth-gomoku"])]
+
+
+def test_results_stored_before_the_register_kept_places_are_carried_by_command(app, db, tmp_path, cli):
+    from sqlalchemy import delete, func, select
+    from test_player_register import _doc, _games
+
+    from portal.audit.services import Actor
+    from portal.register.models import PlayerPlace
+    from portal.results.services import Line, enter_results
+    from portal.workflow.services import approve, import_document
+    at = dt.datetime(2026, 5, 1, 10, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    last = _games(tmp_path, "xq-2025", "xq", rules=[])
+    last.edition = 2025
+    db.session.commit()
+    people = [person("a", "M", "1990-01-01", name="甲"), person("b", "M", "1991-01-01", name="乙")]
+    out = import_document(last, _doc("xq-2025", people), at, Actor("t"))
+    assert out.ok and approve(out.delegation, Actor("组委会"), at).ok
+    db.session.commit()
+    assert enter_results(last, "xiangqi.MI", [Line(1, place=1, name="甲"), Line(2, place=2, name="乙")], Actor("裁判长")).ok
+    db.session.execute(delete(PlayerPlace))  # as stored before migration 0048
+    db.session.commit()
+    result = cli.invoke(args=["results", "carry", "xq-2025"])
+    assert result.exit_code == 0, result.output
+    assert "1 个项目的成绩，2 人次的名次已记入棋手档案" in result.output
+    assert sorted(db.session.execute(select(PlayerPlace.place, PlayerPlace.event_name_zh)).all()) == \
+        [(1, "象棋个人"), (2, "象棋个人")]
+    assert cli.invoke(args=["results", "carry", "xq-2025"]).exit_code == 0  # again: replaced, not doubled
+    assert db.session.scalar(select(func.count(PlayerPlace.id))) == 2
+    unknown = cli.invoke(args=["results", "carry", "nope"])
+    assert unknown.exit_code == 2 and "nope" in unknown.output

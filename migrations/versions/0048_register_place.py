@@ -2,7 +2,7 @@
 placers from an event reads them ("曾获得本赛事前八名者不得参加业余组")
 
 Places are recorded as results are stored from this revision on; results stored before it
-are carried into the register when they are entered again.
+are carried into the register by `flask results carry SLUG` (or when entered again).
 
 Revision ID: 0048
 Revises: 0047

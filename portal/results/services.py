@@ -619,3 +619,35 @@ def team_members(games: Games, event_code: str) -> dict[str, list[str]]:
     for entry_id, name in rows:
         out.setdefault(f"e{entry_id}", []).append(name)
     return out
+
+
+def carry_stored_results(games: Games, actor: Actor) -> dict[str, int]:
+    """Carry the Games' stored results into the register again, event by event, as entering
+    them again would (what they earn replaces what they earned): results stored before the
+    register kept places (migration 0048) count for a later Games' placed_before from then on.
+    Returns the places carried for each event."""
+    definition = definition_of(games)
+    rows = db.session.execute(select(EventResult.event_code, EventResult.place, EventResult.entrant_key,
+                                     EventResult.score, EventResult.tie_breaks)
+                              .where(EventResult.games_id == games.id).order_by(EventResult.event_code, EventResult.place)).all()
+    entry_ids = [int(r.entrant_key[1:]) for r in rows if r.entrant_key and r.entrant_key.startswith("e")]
+    members: dict[int, list[int]] = {}
+    for entry_id, person_id in db.session.execute(select(EntryMember.entry_id, EntryMember.person_id)
+                                                  .where(EntryMember.entry_id.in_(entry_ids or [-1]))
+                                                  .order_by(EntryMember.position)):
+        members.setdefault(entry_id, []).append(person_id)
+    by_event: dict[str, list[Placed]] = {}
+    known = {e.code for e in definition.events}
+    for r in rows:
+        if r.event_code not in known or not r.entrant_key:
+            continue
+        kind, number = r.entrant_key[:1], r.entrant_key[1:]
+        people = [int(number)] if kind == "p" and number.isdigit() else members.get(int(number), []) \
+            if kind == "e" and number.isdigit() else []
+        wins = (r.tie_breaks or {}).get("wins")
+        by_event.setdefault(r.event_code, []).append(Placed(
+            r.place, people, Fraction(r.score) if r.score else None, int(Fraction(wins)) if wins not in (None, "") else None))
+    with write_transaction():
+        for event_code, placed in by_event.items():
+            carry(games, definition, event_code, placed, actor)
+    return {event_code: sum(len(p.person_ids) for p in placed) for event_code, placed in by_event.items()}
