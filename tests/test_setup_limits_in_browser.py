@@ -1,5 +1,6 @@
 """This turn's set-up screens in Chromium, in their fullest state: the set-up page of a copied
-Games whose dates contradict each other, the quota form with a unit's total and qualified
+Games whose dates contradict each other and whose rule bars earlier placers of a series
+without results, the form of that rule, the quota form with a unit's total and qualified
 players not counted, and the fee form by event, each at 1366 and 390 px, with axe finding
 no serious problem and nothing wider than the screen."""
 from pathlib import Path
@@ -46,7 +47,25 @@ def test_the_new_limits_and_the_calendar_note_read_well_at_both_widths(server, b
     page.wait_for_load_state()
     assert page.locator("#calendar-note").is_visible()
     assert "晚于比赛开始" in page.locator("#calendar-traps").inner_text()
-    problems = {"setup": _looked_at(page, setup, tmp_path, "setup")}
+    # Earlier placers barred by a series the portal has no results of: named beside the rules.
+    page.goto(setup + "/rules/new?kind=placed_before")
+    page.check("[name=p_events][value='gomoku.MJA']")
+    page.fill("[name=p_top]", "3")
+    page.fill("[name=p_series]", "youth-gomoku")
+    page.fill("[name=p_name_zh]", "历届本赛事前三名获得者")
+    page.fill("[name=p_name_en]", "earlier editions' first three")
+    page.fill("[name=p_clause]", "三(二)")
+    problems = {"placed_before form": _looked_at(page, page.url, tmp_path, "placed-before")}
+    page.fill("[name=p_top]", "3")
+    page.check("[name=p_events][value='gomoku.MJA']")
+    page.fill("[name=p_series]", "youth-gomoku")
+    page.fill("[name=p_name_zh]", "历届本赛事前三名获得者")
+    page.fill("[name=p_name_en]", "earlier editions' first three")
+    page.click("button[name=op][value=save]")
+    page.wait_for_url("**/org/games/gomoku-2016-limits/setup**")
+    page.goto(setup)
+    assert "拦不住任何人" in page.locator("#history-traps").inner_text()
+    problems["setup"] = _looked_at(page, setup, tmp_path, "setup")
     # The quota form: a unit's total, last year's first eight not counted.
     page.goto(setup + "/rules/new?kind=quota")
     page.select_option("[name=p_per]", "unit")

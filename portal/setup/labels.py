@@ -94,6 +94,7 @@ FIELDS = {
     "entries_open": ("报名开始", "entries open"),
     "top": ("前几名", "top"),
     "series": ("往届赛事（系列）", "earlier Games (series)"),
+    "PlacedBeforeRule.name": ("规程对这些选手的称呼（如“历届本赛事前八名”）", "the regulation's words for them (e.g. earlier editions' first eight)"),
     "in_events": ("往届的项目（代码，不填即为本规则的项目）", "earlier events (codes; none: the rule's own)"),
     "since": ("自哪一届起计（年份，不填即为历届）", "counted from the edition of (none: every edition)"), "to": ("晋级到（网址代码或系列）", "qualify for (slug or series)"),
     "grades": ("各名次授予的段级位（称号）", "grade by place"), "by_gender": ("男女分别计算名次", "men and women placed apart"),

@@ -23,6 +23,7 @@ from ..rules.readback import read_back
 from ..translation import gettext as _
 from . import items, rule_form, services
 from .impact import IN_REQUEST_PEOPLE, impact, moved_deadlines, people_in
+from .register_traps import register_traps
 from .sections import ADVANCED_KEYS, as_day_and_hour, sessions_text
 
 ORG = ORGANISERS
@@ -53,7 +54,7 @@ def _page(games: Games, *, section: str | None = None, problems=None, preview=No
         nobody_may_enter=nobody_may_enter(definition),
         # Deadlines already past only matter before publishing: a published Games' pass as it runs.
         calendar=calendar_traps(definition, now() if games.status == GamesStatus.DRAFT else None),
-        shut_events=event_traps(definition),
+        shut_events=event_traps(definition), history_traps=register_traps(games, definition),
         advanced=yaml.safe_dump({k: games.definition[k] for k in ADVANCED_KEYS if games.definition.get(k) not in (None, [], {})},
                                 allow_unicode=True, sort_keys=False, default_flow_style=None),
         versions=services.versions(games), day_and_hour=as_day_and_hour, sessions_text=sessions_text,

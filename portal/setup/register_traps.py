@@ -1,0 +1,101 @@
+"""Rules that read the portal's history and find none (a trap a committee sets alone): each
+reads right in the read-back, yet against what the portal holds it does nothing, or shuts
+the event. A qualified-only event no competition qualifies anyone for and no list names;
+earlier placers barred by a series the portal has no earlier results of, or results whose
+places were never carried into the register; a bonus for last edition's place where the
+last edition has no results. Four queries, whatever the Games; shown beside the rules."""
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from ..extensions import db
+from ..games.models import Games
+from ..games.services import definition_of
+from ..register.models import PlayerPlace, Qualification
+from ..results.models import EventResult
+from ..rules.awards import QualifiesAward, of_kind
+from ..rules.definition import GamesDefinition, PlacedBeforeRule, QualifiedRule, QuotaRule, TeamMakeupRule
+
+
+def _events(definition: GamesDefinition, codes: list[str]) -> tuple[str, str]:
+    sports = {s.code: s.name for s in definition.sports}
+    named = [(f"{sports[e.sport].zh}{e.name.zh}", f"{sports[e.sport].en} {e.name.en}")
+             for e in definition.events if e.code in codes]
+    return "、".join(x[0] for x in named), ", ".join(x[1] for x in named)
+
+
+def register_traps(games: Games, definition: GamesDefinition) -> list[tuple[str, str]]:
+    """(zh, en) of each rule that the portal's history leaves doing nothing, or shutting an event."""
+    qualified = definition.rules_of(QualifiedRule)
+    placed = definition.rules_of(PlacedBeforeRule)
+    bonus = [r for r in definition.rules_of(QuotaRule) + definition.rules_of(TeamMakeupRule) if r.placed_bonus]
+    if not (qualified or placed or bonus):
+        return []
+    series = {s for r in placed for s in r.series} | {games.series}
+    others = list(db.session.scalars(select(Games).where(Games.id != games.id)))
+    earlier = {g.slug: g for g in others if g.series in series
+               and not (g.series == games.series and g.edition >= games.edition)}
+    with_results = set(db.session.scalars(select(EventResult.games_id).where(
+        EventResult.games_id.in_([g.id for g in earlier.values()] or [-1])).distinct()))
+    carried = set(db.session.scalars(select(PlayerPlace.games_slug).where(
+        PlayerPlace.games_slug.in_(list(earlier) or ["-"])).distinct()))
+    out: list[tuple[str, str]] = []
+    out += _qualified_traps(games, definition, qualified, others)
+    for r in placed:
+        ev = _events(definition, r.events)
+        counted = sorted((g for g in earlier.values() if g.series in r.series and (r.since is None or g.edition >= r.since)),
+                         key=lambda g: g.edition)
+        played = [g for g in counted if g.id in with_results]
+        if not played:
+            # The earlier Games by name where the portal has them; else the series as typed.
+            which = (("、".join(g.name_zh for g in counted), ", ".join(g.name_en for g in counted)) if counted else
+                     (f"系列“{'、'.join(r.series)}”的往届比赛", f"earlier Games of the series {', '.join(r.series)}"))
+            out.append((f"{ev[0]}：“{r.name.zh}不得报名”——系统中还没有{which[0]}的成绩，"
+                        f"这条规则现在拦不住任何人。请先录入往届成绩。",
+                        f"{ev[1]}: “{r.name.en} may not enter”: the portal has no results of {which[1]} yet, "
+                        f"so the rule keeps no one out. Enter the earlier results first."))
+            continue
+        missing = [g for g in played if g.slug not in carried]
+        if missing:
+            names = ("、".join(g.name_zh for g in missing), ", ".join(g.name_en for g in missing))
+            out.append((f"{ev[0]}：{names[0]}的成绩还没有记入棋手档案的名次，“{r.name.zh}”不会拦住这些比赛的获奖者。"
+                        f"请系统管理员运行 flask results carry（或重新录入这些成绩）。",
+                        f"{ev[1]}: the places of {names[1]} are not in the player register yet, so "
+                        f"“{r.name.en}” will not keep their placers out. Ask the administrator to run "
+                        f"flask results carry (or enter those results again)."))
+    if bonus:
+        last = max((g for g in earlier.values() if g.series == games.series), key=lambda g: g.edition, default=None)
+        if last is None or last.id not in with_results:
+            ev = _events(definition, sorted({e for r in bonus for e in r.events}))
+            which = (f"上届（{last.name_zh}）", f"the last edition ({last.name_en})") if last else ("上届", "the last edition")
+            out.append((f"{ev[0]}：上届名次靠前的单位可多报——{which[0]}在系统中没有成绩，目前没有单位能多报。",
+                        f"{ev[1]}: more for units placed last edition, but {which[1]} has no results in the "
+                        f"portal, so no unit gets more for now."))
+    return out
+
+
+def _qualified_traps(games: Games, definition: GamesDefinition, rules: list[QualifiedRule], others: list[Games]):
+    """A qualified-only event with nobody qualified, and no competition that would qualify anyone."""
+    if not rules:
+        return []
+    targets = {games.slug, games.series}
+    held = db.session.execute(select(Qualification.from_games, Qualification.from_series, Qualification.event_code,
+                                     func.count(Qualification.id))
+                              .where(Qualification.target.in_(targets), Qualification.withdrawn_at.is_(None))
+                              .group_by(Qualification.from_games, Qualification.from_series, Qualification.event_code)).all()
+    qualifiers = [g for g in others if any(a.to in targets for a in of_kind(definition_of(g).awards, QualifiesAward))]
+    out = []
+    for r in rules:
+        by = set(r.by)
+        listed = any(event is None or not by or from_games in by or from_series in by for from_games, from_series, event, _n in held)
+        coming = [g for g in qualifiers if not by or g.slug in by or g.series in by]
+        if listed or coming:
+            continue
+        ev = _events(definition, r.events)
+        name = (r.name.zh, r.name.en) if r.name else ("资格赛", "the qualifier")
+        out.append((f"{ev[0]}只限{name[0]}晋级的选手报名，但系统中没有人获得晋级资格，也没有哪项比赛的奖励会产生晋级名单："
+                    f"在录入资格赛成绩或在“棋手档案”中手工加入晋级选手之前，没有人能报这个项目。",
+                    f"{ev[1]} is for players qualified by {name[1]} only, yet nobody holds a qualification and no "
+                    f"competition in the portal awards one: until a qualifier's results are entered or players are "
+                    f"added by hand under the player register, nobody can enter it."))
+    return out
