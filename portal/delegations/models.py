@@ -55,6 +55,9 @@ class Delegation(db.Model):
     submitted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     # When the materials arrived (paper or bulk import): what deadlines are judged by.
     received_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    # When its entry first arrived: whether it came late (逾期报名) never changes with a
+    # return for corrections and a second submission.
+    first_received_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     approved_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     approved_by: Mapped[str | None] = mapped_column(String(100))
     # The code a delegation quotes on bank transfers.

@@ -154,17 +154,26 @@ def expected_fees(d: Delegation) -> dict[str, tuple[int, Decimal, str]]:
     definition = definition_of(d.games)
     rows = db.session.scalars(select(RoomRequest).where(RoomRequest.delegation_id == d.id,
                                                         RoomRequest.status == RoomStatus.ALLOCATED)).all()
-    return fees_under(definition, export_document(d), definition.capacity is None or _holds_a_place(d), rows)
+    return fees_under(definition, export_document(d), definition.capacity is None or _holds_a_place(d), rows,
+                      came_late(definition, d.first_received_at))
 
 
-def fees_under(definition, doc: dict, holds_place: bool, rooms: list) -> dict[str, tuple[int, Decimal, str]]:
+def came_late(definition, first_received_at: dt.datetime | None) -> bool:
+    """Whether a delegation's entry first arrived after the names deadline (逾期报名: under
+    an extension), what a late_athlete fee charges for."""
+    closes = definition.stages.names_closes
+    return closes is not None and first_received_at is not None and first_received_at >= closes
+
+
+def fees_under(definition, doc: dict, holds_place: bool, rooms: list, late: bool = False) -> dict[str, tuple[int, Decimal, str]]:
     """expected_fees() of a delegation's document under `definition` (an amendment's
-    impact compares two), given whether it holds a place and its allocated rooms."""
+    impact compares two), given whether it holds a place, its allocated rooms and whether
+    its entry came late."""
     athletes = athletes_of(doc)
     entered = [(e["event"], e.get("lineup") is not None, tuple(entry_people(e))) for e in doc["entries"]]
     # 报满即止: a deposit is due only once a place is given, at once or on promotion from the
     # wait list; a wait-listed entrant owes (and forfeits) nothing.
-    out = _entry_fees(definition, entered, definition.capacity is None or holds_place)
+    out = _entry_fees(definition, entered, definition.capacity is None or holds_place, late)
     out.update(_daily_fees(definition, doc, len(athletes)))
     rates = {r.code: r for r in definition.rooms}
     for room_code, room in rates.items():
@@ -176,10 +185,11 @@ def fees_under(definition, doc: dict, holds_place: bool, rooms: list) -> dict[st
     return out
 
 
-def _entry_fees(definition, entered: list[tuple[str, bool, tuple]], holds_place: bool) -> dict[str, tuple[int, Decimal, str]]:
+def _entry_fees(definition, entered: list[tuple[str, bool, tuple]], holds_place: bool,
+                late: bool = False) -> dict[str, tuple[int, Decimal, str]]:
     """The fees charged per athlete, entry, entrant, team group, team or delegation (not
     rooms), from the entries (event, whether a lineup, its people), in the fee's events only
-    when it names some."""
+    when it names some; `late`: the entry came after the names deadline."""
     kinds = {x.code: x.kind for x in definition.events}
     out = {}
     for fee in definition.money.fees:
@@ -187,6 +197,7 @@ def _entry_fees(definition, entered: list[tuple[str, bool, tuple]], holds_place:
         teams = [e for e in mine if e[1] or kinds.get(e[0]) == "team"]
         people = {r for e in mine for r in e[2]}
         qty = {"athlete": len(people), "entrant": len(people) if holds_place else 0,
+               "late_athlete": len(people) if late else 0,
                "individual_entry": sum(len(set(e[2])) for e in mine if not (e[1] or kinds.get(e[0]) == "team")),
                "team_group": len({e[0] for e in teams}), "team_entry": len(teams), "delegation": 1}.get(fee.per)
         if qty is not None:
@@ -354,7 +365,8 @@ def entries_valid(games: Games, delegations: list[Delegation]) -> dict[int, bool
     paid = {did: Decimal(amount) for did, amount in db.session.execute(q.group_by(LedgerEntry.delegation_id))}
     out = {}
     for d in delegations:
-        fees = _entry_fees(definition, entries.get(d.id, []), accepted is None or d.id in accepted)
+        fees = _entry_fees(definition, entries.get(d.id, []), accepted is None or d.id in accepted,
+                           came_late(definition, d.first_received_at))
         due = sum((unit * qty for qty, unit, _name in fees.values()), Decimal("0"))
         out[d.id] = due > 0 and paid.get(d.id, Decimal("0")) >= due
     return out

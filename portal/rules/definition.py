@@ -732,8 +732,10 @@ class Fee(Strict):
     # quota, 160 beyond").
     # team_entry: each team (or pair) entered, a unit's second team too ("每队报名费500元").
     # individual_entry: each athlete in each individual event he enters ("每人每项100元").
+    # late_athlete: each athlete of a delegation whose entry first arrived after the names
+    # deadline, under an extension granted ("逾期报名每人加收报名费100元").
     per: Literal["athlete", "individual_entry", "team_group", "team_entry", "person_changed", "entrant", "appeal",
-                 "delegation", "participant_day"]
+                 "delegation", "participant_day", "late_athlete"]
     # The events a fee per athlete, entry, team or team group is charged for ("个人赛报名费每人
     # 200元，团体赛每队500元"): those entered in them only; every event when none is listed.
     events: list[str] = []
@@ -754,7 +756,7 @@ class Fee(Strict):
         return self
 
 
-FEES_BY_EVENT = ("athlete", "individual_entry", "team_entry", "team_group")
+FEES_BY_EVENT = ("athlete", "individual_entry", "team_entry", "team_group", "late_athlete")
 
 
 class RoomType(Strict):
@@ -857,6 +859,13 @@ class GamesDefinition(Strict):
     grade_systems: list[GradeSystemDef] = []
     rating_lists: list[NamedKind] = []
     sanctions: Sanctions = Sanctions()
+
+    @model_validator(mode="after")
+    def _late_fee_has_a_deadline(self):
+        if self.stages.names_closes is None and any(f.per == "late_athlete" for f in self.money.fees):
+            raise TextError(Words("逾期报名费须有报名截止时间：请在“报名阶段”填写报名截止，或删除这项费用",
+                                  "a late-entry fee needs the names deadline: set it under stages, or remove the fee"))
+        return self
 
     @model_validator(mode="after")
     def _references_resolve(self):

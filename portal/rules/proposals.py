@@ -144,7 +144,8 @@ def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
     for m in re.finditer(r"(报名费|参赛费|保证金|手续费|仲裁费|申诉费|食宿费|服务费)[^。；，,]{0,12}?(\d+(?:\.\d+)?)\s*元", s):
         name, amount = m.group(1), m.group(2)
         before = s[max(0, m.start() - 14):m.start()]
-        per = ("person_changed" if re.search(r"改动|更换|变更", before + name) else
+        per = ("late_athlete" if re.search(r"逾期|迟报|补报|截止后|超过截止", before) else
+               "person_changed" if re.search(r"改动|更换|变更", before + name) else
                "appeal" if name in ("仲裁费", "申诉费") else
                "team_entry" if re.search(r"每队|每支", before) else
                "participant_day" if re.search(r"每人每天|每天", before + s[m.end():m.end() + 6]) else

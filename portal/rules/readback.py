@@ -44,6 +44,7 @@ FROM = {"opening": ("开幕", "the opening"), "event_start": ("所报项目开�
         "competition_start": ("比赛开始", "play's start"), "closing": ("闭幕", "the closing"),
         "event_end": ("所报项目结束", "their event's end"), "competition_end": ("比赛结束", "play's end")}
 PER = {"athlete": ("每名运动员", "per athlete"), "individual_entry": ("每人每项", "per athlete per event"),
+       "late_athlete": ("逾期报名的每名运动员", "per athlete entered late"),
        "team_group": ("每个团体组别", "per team group"),
        "team_entry": ("每支参赛队", "per team entered"),
        "person_changed": ("每更换一人", "per person changed"), "entrant": ("每名参赛者", "per entrant"),

@@ -21,7 +21,7 @@ from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of, unit_names, units_info, universities_map
 from ..money.models import RoomRequest, RoomStatus
-from ..money.services import fees_under
+from ..money.services import came_late, fees_under
 from ..rules.definition import GamesDefinition
 from ..rules.document import parse_document
 from ..rules.engine import check_delegation
@@ -99,7 +99,7 @@ def impact(games: Games, after: GamesDefinition, at: dt.datetime, progress=None)
                                      joint_with=frozenset(d.joint_with or []))
             judged[label] = Counter((v.code, v.zh, v.en) for v in found if v.is_error)
             fees[label] = _total(fees_under(definition, documents[d.id], definition.capacity is None or d.id in places,
-                                            rooms.get(d.id, [])))
+                                            rooms.get(d.id, []), came_late(definition, d.first_received_at)))
         new, gone = judged["after"] - judged["before"], judged["before"] - judged["after"]
         if new or gone or fees["before"] != fees["after"]:
             out.append({"name": names.get(d.unit_code, d.unit_name or d.unit_code or ""), "new": sorted(new),

@@ -13,7 +13,8 @@ from ..rules.kind_names import AWARD_KIND_NAMES
 from .rule_form import Param, params_of
 
 CHOICE_NAMES = {
-    "athlete": ("每名运动员", "per athlete"), "individual_entry": ("每人每项", "per athlete per event"), "team_group": ("每个团体组别", "per team group"), "team_entry": ("每支参赛队", "per team entered"),
+    "athlete": ("每名运动员", "per athlete"), "individual_entry": ("每人每项", "per athlete per event"),
+    "late_athlete": ("逾期报名的每名运动员", "per athlete entered late"), "team_group": ("每个团体组别", "per team group"), "team_entry": ("每支参赛队", "per team entered"),
     "person_changed": ("每更换一人", "per person changed"), "entrant": ("每名参赛者", "per entrant"),
     "appeal": ("每次申诉", "per appeal"), "delegation": ("每个代表团", "per delegation"),
     "participant_day": ("每人每天", "per person a day"), "never": ("不退", "never"),

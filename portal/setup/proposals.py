@@ -62,6 +62,7 @@ def _words(p: Proposal) -> tuple[str, str]:
         return f"年龄组：{hi[0]}（含）以前出生", f"Age group: born on or before {hi[1]}"
     if p.kind == "fee":
         per = {"athlete": ("每名运动员", "per athlete"), "individual_entry": ("每人每项", "per athlete per event"),
+               "late_athlete": ("逾期报名的每名运动员", "per athlete entered late"),
                "team_entry": ("每支参赛队", "per team entered"),
                "person_changed": ("每更换一人", "per person changed"), "appeal": ("每次申诉", "per appeal"),
                "entrant": ("每名参赛者", "per entrant"), "participant_day": ("每人每天", "per person a day")}[v["per"]]

@@ -98,6 +98,7 @@ def submit(delegation: Delegation, actor: Actor, at: dt.datetime,
         violations += extra
     d.status = status
     d.submitted_at, d.received_at = at, when
+    d.first_received_at = d.first_received_at or when
     record(actor, "delegation.submit", "delegation", str(d.id), delegation=d,
            after={"status": status, "received_at": when.isoformat()})
     assign_payment_reference(d)
