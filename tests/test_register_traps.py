@@ -101,3 +101,19 @@ def test_the_set_up_page_says_it_above_the_publish_button(app, db, tmp_path):
     assert "与系统中往届记录对不上的规则" in note[:600] and 'href="#history-traps"' in note[:600]
     traps = page[page.index('id="history-traps"'):]
     assert "这些规则要读系统中的往届记录，现在却读不到" in traps[:300] and "拦不住任何人" in traps[:1200]
+
+
+def test_a_rating_band_on_a_list_never_imported(app, db, tmp_path):
+    from portal.register.models import RatingList
+    rule = {"kind": "rating", "events": ["xiangqi.MI"], "list": "cxa", "max_rating": 1800, "unrated": "admitted",
+            "list_on": "2026-07-01"}
+    games = _games(tmp_path, "rated-2026", "rated", rules=[dict(rule), {**rule, "events": ["xiangqi.MI"], "list": "fide"}])
+    db.session.commit()
+    [trap] = _traps(games)  # FIDE's ratings are typed by the leaders: nothing to import
+    assert "象棋个人按" in trap and "还没有导入" in trap and "2026年7月1日或以前公布的" in trap
+    db.session.add(RatingList(list_code="cxa", published_on=dt.date(2026, 8, 1), filename="8月.xlsx", imported_by="组委会"))
+    db.session.commit()
+    assert len(_traps(games)) == 1  # a later edition than the rule's is no help
+    db.session.add(RatingList(list_code="cxa", published_on=dt.date(2026, 7, 1), filename="7月.xlsx", imported_by="组委会"))
+    db.session.commit()
+    assert _traps(games) == []

@@ -3,7 +3,8 @@ reads right in the read-back, yet against what the portal holds it does nothing,
 the event. A qualified-only event no competition qualifies anyone for and no list names;
 earlier placers barred by a series the portal has no earlier results of, or results whose
 places were never carried into the register; a bonus for last edition's place where the
-last edition has no results. Four queries, whatever the Games; shown beside the rules."""
+last edition has no results; a rating band on a list never imported (only what leaders type
+is checked). Five queries at most, whatever the Games; shown beside the rules."""
 from __future__ import annotations
 
 from sqlalchemy import func, select
@@ -11,10 +12,11 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
-from ..register.models import PlayerPlace, Qualification
+from ..register.models import PlayerPlace, Qualification, RatingList
 from ..results.models import EventResult
 from ..rules.awards import QualifiesAward, of_kind
-from ..rules.definition import GamesDefinition, PlacedBeforeRule, QualifiedRule, QuotaRule, TeamMakeupRule
+from ..rules.definition import GamesDefinition, PlacedBeforeRule, QualifiedRule, QuotaRule, RatingRule, TeamMakeupRule
+from ..rules.grades import rating_lists
 
 
 def _events(definition: GamesDefinition, codes: list[str]) -> tuple[str, str]:
@@ -29,8 +31,9 @@ def register_traps(games: Games, definition: GamesDefinition) -> list[tuple[str,
     qualified = definition.rules_of(QualifiedRule)
     placed = definition.rules_of(PlacedBeforeRule)
     bonus = [r for r in definition.rules_of(QuotaRule) + definition.rules_of(TeamMakeupRule) if r.placed_bonus]
+    out: list[tuple[str, str]] = _rating_traps(definition)
     if not (qualified or placed or bonus):
-        return []
+        return out
     series = {s for r in placed for s in r.series} | {games.series}
     others = list(db.session.scalars(select(Games).where(Games.id != games.id)))
     earlier = {g.slug: g for g in others if g.series in series
@@ -39,7 +42,6 @@ def register_traps(games: Games, definition: GamesDefinition) -> list[tuple[str,
         EventResult.games_id.in_([g.id for g in earlier.values()] or [-1])).distinct()))
     carried = set(db.session.scalars(select(PlayerPlace.games_slug).where(
         PlayerPlace.games_slug.in_(list(earlier) or ["-"])).distinct()))
-    out: list[tuple[str, str]] = []
     out += _qualified_traps(games, definition, qualified, others)
     for r in placed:
         ev = _events(definition, r.events)
@@ -98,4 +100,30 @@ def _qualified_traps(games: Games, definition: GamesDefinition, rules: list[Qual
                     f"{ev[1]} is for players qualified by {name[1]} only, yet nobody holds a qualification and no "
                     f"competition in the portal awards one: until a qualifier's results are entered or players are "
                     f"added by hand under the player register, nobody can enter it."))
+    return out
+
+
+def _rating_traps(definition: GamesDefinition) -> list[tuple[str, str]]:
+    """A band on a national list of which no edition (of the rule's day or earlier) is
+    imported: only the ratings leaders type themselves are checked. FIDE's are typed."""
+    rules = [r for r in definition.rules_of(RatingRule) if r.list != "fide"]
+    if not rules:
+        return []
+    imported: dict[str, list] = {}
+    for code, published in db.session.execute(select(RatingList.list_code, RatingList.published_on)
+                                              .where(RatingList.list_code.in_(sorted({r.list for r in rules})))):
+        imported.setdefault(code, []).append(published)
+    names = rating_lists(definition)
+    out = []
+    for r in rules:
+        if any(r.list_on is None or day <= r.list_on for day in imported.get(r.list, [])):
+            continue
+        ev = _events(definition, r.events)
+        name = names.get(r.list, (r.list, r.list))
+        edition = (f"（{r.list_on.year}年{r.list_on.month}月{r.list_on.day}日或以前公布的）", f" (of {r.list_on} or earlier)") \
+            if r.list_on else ("", "")
+        out.append((f"{ev[0]}按{name[0]}限报，但系统中还没有导入{name[0]}{edition[0]}：在“棋手档案”中导入之前，"
+                    f"只能核对领队自己填写的等级分。",
+                    f"{ev[1]} is limited by the {name[1]}, yet no edition of it{edition[1]} is imported: until it is, "
+                    f"under the player register, only the ratings leaders type themselves are checked."))
     return out
