@@ -398,6 +398,20 @@ class EntryMinimumRule(RuleBase):
     min: int = Field(ge=1)
 
 
+class EventMinimumRule(RuleBase):
+    """An event of `events` is played only with `min` entrants across the Games ("报名不足6人
+    （队）的项目不设比赛"): players or teams (`count: entrants`), or units entering it (`count:
+    units`, "不足4个单位报名的项目取消"); `says`: what the regulation does then ("与相邻组别合并").
+    It binds the Games, not a delegation: the organisers' overview counts it; no delegation is
+    refused for what the others enter."""
+
+    kind: Literal["event_minimum"]
+    events: list[str] = Field(min_length=1)
+    min: int = Field(ge=2)
+    count: Literal["entrants", "units"] = "entrants"
+    says: Text | None = None
+
+
 class EntryRequiresRule(RuleBase):
     """More than `beyond` entrants in `events` (0: any) only alongside an entry in one of
     `requires` ("three more players in the individual event only with a team")."""
@@ -716,7 +730,7 @@ class AcceptedIdTypesRule(RuleBase):
 
 
 Rule = Annotated[
-    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule | GradeRule | RatingRule | ResidenceRule | NationalityRule | QualifiedRule | PlacedBeforeRule | OfficialsRequiredRule | EmploymentRule | JointTeamRule,
+    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EventMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule | GradeRule | RatingRule | ResidenceRule | NationalityRule | QualifiedRule | PlacedBeforeRule | OfficialsRequiredRule | EmploymentRule | JointTeamRule,
     Field(discriminator="kind"),
 ]
 

@@ -7,6 +7,7 @@ RULE_KIND_NAMES = {
     "team_makeup": ("团体赛组队", "team make-up"), "boards": ("台次", "boards"), "exclusive": ("不得兼项", "no other event"),
     "one_of": ("每人限报项数", "events a player may enter"), "rating_exception": ("等级分例外", "rating exception"),
     "team_size": ("每队人数", "team size"), "entry_minimum": ("最少报名人数", "entry minimum"),
+    "event_minimum": ("项目开赛的最少参赛人数（全赛）", "entrants an event needs to be played"),
     "entry_requires": ("须同时报名", "entry requires another"), "compulsory": ("必报项目", "compulsory events"),
     "officials_ratio": ("官员按运动员人数", "officials per athletes"), "cross_gender": ("跨性别报名", "cross-gender entry"),
     "companion_required": ("须家属陪同", "companion required"), "event_units": ("项目限定单位", "who may enter an event"),

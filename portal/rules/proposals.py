@@ -178,6 +178,12 @@ def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
         lo = number(m.group(1))
         hi = number(m.group(2)) if m.group(2) else lo
         add("team_size", min=lo, max=hi)
+    # An event played only with enough entrants: "报名不足6人（队）的项目不设比赛",
+    # "报名单位不足4个的项目取消", "参赛人数不足8人的组别与相邻组别合并".
+    m = re.search(rf"(?:报名|参赛)(单位)?(?:人数|队数)?\s*不足\s*{NUM}\s*(个单位|个|人|名|队|支)?[^。；]{{0,12}}?"
+                  rf"(取消|不设|不举行|不进行|不开赛|合并)", s)
+    if m and not re.search(r"录取", s[max(0, m.start() - 8):m.end() + 8]):
+        add("event_minimum", min=number(m.group(2)), count="units" if m.group(1) or m.group(3) == "个单位" else "entrants")
     # Earlier placers kept out: "曾获得全国业余围棋锦标赛前八名的选手不得报名参加业余组",
     # "历届本赛事前三名获得者不得参加少年组" (which events and series, the committee chooses).
     m = re.search(rf"((?:曾|历届|往届|以往)[^。；，,]{{0,30}}?前\s*{NUM}\s*名(?:获得者|的选手|选手|者)?)[^。；]{{0,6}}?"
@@ -215,6 +221,8 @@ def holds(definition, p: Proposal) -> bool:
     if p.kind == "documents_by_age":
         return any(r.under_age == v.get("under_age") and r.min_age == v.get("min_age")
                    for r in definition.rules_of(d.DocumentsRule))
+    if p.kind == "event_minimum":
+        return any(r.min == v["min"] and r.count == v["count"] for r in definition.rules_of(d.EventMinimumRule))
     if p.kind == "placed_before":
         return any(r.top == v["top"] for r in definition.rules_of(d.PlacedBeforeRule))
     if p.kind == "events_per_player":

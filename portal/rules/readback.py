@@ -273,6 +273,14 @@ def _entry_minimum(r: d.EntryMinimumRule, n: _Names):
     return f"{ev[0]}：每单位报名的项目至少 {r.min} 人", f"{ev[1]}: at least {r.min} entrants where a unit enters"
 
 
+def _event_minimum(r: d.EventMinimumRule, n: _Names):
+    ev = n.events_of(r.events)
+    what = (f"报名不足 {r.min} 人（队）", f"fewer than {r.min} entrants (teams)") if r.count == "entrants" else \
+        (f"报名单位不足 {r.min} 个", f"fewer than {r.min} units entering")
+    then = (r.says.zh, r.says.en) if r.says else ("不设比赛", "is not played")
+    return f"{ev[0]}：{what[0]}的项目{then[0]}", f"{ev[1]}: an event with {what[1]} {then[1]}"
+
+
 def _entry_requires(r: d.EntryRequiresRule, n: _Names):
     ev, req = n.events_of(r.events), n.events_of(r.requires)
     req = (req[0].replace("、", "或"), req[1].replace(", ", " or "))
@@ -531,7 +539,7 @@ def _joint_team(r: d.JointTeamRule, n: _Names):
 SENTENCES: dict[type, Callable] = {
     d.AgeBracketRule: _age_bracket, d.QuotaRule: _quota, d.TeamMakeupRule: _team_makeup, d.BoardRule: _boards,
     d.ExclusiveRule: _exclusive, d.OneOfRule: _one_of, d.RatingExceptionRule: _rating_exception,
-    d.TeamSizeRule: _team_size, d.EntryMinimumRule: _entry_minimum, d.EntryRequiresRule: _entry_requires,
+    d.TeamSizeRule: _team_size, d.EntryMinimumRule: _entry_minimum, d.EntryRequiresRule: _entry_requires, d.EventMinimumRule: _event_minimum,
     d.CompulsoryRule: _compulsory, d.OfficialsRatioRule: _officials_ratio, d.CrossGenderRule: _cross_gender,
     d.CompanionRequiredRule: _companion_required, d.EventUnitsRule: _event_units, d.RegistrationRule: _registration,
     d.UniversityRule: _university, d.OfficialsRule: _officials, d.StaffRatioRule: _staff_ratio,

@@ -82,6 +82,10 @@ def _words(p: Proposal) -> tuple[str, str]:
             return "每名选手只能报一项（请选择项目）", "A player enters one event (choose the events)"
         return (f"每名选手最多报 {v['max_events']} 项（请选择项目）",
                 f"A player enters at most {v['max_events']} events (choose the events)")
+    if p.kind == "event_minimum":
+        what = (f"报名单位不足 {v['min']} 个", f"fewer than {v['min']} units") if v["count"] == "units" else \
+            (f"报名不足 {v['min']} 人（队）", f"fewer than {v['min']} entrants")
+        return (f"{what[0]}的项目不设比赛（请选择项目）", f"An event with {what[1]} is not played (choose the events)")
     if p.kind == "placed_before":
         return (f"{v['name']}不得参加（请选择项目和往届赛事）",
                 f"Players placed in the first {v['top']} before may not enter (choose the events and earlier Games)")
@@ -105,6 +109,9 @@ def _link(slug: str, p: Proposal) -> str | None:
     if p.kind == "events_per_player":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(
             {"kind": "one_of", "p_max_events": v["max_events"], **clause})
+    if p.kind == "event_minimum":
+        return f"/org/games/{slug}/setup/rules/new?" + urlencode(
+            {"kind": "event_minimum", "p_min": v["min"], "p_count": v["count"], **clause})
     if p.kind == "placed_before":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(
             {"kind": "placed_before", "p_top": v["top"], "p_name": v["name"],

@@ -33,6 +33,7 @@ CHOICE_NAMES = {
     "warning": ("警告", "a warning"), "barred_next_edition": ("取消下一届参赛资格", "barred from the next edition"),
     "refused": ("不能报名", "refused"), "admitted": ("可以报名", "admitted"), "sport": ("每个大项", "each sport"),
     "staff": ("教职工", "staff"), "student": ("学生", "students"), "graduate": ("毕业生（校友）", "graduates"),
+    "entrants": ("参赛人数（团体项目按队数）", "entrants (teams in a team event)"), "units": ("报名的单位数", "units entering"),
 }
 EXAMPLES = {
     "tiers": {"officials": "- {min_events: 6, leaders: 1, coaches: 1}\n- {min_events: 0, leader_coaches: 1}",

@@ -14,6 +14,7 @@ from ..delegations.summary import summaries
 from ..extensions import db
 from ..games.services import definition_of
 from ..money.models import LedgerEntry
+from ..rules.definition import EventMinimumRule
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 JUDGED = ("draft", "submitted", "returned", "waitlisted", "approved")
@@ -64,7 +65,9 @@ def payments_by_day(games, until: dt.date) -> list[tuple[dt.date, Decimal]]:
 
 
 def events_against_declared(games) -> list[dict]:
-    """Per event: entrants named across the Games and the number declared."""
+    """Per event: entrants named across the Games and the number declared; where the
+    regulation plays an event only with enough entrants (event_minimum), how many the
+    submitted entries give (players or teams, or units) against it."""
     of_games = select(Delegation.id).where(Delegation.games_id == games.id, Delegation.status != DelegationStatus.WITHDRAWN)
     named = dict(db.session.execute(
         select(Entry.event_code, func.count(distinct(EntryMember.person_id))).join(EntryMember, EntryMember.entry_id == Entry.id)
@@ -74,5 +77,32 @@ def events_against_declared(games) -> list[dict]:
         .group_by(Declaration.event_code)).all())
     definition = definition_of(games)
     sports = {s.code: s for s in definition.sports}
-    return [{"event": e, "sport": sports.get(e.sport), "named": named.get(e.code, 0), "declared": int(declared.get(e.code) or 0)}
-            for e in definition.events]
+    minimum = _minimums(games, definition)
+    return [{"event": e, "sport": sports.get(e.sport), "named": named.get(e.code, 0), "declared": int(declared.get(e.code) or 0),
+             "minimum": minimum.get(e.code)} for e in definition.events]
+
+
+SUBMITTED = (DelegationStatus.SUBMITTED, DelegationStatus.APPROVED, DelegationStatus.RETURNED)
+
+
+def _minimums(games, definition) -> dict[str, dict]:
+    """event -> {min, have, short, units, says, clause} of each event an event_minimum binds,
+    counted over the submitted entries (a draft is not an entry yet), in one query."""
+    rules = definition.rules_of(EventMinimumRule)
+    if not rules:
+        return {}
+    submitted = select(Delegation.id).where(Delegation.games_id == games.id, Delegation.status.in_(SUBMITTED))
+    counted = {event: (teams, people, units) for event, teams, people, units in db.session.execute(
+        select(Entry.event_code, func.count(distinct(Entry.id)), func.count(distinct(EntryMember.person_id)),
+               func.count(distinct(Entry.delegation_id)))
+        .join(EntryMember, EntryMember.entry_id == Entry.id)
+        .where(Entry.delegation_id.in_(submitted)).group_by(Entry.event_code))}
+    kinds = {e.code: e.kind for e in definition.events}
+    out = {}
+    for r in rules:
+        for event in r.events:
+            teams, people, units = counted.get(event, (0, 0, 0))
+            have = units if r.count == "units" else teams if kinds.get(event) == "team" else people
+            out[event] = {"min": r.min, "have": have, "short": have < r.min, "units": r.count == "units",
+                          "says": r.says, "clause": r.clause}
+    return out
