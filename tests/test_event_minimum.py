@@ -5,6 +5,7 @@ import datetime as dt
 
 from builders import account, logged_in, person
 from conftest import codes
+from test_browser import browser, server  # noqa: F401  (fixtures)
 from test_rule_kinds import d, games, judge, players
 
 from portal.rules.proposals import propose
@@ -54,3 +55,33 @@ def test_the_overview_counts_the_submitted_entries_against_it(app, db, tmp_path)
     db.session.commit()
     page = client.get("/org/games/few-2026").get_data(as_text=True)
     assert 'id="events-short"' not in page and '<span class="badge ok">3 / 3</span>' in page
+
+
+def test_the_overview_with_an_event_short_reads_well_at_both_widths(server, browser, app, db, tmp_path):  # noqa: F811
+    from test_accessibility import _violations
+    from test_browser import login
+    from test_player_register import _doc, _games
+
+    from portal.audit.services import Actor
+    from portal.workflow.services import import_document
+    g = _games(tmp_path, "few-2026", "few", rules=[RULE, {**RULE, "events": ["xiangqi.MI"], "min": 2, "count": "units",
+                                                         "says": None, "clause": "五(五)"}])
+    db.session.commit()
+    out = import_document(g, _doc("few-2026", [person("z1", "M", "1990-01-01")]), AT, Actor("t"))
+    assert out.ok, out.violations
+    account("few-org", "organiser", games=["few-2026"], password="quiet-river-stone-42")
+    db.session.commit()
+    page = browser.new_page(viewport={"width": 1366, "height": 900}, bypass_csp=True)
+    login(page, server, "few-org", "quiet-river-stone-42")
+    problems = {}
+    for width in (1366, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(server + "/org/games/few-2026")
+        assert "与女子个人合并" in page.locator("#events-short").inner_text()
+        page.screenshot(path=str(tmp_path / f"overview-{width}.png"), full_page=True)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        found = _violations(page)
+        if found or overflow > 1:
+            problems[width] = (found, overflow)
+    page.close()
+    assert problems == {}

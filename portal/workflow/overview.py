@@ -79,14 +79,14 @@ def events_against_declared(games) -> list[dict]:
     sports = {s.code: s for s in definition.sports}
     minimum = _minimums(games, definition)
     return [{"event": e, "sport": sports.get(e.sport), "named": named.get(e.code, 0), "declared": int(declared.get(e.code) or 0),
-             "minimum": minimum.get(e.code)} for e in definition.events]
+             "minimums": minimum.get(e.code, [])} for e in definition.events]
 
 
 SUBMITTED = (DelegationStatus.SUBMITTED, DelegationStatus.APPROVED, DelegationStatus.RETURNED)
 
 
-def _minimums(games, definition) -> dict[str, dict]:
-    """event -> {min, have, short, units, says, clause} of each event an event_minimum binds,
+def _minimums(games, definition) -> dict[str, list[dict]]:
+    """event -> [{min, have, short, units, says, clause}] of each event_minimum binding it,
     counted over the submitted entries (a draft is not an entry yet), in one query."""
     rules = definition.rules_of(EventMinimumRule)
     if not rules:
@@ -103,6 +103,6 @@ def _minimums(games, definition) -> dict[str, dict]:
         for event in r.events:
             teams, people, units = counted.get(event, (0, 0, 0))
             have = units if r.count == "units" else teams if kinds.get(event) == "team" else people
-            out[event] = {"min": r.min, "have": have, "short": have < r.min, "units": r.count == "units",
-                          "says": r.says, "clause": r.clause}
+            out.setdefault(event, []).append({"min": r.min, "have": have, "short": have < r.min,
+                                              "units": r.count == "units", "says": r.says, "clause": r.clause})
     return out
