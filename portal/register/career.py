@@ -3,18 +3,19 @@ added to what the document gives, and which of them qualified for these Games. A
 the register's player only when the identity number and the name both match and the player
 has represented the delegation's unit before: typing a stranger's number and name never
 tells a leader whether the register knows him (not one bit per guess). Organisers' pages
-read it without the unit (`unit=ANY_UNIT`). Three queries whatever the delegation's size (four
-where a rule reads earlier places)."""
+read it without the unit (`unit=ANY_UNIT`). Three queries whatever the delegation's size (one more
+for earlier places and one for points, where a rule reads them)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, func, select
 
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
-from ..rules.definition import PlacedBeforeRule, RatingRule
+from ..rules.definition import PlacedBeforeRule, PointsRule, RatingRule
 from ..rules.document import GradeHeld, ParsedPerson, PlaceHeld, RatingHeld
 from ..rules.idnumber import normalise
 from ..sql_lists import ListStatement
@@ -22,6 +23,7 @@ from .models import (
     NamedRating,
     PlayerGrade,
     PlayerPlace,
+    PlayerPoints,
     PlayerRating,
     PlayerSanction,
     Qualification,
@@ -153,6 +155,15 @@ def _add_places(players: dict[int, list[ParsedPerson]], games) -> None:
             person.places.append(held)
 
 
+def _add_points(players: dict[int, list[ParsedPerson]]) -> None:
+    """The matched players' federation points, totalled by kind, added to their people."""
+    for player_id, kind, total in db.session.execute(
+            select(PlayerPoints.player_id, PlayerPoints.points, func.sum(PlayerPoints.amount))
+            .where(PlayerPoints.player_id.in_(list(players))).group_by(PlayerPoints.player_id, PlayerPoints.points)):
+        for person in players[player_id]:
+            person.points[kind] = Decimal(total)
+
+
 def qualified_among(players: dict[int, list[ParsedPerson]], slug: str, series: str) -> frozenset[tuple[str, str, str]]:
     """(identity number, qualifier's slug, its series) of the matched people qualified for
     these Games (by slug) or for any Games of their series."""
@@ -201,4 +212,6 @@ def known_to_register(people: list[ParsedPerson], games, unit) -> Known:
     players = add_career(people, unit, by_name=bool(definition.rules_of(RatingRule)))
     if players and definition.rules_of(PlacedBeforeRule):
         _add_places(players, games)
+    if players and definition.rules_of(PointsRule):
+        _add_points(players)
     return Known(qualified_among(players, games.slug, games.series), barred_among(players, games.series, games.edition))

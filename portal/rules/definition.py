@@ -541,6 +541,29 @@ class RatingRule(RuleBase):
         return self
 
 
+class PointsRule(RuleBase):
+    """Players of `events` hold `min_points` or more, or fewer than `below_points`, of a
+    federation's points (`points`: the kind's code, as a federation_points award records
+    them; `name`: the regulation's word, 大师分) ("累计大师分10分以上的棋手方可报名大师组";
+    "大师分满30分者不得参加业余组"). The register's totals, matched as its grades are; a
+    player it does not know holds none."""
+
+    kind: Literal["points"]
+    events: list[str] = Field(min_length=1)
+    points: str = Field(pattern=r"^[a-z][a-z0-9_]{1,39}$")
+    name: Text
+    min_points: Decimal | None = Field(default=None, ge=0)
+    below_points: Decimal | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _a_bound(self):
+        if self.min_points is None and self.below_points is None:
+            raise TextError(Words("请填写积分下限或上限（未满多少分）", "give min_points, below_points or both"))
+        if self.min_points is not None and self.below_points is not None and self.min_points >= self.below_points:
+            raise TextError(Words("积分下限不小于上限：没有人能报名", "min_points is not below below_points: nobody fits"))
+        return self
+
+
 class ResidenceRule(RuleBase):
     """Athletes (of `events`, or all) live in one of `regions` (administrative-division
     codes: 620000 is the province, 620100 a city), resident since `since_by` or earlier
@@ -730,7 +753,7 @@ class AcceptedIdTypesRule(RuleBase):
 
 
 Rule = Annotated[
-    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EventMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule | GradeRule | RatingRule | ResidenceRule | NationalityRule | QualifiedRule | PlacedBeforeRule | OfficialsRequiredRule | EmploymentRule | JointTeamRule,
+    AgeBracketRule | QuotaRule | TeamMakeupRule | BoardRule | ExclusiveRule | OneOfRule | RatingExceptionRule | RegistrationRule | UniversityRule | OfficialsRule | StaffRatioRule | DocumentsRule | IdRequiredRule | AcceptedIdTypesRule | TeamSizeRule | EntryMinimumRule | EventMinimumRule | EntryRequiresRule | CompulsoryRule | OfficialsRatioRule | CrossGenderRule | CompanionRequiredRule | EventUnitsRule | GradeRule | RatingRule | PointsRule | ResidenceRule | NationalityRule | QualifiedRule | PlacedBeforeRule | OfficialsRequiredRule | EmploymentRule | JointTeamRule,
     Field(discriminator="kind"),
 ]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from .violations import Violation, schema_error
@@ -50,6 +51,7 @@ class ParsedPerson:
     grades: list[GradeHeld] = field(default_factory=list)
     ratings: dict[str, list[RatingHeld]] = field(default_factory=dict)
     places: list[PlaceHeld] = field(default_factory=list)  # the register's only, never the document's
+    points: dict[str, Decimal] = field(default_factory=dict)  # federation points held, by kind: the register's only
     residence_region: str | None = None
     residence_since: dt.date | None = None
     nationality: str | None = None

@@ -19,6 +19,7 @@ RULE_KIND_NAMES = {
     "residence": ("户籍（常住地）", "residence"), "nationality": ("国籍", "nationality"),
     "qualified": ("须经资格赛晋级", "qualified by an earlier competition"),
     "placed_before": ("曾获名次者不得参加", "earlier placers barred"),
+    "points": ("协会积分范围", "federation points band"),
     "officials_required": ("须报的官员", "officials required"), "employment": ("本单位学生、教职工、校友", "the unit's own people"),
     "joint_team": ("联队", "joint team"),
 }

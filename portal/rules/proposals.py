@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from .clauses import split
 
@@ -184,6 +185,16 @@ def _read(s: str, ref: str | None, year: int) -> list[Proposal]:
                   rf"(取消|不设|不举行|不进行|不开赛|合并)", s)
     if m and not re.search(r"录取", s[max(0, m.start() - 8):m.end() + 8]):
         add("event_minimum", min=number(m.group(2)), count="units" if m.group(1) or m.group(3) == "个单位" else "entrants")
+    # A band of federation points: "累计大师分10分以上的棋手方可报名大师组", "大师分满30分者不得
+    # 参加业余组" (which kind of points and events, the committee chooses).
+    points = r"(大师分|等级积分|协会积分|棋协积分|累计积分)"
+    m = re.search(rf"{points}\s*(?:累计)?\s*(?:达到|满)\s*(\d+(?:\.\d+)?)\s*分[^。；]{{0,10}}?(?:不得|不能|不可|不再)", s)
+    if m:
+        add("points", name=m.group(1), below_points=m.group(2))
+    else:
+        m = re.search(rf"{points}\s*(?:累计)?\s*(?:达到|满)?\s*(\d+(?:\.\d+)?)\s*分\s*(?:及|或)?以上", s)
+        if m:
+            add("points", name=m.group(1), min_points=m.group(2))
     # Earlier placers kept out: "曾获得全国业余围棋锦标赛前八名的选手不得报名参加业余组",
     # "历届本赛事前三名获得者不得参加少年组" (which events and series, the committee chooses).
     m = re.search(rf"((?:曾|历届|往届|以往)[^。；，,]{{0,30}}?前\s*{NUM}\s*名(?:获得者|的选手|选手|者)?)[^。；]{{0,6}}?"
@@ -221,6 +232,11 @@ def holds(definition, p: Proposal) -> bool:
     if p.kind == "documents_by_age":
         return any(r.under_age == v.get("under_age") and r.min_age == v.get("min_age")
                    for r in definition.rules_of(d.DocumentsRule))
+    if p.kind == "points":
+        def same(held, said):
+            return (held is None and said is None) or (held is not None and said is not None and held == Decimal(said))
+        return any(same(r.min_points, v.get("min_points")) and same(r.below_points, v.get("below_points"))
+                   for r in definition.rules_of(d.PointsRule))
     if p.kind == "event_minimum":
         return any(r.min == v["min"] and r.count == v["count"] for r in definition.rules_of(d.EventMinimumRule))
     if p.kind == "placed_before":

@@ -493,6 +493,17 @@ def _qualified(r: d.QualifiedRule, n: _Names):
     return f"{ev[0]}：只限{by[0]}晋级的选手报名", f"{ev[1]}: only players qualified by {by[1]}"
 
 
+def _points(r: d.PointsRule, n: _Names):
+    ev = n.events_of(r.events)
+    need = []
+    if r.min_points is not None:
+        need.append((f"{r.min_points.normalize():f}分以上", f"at least {r.min_points.normalize():f}"))
+    if r.below_points is not None:
+        need.append((f"未满{r.below_points.normalize():f}分", f"fewer than {r.below_points.normalize():f}"))
+    return (f"{ev[0]}：限{r.name.zh}{'、'.join(x[0] for x in need)}的棋手（以棋手档案为准）",
+            f"{ev[1]}: players with {' and '.join(x[1] for x in need)} {r.name.en} (as the player register holds them)")
+
+
 def _placed_before(r: d.PlacedBeforeRule, n: _Names):
     ev = n.events_of(r.events)
     return f"{ev[0]}：{r.name.zh}不得报名", f"{ev[1]}: {r.name.en} may not enter"
@@ -545,7 +556,7 @@ SENTENCES: dict[type, Callable] = {
     d.UniversityRule: _university, d.OfficialsRule: _officials, d.StaffRatioRule: _staff_ratio,
     d.DocumentsRule: _documents, d.IdRequiredRule: _id_required, d.AcceptedIdTypesRule: _accepted_id_types,
     d.GradeRule: _grade, d.RatingRule: _rating, d.ResidenceRule: _residence, d.NationalityRule: _nationality,
-    d.QualifiedRule: _qualified, d.PlacedBeforeRule: _placed_before, d.OfficialsRequiredRule: _officials_required, d.EmploymentRule: _employment,
+    d.QualifiedRule: _qualified, d.PlacedBeforeRule: _placed_before, d.PointsRule: _points, d.OfficialsRequiredRule: _officials_required, d.EmploymentRule: _employment,
     d.JointTeamRule: _joint_team,
 }
 

@@ -82,6 +82,12 @@ def _words(p: Proposal) -> tuple[str, str]:
             return "每名选手只能报一项（请选择项目）", "A player enters one event (choose the events)"
         return (f"每名选手最多报 {v['max_events']} 项（请选择项目）",
                 f"A player enters at most {v['max_events']} events (choose the events)")
+    if p.kind == "points":
+        if v.get("below_points"):
+            return (f"{v['name']}满 {v['below_points']} 分者不得参加（请选择项目和积分种类）",
+                    f"Players with {v['below_points']} points or more may not enter (choose the events and the points)")
+        return (f"{v['name']} {v['min_points']} 分以上方可报名（请选择项目和积分种类）",
+                f"Only players with {v['min_points']} points or more (choose the events and the points)")
     if p.kind == "event_minimum":
         what = (f"报名单位不足 {v['min']} 个", f"fewer than {v['min']} units") if v["count"] == "units" else \
             (f"报名不足 {v['min']} 人（队）", f"fewer than {v['min']} entrants")
@@ -109,6 +115,10 @@ def _link(slug: str, p: Proposal) -> str | None:
     if p.kind == "events_per_player":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(
             {"kind": "one_of", "p_max_events": v["max_events"], **clause})
+    if p.kind == "points":
+        band = {f"p_{k}": v[k] for k in ("min_points", "below_points") if v.get(k)}
+        return f"/org/games/{slug}/setup/rules/new?" + urlencode(
+            {"kind": "points", "p_name": v["name"], "p_name_en": "federation points", **band, **clause})
     if p.kind == "event_minimum":
         return f"/org/games/{slug}/setup/rules/new?" + urlencode(
             {"kind": "event_minimum", "p_min": v["min"], "p_count": v["count"], **clause})

@@ -3,6 +3,7 @@ qualification by an earlier competition, required officials, and the entry windo
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from ..check_context import CHINA, CheckContext, builtin_check, rule_check
 from ..grades import NATIONALITIES, in_region, region_name
@@ -235,6 +236,38 @@ def qualified(ctx: CheckContext, rule) -> list[Violation]:
                 en = f"{p.label} is not among the qualifiers of {by[1]}, and may not enter {ctx.event_name(event, 'en')}."
             out.append(Violation("NOT_QUALIFIED", zh, en, event=event, people=(ref,)))
     return out
+
+
+@rule_check("points")
+def points(ctx: CheckContext, rule) -> list[Violation]:
+    """A band of a federation's points, on the register's totals (a player it does not know
+    holds none: refused where points are needed, admitted where too many bar)."""
+    name = rule.name.zh, rule.name.en
+    need = []
+    if rule.min_points is not None:
+        need.append((f"{_amount(rule.min_points)}分以上", f"at least {_amount(rule.min_points)}"))
+    if rule.below_points is not None:
+        need.append((f"未满{_amount(rule.below_points)}分", f"fewer than {_amount(rule.below_points)}"))
+    band = "、".join(x[0] for x in need), " and ".join(x[1] for x in need)
+    out = []
+    for event in rule.events:
+        for ref in ctx.entrants.get(event, []):
+            p = ctx.people[ref]
+            held = p.points.get(rule.points, Decimal(0))
+            if (rule.min_points is None or held >= rule.min_points) and (rule.below_points is None or held < rule.below_points):
+                continue
+            has = (f"棋手档案中{name[0]}共 {_amount(held)} 分", f"holds {_amount(held)} {name[1]} in the player register") \
+                if held else (f"棋手档案中没有{name[0]}", f"holds no {name[1]} in the player register")
+            out.append(Violation(
+                "GRADE_NOT_ELIGIBLE",
+                f"{p.label} {has[0]}；{ctx.event_name(event)}须{name[0]}{band[0]}。",
+                f"{p.label} {has[1]}; {ctx.event_name(event, 'en')} needs {band[1]} {name[1]}.",
+                event=event, people=(ref,)))
+    return out
+
+
+def _amount(value: Decimal) -> str:
+    return f"{value.normalize():f}"
 
 
 @rule_check("placed_before")
