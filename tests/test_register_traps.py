@@ -117,3 +117,16 @@ def test_a_rating_band_on_a_list_never_imported(app, db, tmp_path):
     db.session.add(RatingList(list_code="cxa", published_on=dt.date(2026, 7, 1), filename="7月.xlsx", imported_by="组委会"))
     db.session.commit()
     assert _traps(games) == []
+
+
+def test_points_no_competition_awards_and_nobody_holds(app, db, tmp_path):
+    rule = {"kind": "points", "events": ["xiangqi.MI"], "points": "mastre", "name": {"zh": "大师分", "en": "master points"},
+            "min_points": "10"}
+    masters = _games(tmp_path, "masters-2026", "masters", rules=[rule])
+    db.session.commit()
+    [trap] = _traps(masters)
+    assert "须大师分10分以上，但棋手档案中没有人有这种积分（代码“mastre”）" in trap and "没有人能报这个项目" in trap
+    _games(tmp_path, "qual-2026", "qual", awards=[
+        {"kind": "federation_points", "points": "mastre", "name": {"zh": "大师分", "en": "m"}, "table": ["30"]}])
+    db.session.commit()
+    assert _traps(masters) == []  # a competition that awards them: they will come

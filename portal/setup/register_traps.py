@@ -4,7 +4,8 @@ the event. A qualified-only event no competition qualifies anyone for and no lis
 earlier placers barred by a series the portal has no earlier results of, or results whose
 places were never carried into the register; a bonus for last edition's place where the
 last edition has no results; a rating band on a list never imported (only what leaders type
-is checked). Five queries at most, whatever the Games; shown beside the rules."""
+is checked); a band of federation points that no Games awards and nobody holds. Six queries
+at most, whatever the Games; shown beside the rules."""
 from __future__ import annotations
 
 from sqlalchemy import func, select
@@ -12,10 +13,18 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..games.models import Games
 from ..games.services import definition_of
-from ..register.models import PlayerPlace, Qualification, RatingList
+from ..register.models import PlayerPlace, PlayerPoints, Qualification, RatingList
 from ..results.models import EventResult
-from ..rules.awards import QualifiesAward, of_kind
-from ..rules.definition import GamesDefinition, PlacedBeforeRule, QualifiedRule, QuotaRule, RatingRule, TeamMakeupRule
+from ..rules.awards import FederationPoints, QualifiesAward, of_kind
+from ..rules.definition import (
+    GamesDefinition,
+    PlacedBeforeRule,
+    PointsRule,
+    QualifiedRule,
+    QuotaRule,
+    RatingRule,
+    TeamMakeupRule,
+)
 from ..rules.grades import rating_lists
 
 
@@ -32,10 +41,12 @@ def register_traps(games: Games, definition: GamesDefinition) -> list[tuple[str,
     placed = definition.rules_of(PlacedBeforeRule)
     bonus = [r for r in definition.rules_of(QuotaRule) + definition.rules_of(TeamMakeupRule) if r.placed_bonus]
     out: list[tuple[str, str]] = _rating_traps(definition)
-    if not (qualified or placed or bonus):
+    points = definition.rules_of(PointsRule)
+    if not (qualified or placed or bonus or points):
         return out
     series = {s for r in placed for s in r.series} | {games.series}
     others = list(db.session.scalars(select(Games).where(Games.id != games.id)))
+    out += _points_traps(definition, points, others)
     earlier = {g.slug: g for g in others if g.series in series
                and not (g.series == games.series and g.edition >= games.edition)}
     with_results = set(db.session.scalars(select(EventResult.games_id).where(
@@ -126,4 +137,26 @@ def _rating_traps(definition: GamesDefinition) -> list[tuple[str, str]]:
                     f"只能核对领队自己填写的等级分。",
                     f"{ev[1]} is limited by the {name[1]}, yet no edition of it{edition[1]} is imported: until it is, "
                     f"under the player register, only the ratings leaders type themselves are checked."))
+    return out
+
+
+def _points_traps(definition: GamesDefinition, rules: list[PointsRule], others: list[Games]) -> list[tuple[str, str]]:
+    """Points at least some amount that no Games awards and the register holds of nobody:
+    nobody can enter the event."""
+    wanted = [r for r in rules if r.min_points is not None]
+    if not wanted:
+        return []
+    held = set(db.session.scalars(select(PlayerPoints.points).where(
+        PlayerPoints.points.in_(sorted({r.points for r in wanted}))).distinct()))
+    awarded = {a.points for g in [*others] for a in of_kind(definition_of(g).awards, FederationPoints)}
+    awarded |= {a.points for a in of_kind(definition.awards, FederationPoints)}
+    out = []
+    for r in wanted:
+        if r.points in held or r.points in awarded:
+            continue
+        ev = _events(definition, r.events)
+        out.append((f"{ev[0]}须{r.name.zh}{r.min_points.normalize():f}分以上，但棋手档案中没有人有这种积分（代码“{r.points}”），"
+                    f"也没有哪项比赛的奖励会记录它：没有人能报这个项目。请核对积分种类的代码。",
+                    f"{ev[1]} needs {r.min_points.normalize():f} {r.name.en} or more, yet nobody in the player register holds "
+                    f"points of the kind {r.points!r} and no competition awards them: nobody can enter it. Check the code."))
     return out
