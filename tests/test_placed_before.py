@@ -91,6 +91,11 @@ def test_last_editions_places_keep_the_player_out_on_a_real_database(app, db, tm
     entered = import_document(this, _doc("xq-2026", [second]), at, Actor("t"))
     assert entered.ok and approve(entered.delegation, Actor("组委会"), at).ok
     db.session.commit()
+    from builders import account, logged_in
+    account("xq-leader", "leader", delegation=entered.delegation)
+    db.session.commit()
+    page = logged_in(app, "xq-leader").get(f"/d/{entered.delegation.id}/people/b").get_data(as_text=True)
+    assert "xq-2025赛 象棋个人 第2名" in page[page.index('id="register-known"'):][:800]
     # Another unit typing the champion's number and name learns nothing: he never played for it.
     assert import_document(this, _doc("xq-2026", [champion], unit="jiangsu"), at, Actor("t")).ok
     db.session.rollback()

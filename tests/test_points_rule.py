@@ -78,4 +78,12 @@ def test_points_earned_at_a_qualifier_let_its_best_enter_on_a_real_database(app,
     stranger = import_document(masters, _doc("masters-2026", three[:1], unit="jiangsu"), at, Actor("t"))
     [v] = [v for v in stranger.violations if v.code == "GRADE_NOT_ELIGIBLE"]
     assert v.people == ("a",) and "棋手档案中没有大师分" in v.zh
-    assert import_document(masters, _doc("masters-2026", three[:2]), at, Actor("t")).ok
+    entered = import_document(masters, _doc("masters-2026", three[:2]), at, Actor("t"))
+    assert entered.ok
+    # The leader sees the total his player is judged by, on the person's page.
+    from builders import account, logged_in
+    account("masters-leader", "leader", delegation=entered.delegation)
+    db.session.commit()
+    page = logged_in(app, "masters-leader").get(f"/d/{entered.delegation.id}/people/a").get_data(as_text=True)
+    known = page[page.index('id="register-known"'):]
+    assert "大师分：30 分" in known[:800]

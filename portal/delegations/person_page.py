@@ -63,15 +63,23 @@ def _shown_fields(text: str | None) -> dict[str, str] | None:
     return data
 
 
-def register_lines(definition, p: dict, unit: str | None) -> list[str]:
+def register_lines(definition, p: dict, unit: str | None, games) -> list[str]:
     """What the player register holds of this person (his identity number and name both
     matching), in the reader's language: "象棋大师（2026年7月5日授予，来源：…）"."""
-    from ..register.career import add_career
+    from ..register.career import add_career, add_places, add_points
+    from ..rules.definition import PlacedBeforeRule, PointsRule
     from ..rules.document import ParsedPerson
     from ..rules.grades import grade_systems, rating_lists
     person = ParsedPerson(ref=p["ref"], name=p.get("name"), id_number=p.get("id_number"))
-    if not add_career([person], unit):
+    players = add_career([person], unit)
+    if not players:
         return []
+    # Places and points where a rule reads them: the leader sees what his player is judged by.
+    if definition.rules_of(PlacedBeforeRule):
+        add_places(players, games.slug, games.series, games.edition)
+    points = definition.rules_of(PointsRule)
+    if points:
+        add_points(players)
     systems, lists, en = grade_systems(definition), rating_lists(definition), is_en()
     out = []
     for g in person.grades:
@@ -86,6 +94,12 @@ def register_lines(definition, p: dict, unit: str | None) -> list[str]:
         name = lists.get(code, (code, code))[1 if en else 0]
         day = latest.list_date.isoformat() if latest.list_date else ""
         out.append(f"{name}: {latest.value} (list of {day})" if en else f"{name}：{latest.value}（{day} 名单）")
+    for place in person.places:
+        out.append(place.source[1] if en else place.source[0])
+    names = {r.points: r.name for r in points}
+    for code, total in person.points.items():
+        if code in names:
+            out.append(f"{names[code].en}: {total.normalize():f}" if en else f"{names[code].zh}：{total.normalize():f} 分")
     return out
 
 

@@ -139,15 +139,15 @@ def _named_ratings(people: list[ParsedPerson], unit_of) -> None:
             person.ratings.setdefault(code, []).append(RatingHeld(value, published, SOURCE))
 
 
-def _add_places(players: dict[int, list[ParsedPerson]], games) -> None:
-    """The matched players' places at earlier Games (never these Games', nor a later
-    edition's of their series), added to their people."""
+def add_places(players: dict[int, list[ParsedPerson]], slug: str, own_series: str, own_edition: int) -> None:
+    """The matched players' places at earlier Games than the Games `slug` (never its own,
+    nor a later edition's of its series), added to their people."""
     for player_id, series, edition, event, place, games_zh, games_en, event_zh, event_en in db.session.execute(
             select(PlayerPlace.player_id, PlayerPlace.series, PlayerPlace.edition, PlayerPlace.event_code,
                    PlayerPlace.place, PlayerPlace.games_name_zh, PlayerPlace.games_name_en, PlayerPlace.event_name_zh,
                    PlayerPlace.event_name_en)
-            .where(PlayerPlace.player_id.in_(list(players)), PlayerPlace.games_slug != games.slug,
-                   ~and_(PlayerPlace.series == games.series, PlayerPlace.edition >= games.edition))
+            .where(PlayerPlace.player_id.in_(list(players)), PlayerPlace.games_slug != slug,
+                   ~and_(PlayerPlace.series == own_series, PlayerPlace.edition >= own_edition))
             .order_by(PlayerPlace.edition, PlayerPlace.id)):
         held = PlaceHeld(series, edition, event, place,
                          (f"{games_zh} {event_zh} 第{place}名", f"place {place} in {event_en} at {games_en}"))
@@ -155,7 +155,7 @@ def _add_places(players: dict[int, list[ParsedPerson]], games) -> None:
             person.places.append(held)
 
 
-def _add_points(players: dict[int, list[ParsedPerson]]) -> None:
+def add_points(players: dict[int, list[ParsedPerson]]) -> None:
     """The matched players' federation points, totalled by kind, added to their people."""
     for player_id, kind, total in db.session.execute(
             select(PlayerPoints.player_id, PlayerPoints.points, func.sum(PlayerPoints.amount))
@@ -211,7 +211,7 @@ def known_to_register(people: list[ParsedPerson], games, unit) -> Known:
     definition = definition_of(games)
     players = add_career(people, unit, by_name=bool(definition.rules_of(RatingRule)))
     if players and definition.rules_of(PlacedBeforeRule):
-        _add_places(players, games)
+        add_places(players, games.slug, games.series, games.edition)
     if players and definition.rules_of(PointsRule):
-        _add_points(players)
+        add_points(players)
     return Known(qualified_among(players, games.slug, games.series), barred_among(players, games.series, games.edition))
