@@ -49,7 +49,7 @@ def test_the_read_back_says_the_age_and_nonsense_is_refused_in_words():
     from pydantic import ValidationError
     with pytest.raises(ValidationError, match="applies to no one"):
         _games({"kind": "documents", "documents": ["medical"], "min_age": 60, "under_age": 18})
-    with pytest.raises(ValidationError, match="age_on without an age"):
+    with pytest.raises(ValidationError, match="a day to count ages on without an age"):
         _games({"kind": "documents", "documents": ["medical"], "age_on": "2026-12-31"})
 
 

@@ -47,7 +47,7 @@ def test_read_back_proposed_and_a_band_nobody_fits_refused():
     from pydantic import ValidationError
     with pytest.raises(ValidationError, match="nobody fits"):
         games([_rule(min_points="30", below_points="30")])
-    with pytest.raises(ValidationError, match="min_points"):
+    with pytest.raises(ValidationError, match="the fewest points a player needs"):
         games([_rule()])
 
 

@@ -558,9 +558,9 @@ class PointsRule(RuleBase):
     @model_validator(mode="after")
     def _a_bound(self):
         if self.min_points is None and self.below_points is None:
-            raise TextError(Words("请填写积分下限或上限（未满多少分）", "give min_points, below_points or both"))
+            raise TextError(Words("请填写积分下限或上限（未满多少分）", "give the fewest points a player needs, the points that bar him, or both"))
         if self.min_points is not None and self.below_points is not None and self.min_points >= self.below_points:
-            raise TextError(Words("积分下限不小于上限：没有人能报名", "min_points is not below below_points: nobody fits"))
+            raise TextError(Words("积分下限不小于上限：没有人能报名", "the fewest points needed are not below the points that bar: nobody fits"))
         return self
 
 
@@ -720,7 +720,8 @@ class DocumentsRule(RuleBase):
     def _ages(self):
         if self.age_on is not None and self.min_age is None and self.under_age is None:
             raise TextError(Words("写了年龄计算日，却没有写年龄：请填写“年满几岁”或“未满几岁”，或删去计算日",
-                                  "age_on without an age: give min_age or under_age, or remove age_on"))
+                                  "a day to count ages on without an age: give the age from which, or under which, "
+                                  "the documents are due, or remove the day"))
         if self.min_age is not None and self.under_age is not None and self.min_age >= self.under_age:
             raise TextError(Words(f"年满 {self.min_age} 岁又未满 {self.under_age} 岁的人不存在：这条规则对谁都不适用",
                                   f"nobody is {self.min_age} or older and under {self.under_age}: the rule "

@@ -41,7 +41,7 @@ FIELDS = {
     "list": ("等级分表日期", "rating list"), "count": ("计数方式", "counted"), "per": ("按", "per"),
     "requires": ("须同时报名的项目", "required entries"), "beyond": ("超过人数", "beyond"), "any_of": ("任选其一", "any one of"),
     "roles": ("角色", "roles"), "per_athletes": ("每多少名运动员", "per athletes"), "rounding": ("取整", "rounding"),
-    "at_least": ("至少", "at least"), "min_age": ("年龄下限", "minimum age"), "age_on": ("年龄计算日", "age on"),
+    "at_least": ("至少", "at least"), "min_age": ("年龄下限（年满几岁）", "minimum age"), "under_age": ("未满几岁", "under the age of"), "age_on": ("年龄计算日", "age on"),
     "who": ("适用人员", "who"), "units": ("指定单位", "units"), "year": ("注册年度", "year"),
     "sports": ("大项", "sports"), "registered_by": ("注册截止日期", "registered by"), "ownership": ("办学性质", "ownership"),
     "full_time": ("全日制", "full-time"), "not_graduated_before": ("未毕业日期", "not graduated before"),
