@@ -175,3 +175,41 @@ def test_results_stored_before_the_register_kept_places_are_carried_by_command(a
     assert db.session.scalar(select(func.count(PlayerPlace.id))) == 2
     unknown = cli.invoke(args=["results", "carry", "nope"])
     assert unknown.exit_code == 2 and "nope" in unknown.output
+
+
+def test_storing_results_makes_every_placed_player_in_a_fixed_number_of_register_statements(app, db, tmp_path):
+    """Every placed player becomes the register's: read, locked and made at once, whatever the field."""
+    import sqlalchemy as sa
+    from test_player_register import _doc, _games
+
+    from portal.audit.services import Actor
+    from portal.extensions import db as portal_db
+    from portal.register.models import PlayerPlace
+    from portal.results.services import Line, enter_results
+    from portal.workflow.services import approve, import_document
+    at = dt.datetime(2026, 5, 1, 10, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+
+    def register_statements(slug, n):
+        g = _games(tmp_path, slug, "many")
+        db.session.commit()
+        people = [person(f"m{i}", "M", f"19{70 + i}-01-01", name=f"棋手{i}") for i in range(n)]
+        out = import_document(g, _doc(slug, people), at, Actor("t"))
+        assert out.ok and approve(out.delegation, Actor("组委会"), at).ok
+        db.session.commit()
+        seen = []
+
+        def count(conn, cursor, statement, *args):
+            if "register_player" in statement:
+                seen.append(statement)
+        sa.event.listen(portal_db.engine, "before_cursor_execute", count)
+        try:
+            lines = [Line(i + 1, place=i + 1, name=p["name"]) for i, p in enumerate(people)]
+            assert enter_results(g, "xiangqi.MI", lines, Actor("裁判长")).ok
+        finally:
+            sa.event.remove(portal_db.engine, "before_cursor_execute", count)
+        db.session.commit()
+        assert db.session.scalar(sa.select(sa.func.count(PlayerPlace.id)).where(PlayerPlace.games_slug == slug)) == n
+        return len(seen)
+
+    a, b = register_statements("few-2026", 2), register_statements("many-2026", 6)
+    assert a == b, (a, b)

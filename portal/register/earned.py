@@ -16,9 +16,10 @@ from ..extensions import db
 from ..games.models import utcnow
 from ..rules.awards import FederationPoints, GradeByPlace, PromotionByRecord, QualifiesAward, of_kind
 from ..rules.grades import grade_systems
+from ..rules.idnumber import normalise
 from ..text import Text
 from .models import PlayerGrade, PlayerPlace, PlayerPoints, Qualification
-from .services import bump_revision, player_for
+from .services import bump_revision, players_for
 
 EARNING_KINDS = (QualifiesAward, GradeByPlace, PromotionByRecord, FederationPoints)
 
@@ -65,16 +66,16 @@ def carry(games, definition, event_code: str, placed: list[Placed], actor: Actor
     sport = next((s for s in definition.sports if s.code == event.sport), None)
     event_name = (sport.name.zh if sport else "") + event.name.zh
     day = definition.dates.end
-    players = {}
+    # Every placed player is the register's (his places are kept): read, locked and made at once.
+    registered = players_for([(row.id_number, row.name, row.gender, row.birth_date, row.unit_code)
+                              for row in people.values() if row.id_number])
 
     def player(pid, counted: bool = True):
         row = people.get(pid)
         if row is None or not row.id_number:
             counts["without_id_number"] += counted
             return None
-        if pid not in players:
-            players[pid] = player_for(row.id_number, row.name, row.gender, row.birth_date, row.unit_code)
-        return players[pid]
+        return registered[normalise(row.id_number)]
 
     # Every place, whatever these Games award: a later Games may bar earlier placers.
     for p in placed:

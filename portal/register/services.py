@@ -12,6 +12,7 @@ import re
 from sqlalchemy import insert, select, update
 
 from ..audit.services import Actor, record
+from ..bulk_insert import insert_rows
 from ..db_tx import transactional
 from ..extensions import db
 from ..games.models import utcnow
@@ -65,6 +66,44 @@ def player_for(id_number: str, name: str, gender: str | None = None, birth: dt.d
     player.represented(unit)
     db.session.flush()
     return player
+
+
+def players_for(people: list[tuple[str, str, str | None, dt.date | None, str | None]]) -> dict[str, RegisteredPlayer]:
+    """player_for() of many people at once, (identity number, name, gender, birth, unit) each:
+    their rows read and locked in one statement, in the numbers' order (two writers lock
+    alike), those first met made, one flush. Keyed by the normalised number."""
+    wanted: dict[str, tuple] = {}
+    for number, name, gender, birth, unit in people:
+        wanted.setdefault(normalise(number), (name, gender, birth, []))[3].append(unit)
+    found: dict[str, RegisteredPlayer] = {}
+    numbers = sorted(wanted)
+    for start in range(0, len(numbers), 5000):
+        for player in db.session.scalars(select(RegisteredPlayer).where(RegisteredPlayer.id_number.in_(numbers[start:start + 5000]))
+                                         .order_by(RegisteredPlayer.id_number).with_for_update()
+                                         .execution_options(populate_existing=True)):
+            found[player.id_number] = player
+    new = []
+    for number, (name, gender, birth, units) in wanted.items():
+        player = found.get(number)
+        if player is None:
+            if birth is None or gender is None:
+                parsed, _problem = parse(number)
+                if parsed is not None:
+                    birth, gender = birth or parsed.birth_date, gender or parsed.gender
+            new.append({"id_number": number, "name": name[:100], "gender": gender, "birth_date": birth,
+                        "units": sorted({u for u in units if u}) or None})
+            continue
+        for unit in units:
+            player.represented(unit)
+    db.session.flush()
+    if new:  # one multi-row insert (COPY on PostgreSQL), then the new rows read back at once
+        insert_rows(RegisteredPlayer.__table__, new)
+        made = [row["id_number"] for row in new]
+        for start in range(0, len(made), 5000):
+            for player in db.session.scalars(select(RegisteredPlayer).where(
+                    RegisteredPlayer.id_number.in_(made[start:start + 5000]))):
+                found[player.id_number] = player
+    return found
 
 
 def _heading(cells: list[str]) -> dict[str, int] | None:
