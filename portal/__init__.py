@@ -110,6 +110,10 @@ def create_app(config: dict | None = None) -> Flask:
     from .workflow.views import bp as workflow_bp
 
     init_site(app)
+    # What `flask games load` also warns of, from areas above the games area (which may not
+    # import them): rules the portal's history leaves doing nothing, or shutting an event.
+    from .setup.register_traps import register_traps
+    app.extensions["games_load_checks"] = [register_traps]
     from .api.auth import init_api_auth
     init_api_auth(app)
     from .unavailable import init_unavailable

@@ -130,3 +130,11 @@ def test_points_no_competition_awards_and_nobody_holds(app, db, tmp_path):
         {"kind": "federation_points", "points": "mastre", "name": {"zh": "大师分", "en": "m"}, "table": ["30"]}])
     db.session.commit()
     assert _traps(masters) == []  # a competition that awards them: they will come
+
+
+def test_flask_games_load_warns_of_them_too(app, db, tmp_path, cli):
+    _games(tmp_path, "xq-2026", "xq", rules=[BARRED])
+    db.session.commit()
+    result = cli.invoke(args=["games", "load", str(tmp_path / "xq-2026.yaml")])
+    assert result.exit_code == 0, result.output
+    assert "warning: xq-2026: " in result.output and "拦不住任何人" in result.output

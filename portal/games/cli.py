@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import AppGroup
 from sqlalchemy import select
 
@@ -42,7 +42,10 @@ def register(app: Flask) -> None:
             click.echo(f"loaded {g.slug}: {g.name_zh} ({len(g.events)} events)")
             # Loaded all the same (a regulation may be odd on purpose), but never unseen.
             definition = definition_of(g)
-            for zh, en in calendar_traps(definition) + event_traps(definition):
+            traps = calendar_traps(definition) + event_traps(definition)
+            for check in current_app.extensions.get("games_load_checks", ()):
+                traps += check(g, definition)
+            for zh, en in traps:
                 click.echo(f"warning: {g.slug}: " + (en if terminal_en() else zh), err=True)
 
     @games.command("list")
