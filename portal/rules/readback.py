@@ -59,6 +59,11 @@ INSURANCE = {"organiser_buys": ("保险由组委会统一购买", "The organiser
              "each_participant": ("参赛人员须自行购买人身意外伤害保险", "Each participant buys personal accident insurance")}
 
 
+def event_names(definition: d.GamesDefinition, codes: list[str]) -> tuple[str, str]:
+    """Events by their names, as the read-back joins them ("象棋男子个人、象棋女子个人")."""
+    return _Names(definition, {}).events_of(codes)
+
+
 class _Names:
     """Events, sports and documents by their names in the regulation's words."""
 

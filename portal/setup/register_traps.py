@@ -26,13 +26,7 @@ from ..rules.definition import (
     TeamMakeupRule,
 )
 from ..rules.grades import rating_lists
-
-
-def _events(definition: GamesDefinition, codes: list[str]) -> tuple[str, str]:
-    sports = {s.code: s.name for s in definition.sports}
-    named = [(f"{sports[e.sport].zh}{e.name.zh}", f"{sports[e.sport].en} {e.name.en}")
-             for e in definition.events if e.code in codes]
-    return "、".join(x[0] for x in named), ", ".join(x[1] for x in named)
+from ..rules.readback import event_names
 
 
 def register_traps(games: Games, definition: GamesDefinition) -> list[tuple[str, str]]:
@@ -55,7 +49,7 @@ def register_traps(games: Games, definition: GamesDefinition) -> list[tuple[str,
         PlayerPlace.games_slug.in_(list(earlier) or ["-"])).distinct()))
     out += _qualified_traps(games, definition, qualified, others)
     for r in placed:
-        ev = _events(definition, r.events)
+        ev = event_names(definition, r.events)
         counted = sorted((g for g in earlier.values() if g.series in r.series and (r.since is None or g.edition >= r.since)),
                          key=lambda g: g.edition)
         played = [g for g in counted if g.id in with_results]
@@ -79,7 +73,7 @@ def register_traps(games: Games, definition: GamesDefinition) -> list[tuple[str,
     if bonus:
         last = max((g for g in earlier.values() if g.series == games.series), key=lambda g: g.edition, default=None)
         if last is None or last.id not in with_results:
-            ev = _events(definition, sorted({e for r in bonus for e in r.events}))
+            ev = event_names(definition, sorted({e for r in bonus for e in r.events}))
             which = (f"上届（{last.name_zh}）", f"the last edition ({last.name_en})") if last else ("上届", "the last edition")
             out.append((f"{ev[0]}：上届名次靠前的单位可多报——{which[0]}在系统中没有成绩，目前没有单位能多报。",
                         f"{ev[1]}: more for units placed last edition, but {which[1]} has no results in the "
@@ -104,7 +98,7 @@ def _qualified_traps(games: Games, definition: GamesDefinition, rules: list[Qual
         coming = [g for g in qualifiers if not by or g.slug in by or g.series in by]
         if listed or coming:
             continue
-        ev = _events(definition, r.events)
+        ev = event_names(definition, r.events)
         name = (r.name.zh, r.name.en) if r.name else ("资格赛", "the qualifier")
         out.append((f"{ev[0]}只限{name[0]}晋级的选手报名，但系统中没有人获得晋级资格，也没有哪项比赛的奖励会产生晋级名单："
                     f"在录入资格赛成绩或在“棋手档案”中手工加入晋级选手之前，没有人能报这个项目。",
@@ -129,7 +123,7 @@ def _rating_traps(definition: GamesDefinition) -> list[tuple[str, str]]:
     for r in rules:
         if any(r.list_on is None or day <= r.list_on for day in imported.get(r.list, [])):
             continue
-        ev = _events(definition, r.events)
+        ev = event_names(definition, r.events)
         name = names.get(r.list, (r.list, r.list))
         edition = (f"（{r.list_on.year}年{r.list_on.month}月{r.list_on.day}日或以前公布的）", f" (of {r.list_on} or earlier)") \
             if r.list_on else ("", "")
@@ -154,7 +148,7 @@ def _points_traps(definition: GamesDefinition, rules: list[PointsRule], others: 
     for r in wanted:
         if r.points in held or r.points in awarded:
             continue
-        ev = _events(definition, r.events)
+        ev = event_names(definition, r.events)
         out.append((f"{ev[0]}须{r.name.zh}{r.min_points.normalize():f}分以上，但棋手档案中没有人有这种积分（代码“{r.points}”），"
                     f"也没有哪项比赛的奖励会记录它：没有人能报这个项目。请核对积分种类的代码。",
                     f"{ev[1]} needs {r.min_points.normalize():f} {r.name.en} or more, yet nobody in the player register holds "
