@@ -389,3 +389,38 @@ def test_a_list_published_by_name_and_unit_is_read_for_that_units_player_of_that
     assert "没有" in told["b"] and "没有" in told["c"]  # 乙: two namesakes; 丙's row is 江苏's
     db.session.delete(games)
     db.session.commit()
+
+
+def test_the_register_is_read_once_a_revision_and_a_change_to_it_is_read_at_once(qualifier, db):
+    """On deadline night every save judges, and every person form shows, the same people: what
+    the register held of them at one revision is read once a process; a player the register
+    gains (a grade recorded for a new number, in 浙江) raises the revision, and the next
+    judgement, told the new revision, reads him and his grade."""
+    import sqlalchemy as sa
+
+    from portal.audit.services import Actor
+    from portal.register.career import known_to_register, revision
+    from portal.register.services import record_grade
+    from portal.rules.document import ParsedPerson
+    _games_, final = qualifier
+    newcomer = person("d", "M", born="2001-02-03", name="丁")
+    people = [ParsedPerson(ref="a", name="甲", id_number=None), ParsedPerson(ref="d", name="丁", id_number=newcomer["id_number"])]
+    reads = []
+    listen = lambda _c, _cur, statement, *_a: reads.append(statement) if "register_player" in statement else None
+    sa.event.listen(db.engine, "before_cursor_execute", listen)
+    try:
+        def judged_at(r):
+            fresh = [ParsedPerson(ref=p.ref, name=p.name, id_number=p.id_number) for p in people]
+            known_to_register(fresh, final, "zhejiang", revision=r)
+            return fresh[1]
+        before = revision()
+        assert judged_at(before).grades == [] and len(reads) == 1
+        assert judged_at(before).grades == [] and len(reads) == 1  # the same revision: not read again
+        assert record_grade(Actor("组委会"), newcomer["id_number"], "丁", "cxa", "象棋大师", dt.date(2026, 7, 5),
+                            "组委会录入", unit="zhejiang").ok
+        db.session.commit()
+        after = revision()
+        assert after > before
+        assert [g.grade for g in judged_at(after).grades] == ["象棋大师"] and len(reads) > 1
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", listen)

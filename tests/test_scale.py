@@ -39,6 +39,7 @@ def two_sizes(app, db):
 
 def _measure(app, username, urls):
     from portal.extensions import db
+    from portal.register.career import forget
     count = {"n": 0}
 
     def tick(*_a, **_k):
@@ -51,6 +52,7 @@ def _measure(app, username, urls):
     try:
         for url in urls:
             count["n"] = 0
+            forget()  # each page as a process's first: what it read of the register for another is not counted out
             with app.app_context():
                 r = client.get(url)
             assert r.status_code == 200, url

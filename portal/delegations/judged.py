@@ -312,7 +312,7 @@ def stored_violations(d: Delegation, doc: dict, at: dt.datetime, reveal: bool,
     parsed, problems = parsed_as if parsed_as is not None else parse_document(doc)
     if parsed is None:
         return problems
-    known = known_to_register(parsed.people, games, parsed.unit_code)
+    known = known_to_register(parsed.people, games, parsed.unit_code, revision=register)
     # `shares` holds every number of the stored delegation that another one holds: with none,
     # no number of it is anyone else's, and there is nothing more to read.
     violations = dedupe(problems + check_delegation(

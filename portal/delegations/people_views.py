@@ -209,7 +209,8 @@ def person(d, ref):
     names = document_names_of(ws.definition)
     return render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files, conflict=conflict,
                   upload=upload, document_names={k: (en if is_en() else zh) for k, (zh, en) in names.items()},
-                  known=register_lines(ws.definition, existing, d.unit_code, d.games) if existing else [])
+                  known=register_lines(ws.definition, existing, d.unit_code, d.games, ws.outside.register)
+                  if existing else [])
 
 
 @bp.post("/<int:delegation_id>/people/<ref>/delete")

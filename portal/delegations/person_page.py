@@ -63,15 +63,16 @@ def _shown_fields(text: str | None) -> dict[str, str] | None:
     return data
 
 
-def register_lines(definition, p: dict, unit: str | None, games) -> list[str]:
+def register_lines(definition, p: dict, unit: str | None, games, revision: int | None = None) -> list[str]:
     """What the player register holds of this person (his identity number and name both
-    matching), in the reader's language: "象棋大师（2026年7月5日授予，来源：…）"."""
+    matching), in the reader's language: "象棋大师（2026年7月5日授予，来源：…）". (`revision`:
+    the register's, as the page read it with the delegation's outside facts.)"""
     from ..register.career import add_career, add_places, add_points
     from ..rules.definition import PlacedBeforeRule, PointsRule
     from ..rules.document import ParsedPerson
     from ..rules.grades import grade_systems, rating_lists
     person = ParsedPerson(ref=p["ref"], name=p.get("name"), id_number=p.get("id_number"))
-    players = add_career([person], unit)
+    players = add_career([person], unit, revision=revision)
     if not players:
         return []
     # Places and points where a rule reads them: the leader sees what his player is judged by.

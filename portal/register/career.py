@@ -7,7 +7,7 @@ read it without the unit (`unit=ANY_UNIT`). Three queries whatever the delegatio
 for earlier places and one for points, where a rule reads them)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from sqlalchemy import and_, func, select
@@ -57,13 +57,57 @@ _NAMED = ListStatement(lambda one_of: select(NamedRating.list_id, NamedRating.na
                                              RatingList.published_on)
                        .join(RatingList, RatingList.id == NamedRating.list_id)
                        .where(one_of(NamedRating.name, "names")))
+REMEMBERED_MOST = 100_000  # numbers and names kept at one revision (a national Games has about 7,000 people)
+
+
+@dataclass
+class _AtRevision:
+    """The two reads' rows, by number and by name, as the register stood at one revision."""
+    revision: int
+    players: dict[str, tuple] = field(default_factory=dict)
+    named: dict[str, tuple] = field(default_factory=dict)
+
+
+_remembered = _AtRevision(-1)
+
+
+def forget() -> None:
+    """Nothing remembered (what a process starts with): a test counting a page's statements."""
+    global _remembered
+    _remembered = _AtRevision(-1)
+
+
+def _rows_by(kind: str, statement: ListStatement, parameter: str, keys: list[str], revision: int | None,
+             key_of) -> dict[str, tuple]:
+    """The rows of `statement` for each key, read in lists of 5,000. With the register's
+    `revision` as the caller read it earlier in its transaction (judged.outside_facts), what
+    this process read at that revision is not read again: on deadline night every save and
+    every person form read the same people, and every change to the register raises the
+    revision (services.bump_revision) in the transaction that makes it. A read made after the
+    revision's is never older than it: what is kept under a revision is at least as new."""
+    global _remembered
+    memo = None
+    if revision is not None:
+        if _remembered.revision != revision or len(_remembered.players) + len(_remembered.named) > REMEMBERED_MOST:
+            _remembered = _AtRevision(revision)
+        memo = _remembered
+    kept = getattr(memo, kind) if memo is not None else {}
+    missing = [k for k in keys if k not in kept]
+    found: dict[str, list] = {k: [] for k in missing}
+    for start in range(0, len(missing), 5000):
+        for row in db.session.execute(statement(db.session), {parameter: missing[start:start + 5000]}):
+            found.setdefault(key_of(row), []).append(tuple(row))
+    if memo is None:
+        return {k: tuple(v) for k, v in found.items()}
+    kept.update((k, tuple(v)) for k, v in found.items())
+    return {k: kept[k] for k in keys}
 
 
 def _same_name(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and "".join(a.split()).lower() == "".join(b.split()).lower()
 
 
-def _players(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
+def _players(people: list[ParsedPerson], unit, revision: int | None = None) -> dict[int, list[ParsedPerson]]:
     """Register player id -> the people of the documents he is (number and name both match,
     and he has represented `unit`: a unit code, or a callable giving each person's)."""
     by_number: dict[str, list[ParsedPerson]] = {}
@@ -73,9 +117,9 @@ def _players(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
     if not by_number:
         return {}
     out: dict[int, list[ParsedPerson]] = {}
-    numbers = list(by_number)
-    for start in range(0, len(numbers), 5000):
-        for player_id, number, name, units in db.session.execute(_PLAYERS(db.session), {"numbers": numbers[start:start + 5000]}):
+    rows = _rows_by("players", _PLAYERS, "numbers", list(by_number), revision, lambda row: row[1])
+    for number_rows in rows.values():
+        for player_id, number, name, units in number_rows:
             matched = [p for p in by_number.get(number, []) if _same_name(p.name, name)
                        and (unit is ANY_UNIT or (unit(p) if callable(unit) else unit) in (units or []))]
             if matched:
@@ -83,14 +127,17 @@ def _players(people: list[ParsedPerson], unit) -> dict[int, list[ParsedPerson]]:
     return out
 
 
-def add_career(people: list[ParsedPerson], unit, unit_of=None, by_name: bool = True) -> dict[int, list[ParsedPerson]]:
+def add_career(people: list[ParsedPerson], unit, unit_of=None, by_name: bool = True,
+               revision: int | None = None) -> dict[int, list[ParsedPerson]]:
     """Add the register's grades and ratings to the people (in place) of `unit` (a code, a
     callable giving each person's, or ANY_UNIT; `unit_of` then gives each person's own for
     the ratings published by name and unit, read unless `by_name` is False: no rule reads
-    a rating); returns who matched by identity number."""
+    a rating); returns who matched by identity number. `revision`: the register's, as the
+    caller's transaction read it before (see _rows_by)."""
     if by_name:
-        _named_ratings(people, unit_of or (unit if callable(unit) else None if unit is ANY_UNIT else (lambda _p: unit)))
-    players = _players(people, unit)
+        _named_ratings(people, unit_of or (unit if callable(unit) else None if unit is ANY_UNIT else (lambda _p: unit)),
+                       revision)
+    players = _players(people, unit, revision)
     if not players:
         return players
     ids = list(players)
@@ -109,7 +156,7 @@ def add_career(people: list[ParsedPerson], unit, unit_of=None, by_name: bool = T
     return players
 
 
-def _named_ratings(people: list[ParsedPerson], unit_of) -> None:
+def _named_ratings(people: list[ParsedPerson], unit_of, revision: int | None = None) -> None:
     """Ratings of lists published without identity numbers (姓名, 单位, 等级分), added to the
     person of that name in that unit's delegation: public by name, and only his own unit's
     row is read. An edition with two such rows (namesakes) is read for neither."""
@@ -124,9 +171,8 @@ def _named_ratings(people: list[ParsedPerson], unit_of) -> None:
         return
     names = sorted({name for name, _unit in wanted})
     found: dict[tuple, list] = {}
-    for start in range(0, len(names), 5000):
-        for list_id, name, unit, gender, value, code, published in db.session.execute(
-                _NAMED(db.session), {"names": names[start:start + 5000]}):
+    for name_rows in _rows_by("named", _NAMED, "names", names, revision, lambda row: row[1]).values():
+        for list_id, name, unit, gender, value, code, published in name_rows:
             if (name, unit) in wanted:
                 found.setdefault((list_id, name, unit), []).append((gender, value, code, published))
     for (_list_id, name, unit), rows in sorted(found.items(), key=lambda kv: kv[1][0][3]):
@@ -203,13 +249,13 @@ class Known:
     barred: dict[str, tuple[str, str]]
 
 
-def known_to_register(people: list[ParsedPerson], games, unit) -> Known:
+def known_to_register(people: list[ParsedPerson], games, unit, revision: int | None = None) -> Known:
     """add_career() (grades and ratings added to the people of `unit`), then who of them
-    qualified for these Games and who is barred from them."""
+    qualified for these Games and who is barred from them. (`revision`: see add_career.)"""
     # Ratings listed by name are read only where a rule reads a rating (one query saved elsewhere),
     # places only where a rule bars earlier placers.
     definition = definition_of(games)
-    players = add_career(people, unit, by_name=bool(definition.rules_of(RatingRule)))
+    players = add_career(people, unit, by_name=bool(definition.rules_of(RatingRule)), revision=revision)
     if players and definition.rules_of(PlacedBeforeRule):
         add_places(players, games.slug, games.series, games.edition)
     if players and definition.rules_of(PointsRule):
