@@ -295,3 +295,37 @@ def test_the_desk_scans_a_card_with_the_camera(server, db, tmp_path):
             b.close()
     assert "有效" in result and "上官婉" in result
     assert not native  # so it was jsQR that read it: Chromium on Linux has no BarcodeDetector
+
+
+def test_the_register_button_waits_for_the_opening_and_then_registers(server, browser, app, db, monkeypatch, tmp_path):
+    """An entrant fills the form in before 12:00; the button counts down by the portal's
+    clock, not the browser's (here the portal stands in 2025, the browser does not), and
+    becomes the button at the opening; what he typed is still there and is answered."""
+    from pathlib import Path
+
+    import yaml
+
+    from portal.games.services import load_games
+    data = yaml.safe_load((Path(app.root_path).parent / "fixtures/games/shaanxi-mind-2025.yaml").read_text(encoding="utf-8"))
+    data.update(slug="noon-browser-2025", name={"zh": "2025年正午公开赛", "en": "2025 Noon Open"})
+    data["stages"]["entries_open"] = "2025-09-01T12:00:00+08:00"
+    path = tmp_path / "noon.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with app.app_context():
+        load_games(str(path))
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, 11, 59, 57, tzinfo=CHINA))
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server + "/register/noon-browser-2025")
+    assert "2025-09-01 12:00" in page.inner_text("#opens-at")
+    assert page.is_disabled("#register") and "距报名开始" in page.inner_text("#register")
+    page.fill("#id_number", id_for("1991-03-03", "M", "610102"))
+    page.fill("#name", "华山")
+    page.fill("#username", "huashan")
+    page.fill("#password", "north-peak-stone-31")
+    page.fill("#confirm", "north-peak-stone-31")
+    page.wait_for_selector("#register:not([disabled])", timeout=10000)
+    assert page.inner_text("#register").strip() == "报名"
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, 12, 0, 1, tzinfo=CHINA))
+    page.click("#register")
+    page.wait_for_selector("#arrival", timeout=10000)
+    assert "华山" in page.content() or "名额" in page.content()

@@ -219,3 +219,37 @@ def test_a_group_his_age_or_gender_does_not_admit_is_refused_on_the_event_naming
     assert errors[-1] == "您可以报：男子儿童乙组", errors
     assert not _field_errors(page, "birth_date") and not _field_errors(page, "gender")
     assert not re.findall(r'<div class="v">', page)  # nothing left above the form
+
+
+def test_before_the_opening_the_page_says_when_and_its_button_waits_for_it(app, db, monkeypatch, tmp_path):
+    """"报名时间：9月1日12:00开始" with the form open before it: the page says when it opens, and
+    its button carries the opening and the page's own time (static/opening.js waits by
+    them); an early press is refused with the opening named and takes no place; at the
+    opening the page is the plain form and the same press is answered."""
+    import re
+
+    from sqlalchemy import func, select
+
+    from portal.workflow.models import ArrivalTicket
+    china = dt.timezone(dt.timedelta(hours=8))
+    _open_with(app, tmp_path, "noon-open-2025", [], stages={
+        "entries_open": "2025-09-01T12:00:00+08:00", "names_closes": "2025-09-17T22:00:00+08:00",
+        "changes_close": "2025-09-17T22:00:00+08:00", "changes_need_approval": False})
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", False)
+    client = app.test_client()
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, 11, 59, 30, tzinfo=china))
+    page = client.get("/register/noon-open-2025").get_data(as_text=True)
+    notice = re.search(r'<p class="flash info" id="opens-at">([^<]+)</p>', page)
+    assert notice and "2025-09-01 12:00" in notice.group(1) and "开始前按下不会被受理" in notice.group(1), page
+    button = re.search(r'<button type="submit" id="register"([^>]*)>', page).group(1)
+    assert 'data-opens="2025-09-01T12:00:00+08:00"' in button and 'data-now="2025-09-01T11:59:30+08:00"' in button
+    assert "opening.js" in page
+    early = client.post("/register/noon-open-2025", data=dict(ENTRANT, username="early-bird")).get_data(as_text=True)
+    assert "12:00（北京时间）开始，此前不能提交" in early and 'id="arrival"' not in early
+    with app.app_context():
+        assert db.session.scalar(select(func.count(ArrivalTicket.id))) == 0
+    monkeypatch.setitem(app.config, "FIXED_NOW", dt.datetime(2025, 9, 1, 12, 0, tzinfo=china))
+    page = client.get("/register/noon-open-2025").get_data(as_text=True)
+    assert 'id="opens-at"' not in page and "data-opens" not in page and "opening.js" not in page
+    answered = client.post("/register/noon-open-2025", data=dict(ENTRANT, username="on-time")).get_data(as_text=True)
+    assert 'id="arrival"' in answered

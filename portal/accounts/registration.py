@@ -63,8 +63,12 @@ def register(slug):
                 problems = outcome.errors
                 if outcome.message:
                     flash(outcome_text(outcome), "error")
+    # Before the opening (stages.entries_open) the form may be filled in; the page says when
+    # it opens, and its button waits for that instant (static/opening.js).
+    opens = definition.stages.entries_open
     return render_template("registration/register.html", games=games, definition=definition, form=form,
-                           stage=stage, problems=problems, documents_after=documents_due_with_entry(definition, is_en()))
+                           stage=stage, problems=problems, documents_after=documents_due_with_entry(definition, is_en()),
+                           opens_at=opens if opens is not None and now() < opens else None, served_at=now())
 
 
 @bp.route("/register/<slug>/arrival")
