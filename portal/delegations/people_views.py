@@ -26,7 +26,7 @@ from .forms import VersionedForm
 from .merge import merge_person
 from .names import VIOLATION_LABELS, document_names_of
 from .people_rows import RowTexts, people_rows
-from .person_page import _fill_form, _id_number_problem, _shown_fields, register_lines
+from .person_page import _fill_form, _id_number_problem, _shown_fields, register_lines, unread_fields
 from .saving import add_document
 from .services import export_document
 from .workspace import (
@@ -207,7 +207,9 @@ def person(d, ref):
     upload = upload_form(ws)
     upload.version.data = d.version
     names = document_names_of(ws.definition)
+    unread, unfold = unread_fields(ws.definition, form, existing)
     return render("workspace/person.html", ws, form=form, ref=ref, existing=existing, files=files, conflict=conflict,
+                  unread=unread, unfold_unread=unfold,
                   upload=upload, document_names={k: (en if is_en() else zh) for k, (zh, en) in names.items()},
                   known=register_lines(ws.definition, existing, d.unit_code, d.games, ws.outside.register)
                   if existing else [])

@@ -14,6 +14,46 @@ PEOPLE_PAGE = 100
 PEOPLE_SORTS = {"": None, "name": "name", "gender": "gender", "birth": "birth_date", "event": "event"}
 
 
+# The person form's groups of fields that only some regulations read, with the stored key
+# that says a person holds one.
+READ_ONLY_BY_SOME = {"registration": (("registration_unit", "registration_year", "registration_date"), "registration"),
+                     "university": (("university_code", "graduation_date", "full_time"), "university"),
+                     "fide": (("fide_rating", "fide_list"), "fide_rating"),
+                     "club": (("club",), "club")}
+
+
+def groups_read(definition) -> dict[str, bool]:
+    """Which of READ_ONLY_BY_SOME the Games reads: a rule or award of its regulation, the draw
+    (a chess event is paired by rating), or the results of entrants who register themselves
+    (matched by the club they name)."""
+    from ..rules import definition as rd
+    from ..rules.awards import GroupStanding
+    rules = definition.rules
+    return {
+        "registration": any(isinstance(r, rd.RegistrationRule | rd.JointTeamRule)
+                            or (isinstance(r, rd.TeamMakeupRule) and r.max_from_outside is not None) for r in rules),
+        "university": any(isinstance(r, rd.UniversityRule | rd.JointTeamRule) for r in rules),
+        "fide": any(isinstance(r, rd.RatingExceptionRule) or (isinstance(r, rd.RatingRule) and r.list == "fide")
+                    for r in rules) or any(s.code == "chess" for s in definition.sports),
+        "club": definition.participation.individuals
+        or any(isinstance(a, GroupStanding) and a.group_by == "club" for a in definition.awards),
+    }
+
+
+def unread_fields(definition, form: PersonForm, existing: dict | None) -> tuple[list[str], bool]:
+    """The fields of the groups this Games does not read (the page folds them away, as asked
+    of nobody), and whether to show them unfolded: the person holds something there, or the
+    form has a problem there."""
+    read = groups_read(definition)
+    names, unfold = [], False
+    for group, (fields, key) in READ_ONLY_BY_SOME.items():
+        if read[group]:
+            continue
+        names.extend(fields)
+        unfold = unfold or bool((existing or {}).get(key)) or any(getattr(form, f).errors for f in fields)
+    return names, unfold
+
+
 def _day(value: str | None) -> dt.date | None:
     return dt.date.fromisoformat(value) if value else None
 
