@@ -69,7 +69,7 @@ TABLE = {
     ("accounts.register", "GET"): ALL, ("accounts.register", "POST"): ALL,
     ("accounts.arrival", "GET"): ALL, ("accounts.arrival_state", "GET"): ALL,
     ("workflow.overview", "GET"): ORG,
-    ("workflow.games_view", "GET"): ORG,
+    ("workflow.games_view", "GET"): ORG, ("workflow.tell_short_event", "POST"): ORG,
     ("workflow.queue", "GET"): ORG,
     ("workflow.review", "GET"): ORG,
     ("workflow.approve", "POST"): ORG, ("workflow.return_", "POST"): ORG,

@@ -13,7 +13,8 @@ from ..header_text import address_problem, one_line
 from .models import OutboxMessage
 
 KINDS = ("submitted", "returned", "approved", "substitution_decided", "extension_granted", "amendment",
-         "invitation", "reminder", "digest", "payment_matched", "payment_unmatched", "deposit", "account_locked")
+         "invitation", "reminder", "digest", "payment_matched", "payment_unmatched", "deposit", "account_locked",
+         "event_short")
 
 
 # What each webhook event is, in words, where a person reads the outbox.

@@ -27,7 +27,7 @@ from ..rules.engine import CHINA
 from ..rules.stages import stage_name
 from ..translation import gettext as _
 from ..web import is_en, outcome_text
-from . import audit_views, contact_views, export_views, joint_views, leader_views, queries, services  # noqa: F401  (their routes)
+from . import audit_views, contact_views, export_views, joint_views, leader_views, queries, services, short_events  # noqa: F401  (their routes)
 from .blueprint import bp
 from .counts import delegation_counts
 from .forms import DecisionForm, ExtensionForm, ReturnForm, WithdrawForm
@@ -85,6 +85,19 @@ def games_view(slug):
                            kpis=kpis, per_event=overview.events_against_declared(g),
                            submitted=overview.submissions_by_day(g, until), paid=overview.payments_by_day(g, until),
                            deadline_day=deadline_day)
+
+
+@bp.post("/org/games/<slug>/events/<event>/tell-short")
+@roles(*ORG)
+def tell_short_event(slug, event):
+    """Tell every delegation entered in an event the submitted entries leave short of the
+    regulation's minimum (the overview's warning lists them)."""
+    g = scope.games_or_404(slug)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    out = short_events.tell_short_event(g, event[:60], actor(), now())
+    flash(outcome_text(out), "success" if out.ok else "error")
+    return redirect(url_for(".games_view", slug=g.slug) + "#events-short")
 
 
 @bp.get("/org/queue")
