@@ -60,3 +60,26 @@ def test_the_set_up_page_names_the_shut_event_beside_the_rules(app, db):
     rules = page.split('id="rules"', 1)[1]
     assert "五子棋男子少年甲组：报名的单位至少须报 3 人，而每单位最多只能报 2 人" in rules.split('<ol class="readback-lines">')[0]
     assert 'href="#shut-events"' in page and "设置中有 1 处需要核对" in page
+
+
+def test_an_event_played_only_with_more_units_or_entrants_than_may_ever_enter_it():
+    """Four invited units, "报名单位不足5个的项目取消": it can never be played; nor an event of
+    at most 2 a unit that needs 10 entrants among four units. With provinces at large (no
+    count the regulation gives) or enough units, nothing is said."""
+    invited = {"invited": ["beijing", "tianjin", "hebei", "shanxi"]}
+    rules = [{"kind": "event_minimum", "events": ["bridge.MT"], "min": 5, "count": "units"},
+             {"kind": "event_minimum", "events": ["xiangqi.MI"], "min": 10, "says": {"zh": "与女子个人合并", "en": "is merged"}},
+             {"kind": "quota", "events": ["xiangqi.MI"], "max": 2}]
+    assert event_traps(games(rules, participation=invited)) == [
+        ("桥牌男子团体：报名单位不足 5 个的项目不设比赛，而能报这个项目的单位只有 4 个，这个项目开不成。",
+         "Bridge Men's teams: an event with fewer than 5 units entering is not played, but only 4 units may enter it; "
+         "it can never be played."),
+        ("象棋男子个人：报名不足 10 人的项目与女子个人合并，而 4 个单位每单位最多报 2 人，至多 8 人，这个项目开不成。",
+         "Xiangqi Men's individual: an event with fewer than 10 entrants is merged, but 4 units of at most 2 each make "
+         "8 at most; it can never be played.")]
+    assert event_traps(games(rules)) == []  # provinces, cities and industry bodies: no count to compare
+    kept = [{"kind": "event_units", "events": ["bridge.MT"], "units": ["beijing", "tianjin"]},
+            {"kind": "event_minimum", "events": ["bridge.MT"], "min": 3, "count": "units"}]
+    [(zh, _en)] = event_traps(games(kept))
+    assert zh.startswith("桥牌男子团体：报名单位不足 3 个的项目不设比赛，而能报这个项目的单位只有 2 个")
+    assert event_traps(games([{**rules[0], "min": 4}, {**rules[1], "min": 8}, rules[2]], participation=invited)) == []

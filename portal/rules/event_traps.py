@@ -1,11 +1,21 @@
 """Rules that together leave an event nobody can enter (a trap a committee sets alone):
 each rule reads right in the read-back, and only their meeting shuts the event: a minimum
 entry above the most a unit may enter, a team larger than the unit's quota, age groups that
-do not overlap, an event kept to kinds of unit that may not enter the Games. Pure: a
-definition in, sentences out; shown on the set-up page beside the rules."""
+do not overlap, an event kept to kinds of unit that may not enter the Games, an event played
+only with more units (or entrants) than can ever enter it. Pure: a definition in, sentences
+out; shown on the set-up page beside the rules."""
 from __future__ import annotations
 
-from .definition import AgeBracketRule, EntryMinimumRule, EventUnitsRule, GamesDefinition, QuotaRule, TeamMakeupRule, TeamSizeRule
+from .definition import (
+    AgeBracketRule,
+    EntryMinimumRule,
+    EventMinimumRule,
+    EventUnitsRule,
+    GamesDefinition,
+    QuotaRule,
+    TeamMakeupRule,
+    TeamSizeRule,
+)
 
 
 def _most_a_unit_may_enter(definition: GamesDefinition, event: str) -> int | None:
@@ -21,6 +31,48 @@ def _smallest_team(definition: GamesDefinition, event: str) -> int | None:
     sizes = [r.min for r in definition.rules_of(TeamSizeRule) if event in r.events and r.min and r.count == "all"]
     sizes += [sum(r.starters.values()) for r in definition.rules_of(TeamMakeupRule) if event in r.events and r.starters]
     return max(sizes) if sizes else None
+
+
+def _units_that_may_enter(definition: GamesDefinition, event: str) -> int | None:
+    """How many units at most may enter `event`, where the regulation names them all: the
+    invitation list of a Games that takes only those, or the units an event_units rule keeps
+    the event to; None where kinds of unit, clubs or individuals may enter (no count here)."""
+    p = definition.participation
+    bounds = []
+    if p.invited and not (p.unit_kinds or p.open_units or p.individuals):
+        bounds.append(set(p.invited))
+    for rule in definition.rules_of(EventUnitsRule):
+        if event in rule.events and rule.units and not (rule.unit_kinds or rule.open_units or rule.individuals):
+            bounds.append(set(rule.units))
+    if not bounds:
+        return None
+    return len(set.intersection(*bounds))
+
+
+def _minimum_traps(definition: GamesDefinition, named) -> list[tuple[str, str]]:
+    """An event played only with `min` units (or entrants) where fewer can ever enter it."""
+    out = []
+    kinds = {e.code: e for e in definition.events}
+    for rule in definition.rules_of(EventMinimumRule):
+        then = (rule.says.zh, rule.says.en) if rule.says else ("不设比赛", "is not played")
+        for code in rule.events:
+            if code not in kinds:
+                continue
+            units = _units_that_may_enter(definition, code)
+            if units is None:
+                continue
+            zh, en = named(code)
+            if rule.count == "units" and units < rule.min:
+                out.append((f"{zh}：报名单位不足 {rule.min} 个的项目{then[0]}，而能报这个项目的单位只有 {units} 个，这个项目开不成。",
+                            f"{en}: an event with fewer than {rule.min} units entering {then[1]}, but only {units} "
+                            f"units may enter it; it can never be played."))
+            most = _most_a_unit_may_enter(definition, code)
+            if rule.count == "entrants" and not kinds[code].is_team and most is not None and units * most < rule.min:
+                out.append((f"{zh}：报名不足 {rule.min} 人的项目{then[0]}，而 {units} 个单位每单位最多报 {most} 人，"
+                            f"至多 {units * most} 人，这个项目开不成。",
+                            f"{en}: an event with fewer than {rule.min} entrants {then[1]}, but {units} units of at most "
+                            f"{most} each make {units * most} at most; it can never be played."))
+    return out
 
 
 def event_traps(definition: GamesDefinition) -> list[tuple[str, str]]:
@@ -65,4 +117,4 @@ def event_traps(definition: GamesDefinition) -> list[tuple[str, str]]:
             en = ", ".join(named(c)[1] for c in rule.events)
             out.append((f"{zh}只限某些单位报名，但这些单位都不在本届比赛的参赛单位之列，没有人能报。",
                         f"{en} are kept to units that may not enter these Games at all; nobody can enter them."))
-    return out
+    return out + _minimum_traps(definition, named)
