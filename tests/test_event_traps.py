@@ -83,3 +83,12 @@ def test_an_event_played_only_with_more_units_or_entrants_than_may_ever_enter_it
     [(zh, _en)] = event_traps(games(kept))
     assert zh.startswith("桥牌男子团体：报名单位不足 3 个的项目不设比赛，而能报这个项目的单位只有 2 个")
     assert event_traps(games([{**rules[0], "min": 4}, {**rules[1], "min": 8}, rules[2]], participation=invited)) == []
+
+
+def test_a_team_larger_than_the_units_whole_quota():
+    """"每单位运动员总数不超过3人" bounds every event: a team of at least 4 cannot be fielded;
+    a total that counts other events only leaves the team alone."""
+    rules = [{"kind": "quota", "per": "unit", "max": 3}, {"kind": "team_size", "events": ["bridge.MT"], "min": 4, "max": 6}]
+    [(zh, _en)] = event_traps(games(rules))
+    assert zh == "桥牌男子团体：每队至少 4 人，而每单位最多只能报 3 人，组不成一支队。"
+    assert event_traps(games([{**rules[0], "events": ["xiangqi.MI", "xiangqi.WI"]}, rules[1]])) == []

@@ -20,10 +20,11 @@ from .definition import (
 
 def _most_a_unit_may_enter(definition: GamesDefinition, event: str) -> int | None:
     """The most athletes any unit may enter in `event` by its quotas (a named unit's larger
-    number counts: the event is open to that unit)."""
+    number counts: the event is open to that unit); a unit's total ("每单位运动员总数不超过
+    12人") bounds each event it counts."""
     caps = [max([r.max, *r.max_by_unit.values()]) + (r.placed_bonus.extra if r.placed_bonus else 0)
             for r in definition.rules_of(QuotaRule)
-            if r.per == "event" and event in r.events and not r.qualified_exempt]
+            if (event in r.events if r.per == "event" else (not r.events or event in r.events)) and not r.qualified_exempt]
     return min(caps) if caps else None
 
 
