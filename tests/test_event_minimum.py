@@ -146,7 +146,7 @@ def test_the_organisers_tell_the_delegations_entered_in_a_short_event_once_for_a
     again = ask(client, "post", url, data=token, follow_redirects=True).get_data(as_text=True)
     assert "已通知象棋个人的 0 个代表团（另 2 个此前已就同样的人数通知过，或没有邮箱）" in again and len(told()) == 2
     db.session.rollback()
-    audit = db.session.scalars(select(AuditLog).where(AuditLog.action == "event.short_notice")).all()
+    audit = db.session.scalars(select(AuditLog).where(AuditLog.action == "event.short_notice").order_by(AuditLog.id)).all()
     assert [a.after["told"] for a in audit] == [2, 0] and audit[0].games_slug == "few-2026" and audit[0].actor
     third = import_document(g, _doc("few-2026", [person("a1", "M", "1993-01-01", area="110101")], unit="beijing"), AT,
                             Actor("t"))
