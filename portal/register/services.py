@@ -53,19 +53,7 @@ def player_for(id_number: str, name: str, gender: str | None = None, birth: dt.d
                unit: str | None = None) -> RegisteredPlayer:
     """The register's player of an identity number, made when first met; `unit`: the unit he
     represents here, added to those he has represented (under the player's row lock)."""
-    number = normalise(id_number)
-    player = db.session.scalar(select(RegisteredPlayer).where(RegisteredPlayer.id_number == number)
-                               .with_for_update().execution_options(populate_existing=True))
-    if player is None:
-        if birth is None or gender is None:
-            parsed, _problem = parse(number)
-            if parsed is not None:
-                birth, gender = birth or parsed.birth_date, gender or parsed.gender
-        player = RegisteredPlayer(id_number=number, name=name[:100], gender=gender, birth_date=birth)
-        db.session.add(player)
-    player.represented(unit)
-    db.session.flush()
-    return player
+    return players_for([(id_number, name, gender, birth, unit)])[normalise(id_number)]
 
 
 def players_for(people: list[tuple[str, str, str | None, dt.date | None, str | None]]) -> dict[str, RegisteredPlayer]:

@@ -77,7 +77,7 @@ def events_against_declared(games) -> list[dict]:
         .group_by(Declaration.event_code)).all())
     definition = definition_of(games)
     sports = {s.code: s for s in definition.sports}
-    minimum = _minimums(games, definition)
+    minimum = event_minimums(games, definition)
     return [{"event": e, "sport": sports.get(e.sport), "named": named.get(e.code, 0), "declared": int(declared.get(e.code) or 0),
              "minimums": minimum.get(e.code, [])} for e in definition.events]
 
@@ -85,7 +85,7 @@ def events_against_declared(games) -> list[dict]:
 SUBMITTED = (DelegationStatus.SUBMITTED, DelegationStatus.APPROVED, DelegationStatus.RETURNED)
 
 
-def _minimums(games, definition) -> dict[str, list[dict]]:
+def event_minimums(games, definition) -> dict[str, list[dict]]:
     """event -> [{min, have, short, units, says, clause}] of each event_minimum binding it,
     counted over the submitted entries (a draft is not an entry yet), in one query."""
     rules = definition.rules_of(EventMinimumRule)

@@ -1,6 +1,6 @@
 """An event that the submitted entries leave short of the regulation's minimum
 (event_minimum: "报名不足6人（队）的项目不设比赛"): the organisers tell every delegation
-entered in it, in one step, from the overview that counts it (overview._minimums), so that
+entered in it, in one step, from the overview that counts it (overview.event_minimums), so that
 its leaders can move their players before the names close. Each is told once for a count:
 telling again after nothing changed sends nothing."""
 from __future__ import annotations
@@ -17,16 +17,8 @@ from ..games.models import Games
 from ..games.services import definition_of
 from ..notify.services import tell_delegation
 from ..outcome import Outcome, Refusal
-from .overview import SUBMITTED, _minimums
-
-
-def _event_name(definition, code: str) -> tuple[str, str] | None:
-    sports = {s.code: s.name for s in definition.sports}
-    for e in definition.events:
-        if e.code == code:
-            sport = sports.get(e.sport)
-            return (f"{sport.zh if sport else ''}{e.name.zh}", f"{sport.en + ' ' if sport else ''}{e.name.en}")
-    return None
+from ..rules.readback import event_names
+from .overview import SUBMITTED, event_minimums
 
 
 @transactional
@@ -34,10 +26,10 @@ def tell_short_event(games: Games, event_code: str, actor: Actor, at: dt.datetim
     """Queue the notice to each submitted delegation entered in the event, while it is short."""
     games = lock_row(Games, games.id)  # two organisers pressing at once tell each delegation once
     definition = definition_of(games)
-    name = _event_name(definition, event_code)
-    if name is None:
+    if event_code not in {e.code for e in definition.events}:
         raise Refusal("input", "本比赛没有这个项目。", "These Games have no such event.")
-    short = [m for m in _minimums(games, definition).get(event_code, []) if m["short"]]
+    name = event_names(definition, [event_code])
+    short = [m for m in event_minimums(games, definition).get(event_code, []) if m["short"]]
     if not short:
         raise Refusal("state", f"{name[0]}已提交的报名已达到规程规定的开赛人数，无需通知。",
                       f"{name[1]} has the entries the regulation asks to be played: nobody was told.")
